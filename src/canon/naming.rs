@@ -1,0 +1,105 @@
+//! Canonical names for arguments and instruction results.
+//!
+//! ```text
+//! before                              after
+//! define i32 @f(i32 %n) {             define i32 @f(i32 %arg0) {
+//!   %0 = add nsw i32 %n, 1              %add.5e1c = add nsw i32 %arg0, 1
+//!   %1 = load i32, ptr @g               %ld.90af = load i32, ptr @g
+//!   %2 = mul i32 %0, %1                 %mul.c2a9 = mul i32 %add.5e1c, %ld.90af
+//! ```
+//!
+//! An argument is `argN` by position. An instruction's name is a short
+//! mnemonic of its opcode, a dot, and the first 4 hex digits of its refined
+//! structural hash ([`super::signature`]); where two different hashes share
+//! those digits in one function, both print 8 (then 16). Instructions whose
+//! hashes are equal even after refinement are interchangeable as far as a
+//! bounded neighbourhood shows; the first in canonical order keeps the plain
+//! name, later ones get `.1`, `.2`, ... No function-wide counter is involved,
+//! so an edit renames only the edited value and the few that looked at it.
+
+use std::collections::{BTreeMap, HashMap};
+
+use llvm_sys::LLVMOpcode;
+
+use super::order::Positions;
+use super::signature::Signatures;
+use crate::ir::{Func, Inst};
+
+/// The readable part of a value name.
+pub fn mnemonic(inst: Inst) -> &'static str {
+    use LLVMOpcode::*;
+    match inst.opcode() {
+        LLVMAlloca => "var",
+        LLVMLoad => "ld",
+        LLVMGetElementPtr => "gep",
+        LLVMICmp | LLVMFCmp => "cmp",
+        LLVMSelect => "sel",
+        LLVMCall | LLVMInvoke | LLVMCallBr => "call",
+        LLVMExtractValue => "ev",
+        LLVMInsertValue => "iv",
+        LLVMExtractElement => "ee",
+        LLVMInsertElement => "ie",
+        LLVMShuffleVector => "shuf",
+        LLVMAtomicRMW => "rmw",
+        LLVMAtomicCmpXchg => "cas",
+        LLVMLandingPad => "lp",
+        _ => inst.opcode_name(),
+    }
+}
+
+/// Names every argument and every non-void instruction of `func`.
+pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
+    let params = func.params();
+    for p in &params {
+        p.set_name("");
+    }
+    let named: Vec<Inst> = sigs
+        .insts
+        .iter()
+        .copied()
+        .filter(|i| !i.val().is_void())
+        .collect();
+    for i in &named {
+        i.val().set_name("");
+    }
+    for (k, p) in params.iter().enumerate() {
+        p.set_name(&format!("arg{k}"));
+    }
+
+    // (mnemonic, full hash) -> members; then detect short-prefix clashes.
+    let mut by_hash: BTreeMap<(&'static str, u64), Vec<Inst>> = BTreeMap::new();
+    for &i in &named {
+        by_hash
+            .entry((mnemonic(i), sigs.of(i)))
+            .or_default()
+            .push(i);
+    }
+    let mut prefix_users: HashMap<(&'static str, u64), u32> = HashMap::new();
+    for &(m, h) in by_hash.keys() {
+        *prefix_users.entry((m, h >> 48)).or_insert(0) += 1;
+    }
+    let mut long_users: HashMap<(&'static str, u64), u32> = HashMap::new();
+    for &(m, h) in by_hash.keys() {
+        if prefix_users[&(m, h >> 48)] > 1 {
+            *long_users.entry((m, h >> 32)).or_insert(0) += 1;
+        }
+    }
+    for ((m, h), mut members) in by_hash {
+        let hex = if prefix_users[&(m, h >> 48)] == 1 {
+            format!("{:04x}", h >> 48)
+        } else if long_users[&(m, h >> 32)] == 1 {
+            format!("{:08x}", h >> 32)
+        } else {
+            format!("{h:016x}")
+        };
+        members.sort_by_key(|i| positions.get(&i.val()).copied().unwrap_or(usize::MAX));
+        for (k, inst) in members.iter().enumerate() {
+            let name = if k == 0 {
+                format!("{m}.{hex}")
+            } else {
+                format!("{m}.{hex}.{k}")
+            };
+            inst.val().set_name(&name);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! Canonical operand order for commutative instructions and compares.
+//!
+//! ```text
+//! before                               after
+//! %s = add i32 1, %x                   %s = add i32 %x, 1
+//! %c = icmp sgt i32 %b, %a             %c = icmp slt i32 %a, %b     (if %a sorts first)
+//! ```
+//!
+//! Operands sort by class (instructions and arguments, then globals, then
+//! constants: LLVM's own habit of putting constants on the right), then by
+//! their structural hash. Swapping a compare mirrors its predicate, so
+//! `icmp sgt a, b` and `icmp slt b, a` print alike.
+
+use super::signature::{is_commutative_binop, is_compare, Signatures};
+use crate::ir::{Val, ValKind};
+
+fn class(v: Val) -> u8 {
+    match v.kind() {
+        ValKind::Instruction | ValKind::Argument => 0,
+        ValKind::Function
+        | ValKind::GlobalVariable
+        | ValKind::GlobalAlias
+        | ValKind::GlobalIFunc => 1,
+        _ => 2,
+    }
+}
+
+/// Puts the operands of every commutative instruction and compare
+/// in canonical order.
+pub fn order(sigs: &Signatures) {
+    for &inst in &sigs.insts {
+        let op = inst.opcode();
+        let commutes = is_commutative_binop(op);
+        let compare = is_compare(op);
+        if !(commutes || compare) || inst.num_operands() != 2 {
+            continue;
+        }
+        let (a, b) = (inst.operand(0), inst.operand(1));
+        let ka = (class(a), sigs.operand_hash(a));
+        let kb = (class(b), sigs.operand_hash(b));
+        if ka > kb {
+            if compare {
+                inst.swap_cmp_operands();
+            } else {
+                inst.set_operand(0, b);
+                inst.set_operand(1, a);
+            }
+        }
+    }
+}

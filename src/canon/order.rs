@@ -1,0 +1,237 @@
+//! Canonical instruction order inside each block: the def-use walk from the
+//! outputs (llvm-canon; walked bottom-up from uses to definitions).
+//!
+//! ```text
+//! before                              after
+//! %a = load i32, ptr %p               %b = load i32, ptr %q
+//! %b = load i32, ptr %q               %c = mul i32 %b, 3
+//! %c = mul i32 %b, 3                  store i32 %c, ptr %r
+//! store i32 %c, ptr %r                %a = load i32, ptr %p
+//! %d = add i32 %a, 1                  %d = add i32 %a, 1
+//! ret i32 %d                          ret i32 %d
+//! ```
+//!
+//! *Outputs* — instructions with side effects or that write memory, volatile
+//! or atomic accesses, allocas, EH pads, terminators — keep their relative
+//! order. Before each output, the instructions computing its operands are
+//! placed, operands left to right, depth first (so each definition sits just
+//! above its first use). *Readers* (plain loads, read-only calls) may not
+//! cross an output: one not yet placed when the walk reaches the next output
+//! is placed right before it. Instructions used only in other blocks, or not
+//! at all, go just before the terminator. PHIs, the entry block's leading
+//! allocas, and every block holding a `musttail` call keep their places.
+//!
+//! Instructions only move down past outputs, never up, so a trapping
+//! instruction is never hoisted above a call that might not return.
+
+use std::collections::HashMap;
+
+use llvm_sys::LLVMOpcode;
+
+use super::blocks::Layout;
+use super::signature::Signatures;
+use crate::ir::{reorder_block, Block, Func, Inst, Val};
+
+/// Canonical position of every instruction in the function (block order,
+/// then order within the block).
+pub type Positions = HashMap<Val, usize>;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Role {
+    /// Stays where it is (PHIs, entry allocas).
+    Fixed,
+    /// Keeps its order relative to the other outputs.
+    Output,
+    /// Reads memory: must stay between the same two outputs.
+    Reader { segment: usize },
+    /// Free to move anywhere after its operands and before its users.
+    Pure,
+}
+
+fn is_output(inst: Inst) -> bool {
+    use LLVMOpcode::*;
+    inst.is_terminator()
+        || inst.is_volatile_or_atomic()
+        || inst.may_have_side_effects()
+        || matches!(
+            inst.opcode(),
+            LLVMAlloca | LLVMLandingPad | LLVMCatchPad | LLVMCleanupPad | LLVMVAArg | LLVMCallBr
+        )
+}
+
+/// Positions in the function as it is laid out now.
+pub fn current_positions(func: Func) -> Positions {
+    func.blocks()
+        .iter()
+        .flat_map(|b| b.instructions())
+        .enumerate()
+        .map(|(i, inst)| (inst.val(), i))
+        .collect()
+}
+
+/// Reorders every block of the function and returns the canonical positions.
+pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
+    let mut positions = Positions::with_capacity(sigs.insts.len());
+    for (bi, &b) in layout.order.iter().enumerate() {
+        let order = block_order(b, bi == 0, sigs);
+        reorder_block(&order);
+        for inst in order {
+            let n = positions.len();
+            positions.insert(inst.val(), n);
+        }
+    }
+    positions
+}
+
+/// The canonical order of one block's instructions.
+fn block_order(b: Block, is_entry: bool, sigs: &Signatures) -> Vec<Inst> {
+    let insts = b.instructions();
+    if insts.iter().any(|i| i.is_musttail()) {
+        return insts;
+    }
+    let n = insts.len();
+    let local: HashMap<Val, usize> = insts
+        .iter()
+        .enumerate()
+        .map(|(i, inst)| (inst.val(), i))
+        .collect();
+
+    // Roles.
+    let mut roles = Vec::with_capacity(n);
+    let mut head = true;
+    let mut segment = 0;
+    for &inst in &insts {
+        let op = inst.opcode();
+        let role =
+            if head && (op == LLVMOpcode::LLVMPHI || (is_entry && op == LLVMOpcode::LLVMAlloca)) {
+                Role::Fixed
+            } else {
+                head = false;
+                if is_output(inst) {
+                    segment += 1;
+                    Role::Output
+                } else if inst.may_read_memory() {
+                    Role::Reader { segment }
+                } else {
+                    Role::Pure
+                }
+            };
+        roles.push(role);
+    }
+    let floating = |i: usize| matches!(roles[i], Role::Reader { .. } | Role::Pure);
+
+    // Same-block floating operands of each instruction, in operand order.
+    let deps: Vec<Vec<usize>> = insts
+        .iter()
+        .map(|inst| {
+            inst.operands()
+                .into_iter()
+                .filter_map(|v| local.get(&v).copied())
+                .filter(|&j| floating(j))
+                .collect()
+        })
+        .collect();
+    let outputs: Vec<usize> = (0..n).filter(|&i| roles[i] == Role::Output).collect();
+
+    // Unconstrained walk: the rank at which each instruction is first reached.
+    let mut rank: Vec<usize> = vec![usize::MAX; n];
+    {
+        let mut seen = vec![false; n];
+        let mut counter = 0;
+        for &o in &outputs {
+            walk(o, &deps, &mut seen, &mut |i| {
+                rank[i] = counter;
+                counter += 1;
+            });
+        }
+    }
+    let key = |i: usize| (rank[i], sigs.of(insts[i]), i);
+
+    let segments = outputs.len();
+    let mut readers: Vec<Vec<usize>> = vec![Vec::new(); segments + 1];
+    let mut leftovers = Vec::new();
+    for i in 0..n {
+        match roles[i] {
+            Role::Reader { segment } => readers[segment.min(segments)].push(i),
+            Role::Pure if rank[i] == usize::MAX => leftovers.push(i),
+            _ => {}
+        }
+    }
+    for r in &mut readers {
+        r.sort_by_key(|&i| key(i));
+    }
+    leftovers.sort_by_key(|&i| key(i));
+
+    // The constrained walk.
+    let mut placed = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for i in 0..n {
+        if roles[i] == Role::Fixed {
+            placed[i] = true;
+            order.push(i);
+        }
+    }
+    for (k, &o) in outputs.iter().enumerate() {
+        walk_operands_then(o, &deps, &mut placed, &mut order);
+        for &r in &readers[k] {
+            walk_root(r, &deps, &mut placed, &mut order);
+        }
+        if k + 1 == outputs.len() {
+            for &l in &leftovers {
+                walk_root(l, &deps, &mut placed, &mut order);
+            }
+        }
+        placed[o] = true;
+        order.push(o);
+    }
+    // Anything left (a block without outputs cannot verify, but be total).
+    for i in 0..n {
+        if !placed[i] {
+            walk_root(i, &deps, &mut placed, &mut order);
+        }
+    }
+    debug_assert_eq!(order.len(), n);
+    order.into_iter().map(|i| insts[i]).collect()
+}
+
+/// Depth-first post-order over `deps` from `root`'s operands (not `root`
+/// itself), calling `emit` for each newly reached instruction.
+fn walk(root: usize, deps: &[Vec<usize>], seen: &mut [bool], emit: &mut dyn FnMut(usize)) {
+    let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+    while let Some(top) = stack.last_mut() {
+        let (i, k) = *top;
+        if k < deps[i].len() {
+            top.1 += 1;
+            let j = deps[i][k];
+            if !seen[j] {
+                seen[j] = true;
+                stack.push((j, 0));
+            }
+        } else {
+            stack.pop();
+            if i != root {
+                emit(i);
+            }
+        }
+    }
+}
+
+/// Places the unplaced operand trees of `root` (not `root` itself).
+fn walk_operands_then(
+    root: usize,
+    deps: &[Vec<usize>],
+    placed: &mut [bool],
+    order: &mut Vec<usize>,
+) {
+    walk(root, deps, placed, &mut |i| order.push(i));
+}
+
+/// Places `root` and its unplaced operand trees.
+fn walk_root(root: usize, deps: &[Vec<usize>], placed: &mut [bool], order: &mut Vec<usize>) {
+    if placed[root] {
+        return;
+    }
+    walk_operands_then(root, deps, placed, order);
+    placed[root] = true;
+    order.push(root);
+}

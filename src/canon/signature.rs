@@ -1,0 +1,318 @@
+//! Structural hashes of instructions: the raw material of canonical names,
+//! operand order and tie-breaks.
+//!
+//! ```text
+//! %5 = add nsw i32 %4, 1      base = H("add", "i32", ["i:load", "c:i32 1"])   (sorted: add commutes)
+//! %6 = icmp sgt i32 %5, %x    base = H("icmp", "i1", "slt", ["a:0", "i:add"]) (mirrored to sorted order)
+//! ```
+//!
+//! The *base* hash of an instruction covers only what is local to it: its
+//! opcode name, result type, predicate, allocated / source element types,
+//! aggregate indices, and for each operand a short descriptor (the opcode
+//! name of an operand instruction, an argument's position, a global's name,
+//! a constant's text, a block's canonical name). Commutative operands are
+//! sorted and compares mirrored, so operand order never changes a hash.
+//!
+//! Where base hashes collide inside a function, the colliding instructions
+//! are refined (Weisfeiler-Lehman style): first with the hashes of their
+//! operands, a few rounds deep, then with those of their users. Instructions
+//! that are already unique keep their base hash, so an edit only renames the
+//! edited instruction and the few values whose disambiguation looked at it.
+//! Whatever still collides after refinement is structurally interchangeable
+//! as far as a bounded neighbourhood can tell; [`crate::canon::naming`]
+//! separates those by canonical position.
+
+use std::collections::HashMap;
+
+use llvm_sys::LLVMOpcode;
+
+use super::blocks::Layout;
+use crate::hash::StableHasher;
+use crate::ir::{Func, Inst, Val, ValKind};
+
+/// Rounds of refinement with operand hashes.
+const DOWN_ROUNDS: usize = 3;
+/// Rounds of refinement with user hashes, after the operand rounds.
+const UP_ROUNDS: usize = 2;
+
+/// Hashes for every instruction of one function.
+pub struct Signatures {
+    /// Instructions in canonical block order, then current order within a block.
+    pub insts: Vec<Inst>,
+    /// Position of each instruction in `insts`.
+    pub index: HashMap<Val, usize>,
+    /// The refined hash of each instruction (same indexing as `insts`).
+    pub full: Vec<u64>,
+    /// Hashes of non-instruction operands (arguments, constants, globals...).
+    leaf: HashMap<Val, u64>,
+}
+
+impl Signatures {
+    /// The hash that stands for `v` when it is an operand: the refined hash
+    /// of an instruction of this function, the descriptor hash of anything else.
+    pub fn operand_hash(&self, v: Val) -> u64 {
+        match self.index.get(&v) {
+            Some(&i) => self.full[i],
+            None => self.leaf.get(&v).copied().unwrap_or(0),
+        }
+    }
+
+    /// The refined hash of an instruction of this function.
+    pub fn of(&self, inst: Inst) -> u64 {
+        self.full[self.index[&inst.val()]]
+    }
+}
+
+/// The predicate that means the same with the operands swapped.
+pub fn mirrored_predicate(p: &'static str) -> &'static str {
+    match p {
+        "sgt" => "slt",
+        "slt" => "sgt",
+        "sge" => "sle",
+        "sle" => "sge",
+        "ugt" => "ult",
+        "ult" => "ugt",
+        "uge" => "ule",
+        "ule" => "uge",
+        "ogt" => "olt",
+        "olt" => "ogt",
+        "oge" => "ole",
+        "ole" => "oge",
+        other => other,
+    }
+}
+
+/// Binary operators whose operands commute (as LLVM's `isCommutative`).
+pub fn is_commutative_binop(op: LLVMOpcode) -> bool {
+    use LLVMOpcode::*;
+    matches!(
+        op,
+        LLVMAdd | LLVMMul | LLVMAnd | LLVMOr | LLVMXor | LLVMFAdd | LLVMFMul
+    )
+}
+
+pub fn is_compare(op: LLVMOpcode) -> bool {
+    matches!(op, LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMFCmp)
+}
+
+/// Descriptor hash of an operand that is not an instruction of the function.
+fn leaf_hash(v: Val, args: &HashMap<Val, usize>, layout: &Layout) -> u64 {
+    let h = StableHasher::new();
+    match v.kind() {
+        ValKind::Argument => h.str("a").u64(args.get(&v).copied().unwrap_or(0) as u64),
+        ValKind::BasicBlock => {
+            let b = v.as_block().expect("a block value is a block");
+            h.str("b")
+                .u64(layout.index.get(&b).copied().unwrap_or(usize::MAX) as u64)
+        }
+        ValKind::Function
+        | ValKind::GlobalVariable
+        | ValKind::GlobalAlias
+        | ValKind::GlobalIFunc => h.str("@").str(&v.name()),
+        ValKind::Metadata => h.str("m"),
+        ValKind::InlineAsm => h.str("asm").str(&v.print()),
+        ValKind::Instruction => h.str("i"), // instruction of another function: cannot happen
+        ValKind::ConstantInt | ValKind::ConstantFP | ValKind::OtherConstant => {
+            h.str("c").str(&v.print())
+        }
+    }
+    .finish()
+}
+
+/// Feeds an operand list into `h`, normalizing order for commutative
+/// instructions and mirrored compares. `pred` is the compare predicate.
+fn feed_operands(
+    mut h: StableHasher,
+    op: LLVMOpcode,
+    pred: Option<&'static str>,
+    mut ops: Vec<u64>,
+) -> StableHasher {
+    if is_commutative_binop(op) && ops.len() == 2 {
+        ops.sort_unstable();
+    }
+    if let Some(p) = pred {
+        let p = if ops.len() == 2 && ops[0] > ops[1] {
+            ops.swap(0, 1);
+            mirrored_predicate(p)
+        } else {
+            p
+        };
+        h = h.str(p);
+    }
+    for o in ops {
+        h = h.u64(o);
+    }
+    h
+}
+
+/// Computes base and refined hashes for every instruction of `func`.
+pub fn compute(func: Func, layout: &Layout) -> Signatures {
+    let args: HashMap<Val, usize> = func
+        .params()
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| (a, i))
+        .collect();
+    let insts: Vec<Inst> = layout.order.iter().flat_map(|b| b.instructions()).collect();
+    let index: HashMap<Val, usize> = insts
+        .iter()
+        .enumerate()
+        .map(|(i, inst)| (inst.val(), i))
+        .collect();
+
+    let mut leaf: HashMap<Val, u64> = HashMap::new();
+    // operand lists as indices: Ok(instruction index) or Err(leaf hash)
+    let mut operands: Vec<Vec<Result<usize, u64>>> = Vec::with_capacity(insts.len());
+    let mut base = Vec::with_capacity(insts.len());
+    for inst in &insts {
+        let op = inst.opcode();
+        let mut h = StableHasher::new()
+            .str(inst.opcode_name())
+            .str(&inst.val().type_string());
+        if let Some(t) = inst.allocated_type() {
+            h = h.str(&t);
+        }
+        if let Some(t) = inst.gep_source_type() {
+            h = h.str(&t);
+        }
+        for i in inst.aggregate_indices() {
+            h = h.u64(i as u64);
+        }
+        let mut ops = Vec::new();
+        let mut descriptors = Vec::new();
+        if op == LLVMOpcode::LLVMPHI {
+            // pairs (value, block), sorted by block so incoming order is irrelevant
+            let mut pairs: Vec<(u64, Result<usize, u64>, u64)> = inst
+                .incoming()
+                .into_iter()
+                .map(|(v, b)| {
+                    let bh = *leaf
+                        .entry(b.as_val())
+                        .or_insert_with(|| leaf_hash(b.as_val(), &args, layout));
+                    let (r, d) = describe(v, &index, &insts, &mut leaf, &args, layout);
+                    (bh, r, d)
+                })
+                .collect();
+            pairs.sort_by_key(|(bh, _, d)| (*bh, *d));
+            for (bh, r, d) in pairs {
+                descriptors.push(bh);
+                descriptors.push(d);
+                ops.push(Err(bh));
+                ops.push(r);
+            }
+        } else {
+            for v in inst.operands() {
+                let (r, d) = describe(v, &index, &insts, &mut leaf, &args, layout);
+                ops.push(r);
+                descriptors.push(d);
+            }
+        }
+        let pred = inst.predicate_name();
+        h = feed_operands(h, op, pred, descriptors);
+        base.push(h.finish());
+        operands.push(ops);
+    }
+
+    let mut full = base;
+    // Downward refinement: colliding instructions absorb their operands' hashes.
+    for _ in 0..DOWN_ROUNDS {
+        let colliding = collisions(&full);
+        if colliding.is_empty() {
+            break;
+        }
+        let mut next = full.clone();
+        for &i in &colliding {
+            let ops: Vec<u64> = operands[i]
+                .iter()
+                .map(|o| match o {
+                    Ok(j) => full[*j],
+                    Err(h) => *h,
+                })
+                .collect();
+            let inst = insts[i];
+            let pred = inst.predicate_name();
+            next[i] = feed_operands(
+                StableHasher::new().u64(full[i]).str("down"),
+                inst.opcode(),
+                pred,
+                ops,
+            )
+            .finish();
+        }
+        full = next;
+    }
+    // Upward refinement: still-colliding instructions absorb their users' hashes.
+    if UP_ROUNDS > 0 {
+        let mut users: Vec<Vec<(usize, u32)>> = vec![Vec::new(); insts.len()];
+        for (u, ops) in operands.iter().enumerate() {
+            let commutes = is_commutative_binop(insts[u].opcode())
+                || is_compare(insts[u].opcode())
+                || insts[u].opcode() == LLVMOpcode::LLVMPHI;
+            for (k, o) in ops.iter().enumerate() {
+                if let Ok(j) = o {
+                    users[*j].push((u, if commutes { u32::MAX } else { k as u32 }));
+                }
+            }
+        }
+        for _ in 0..UP_ROUNDS {
+            let colliding = collisions(&full);
+            if colliding.is_empty() {
+                break;
+            }
+            let mut next = full.clone();
+            for &i in &colliding {
+                let mut ctx: Vec<(u64, u32)> =
+                    users[i].iter().map(|&(u, k)| (full[u], k)).collect();
+                ctx.sort_unstable();
+                let mut h = StableHasher::new().u64(full[i]).str("up");
+                for (uh, k) in ctx {
+                    h = h.u64(uh).u64(k as u64);
+                }
+                next[i] = h.finish();
+            }
+            full = next;
+        }
+    }
+    Signatures {
+        insts,
+        index,
+        full,
+        leaf,
+    }
+}
+
+/// An operand as (index of an instruction of this function | leaf hash) and
+/// its base-level descriptor hash.
+fn describe(
+    v: Val,
+    index: &HashMap<Val, usize>,
+    insts: &[Inst],
+    leaf: &mut HashMap<Val, u64>,
+    args: &HashMap<Val, usize>,
+    layout: &Layout,
+) -> (Result<usize, u64>, u64) {
+    match index.get(&v) {
+        Some(&j) => (
+            Ok(j),
+            StableHasher::new()
+                .str("i")
+                .str(insts[j].opcode_name())
+                .finish(),
+        ),
+        None => {
+            let h = *leaf.entry(v).or_insert_with(|| leaf_hash(v, args, layout));
+            (Err(h), h)
+        }
+    }
+}
+
+/// Indices whose hash occurs more than once.
+fn collisions(hashes: &[u64]) -> Vec<usize> {
+    let mut count: HashMap<u64, u32> = HashMap::with_capacity(hashes.len());
+    for &h in hashes {
+        *count.entry(h).or_insert(0) += 1;
+    }
+    (0..hashes.len())
+        .filter(|&i| count[&hashes[i]] > 1)
+        .collect()
+}

@@ -1,0 +1,765 @@
+//! The one door to LLVM: parsing (text and bitcode), printing, verification,
+//! and the handful of reads and edits the pipeline stages need.
+//!
+//! Everything above this module talks in [`Func`], [`Block`], [`Inst`] and
+//! [`Val`] handles and plain Rust strings; no other module calls `llvm-sys`
+//! or `inkwell` directly. A handle is a raw LLVM pointer and is valid only
+//! while the [`IrModule`] it came from is alive and the value is not erased.
+//!
+//! ```text
+//! bytes ──parse──► IrModule ──(canon / merge stages via handles)──► print ──► text
+//! "define i32 @f(i32 %x) {\n  %1 = add i32 %x, 1\n  ret i32 %1\n}"
+//!   └─► Func "f", Block entry, Inst add (operands: Arg 0, ConstInt 1), Inst ret
+//! ```
+
+use std::ffi::{CStr, CString};
+use std::marker::PhantomData;
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
+
+mod shim {
+    use llvm_sys::prelude::*;
+    extern "C" {
+        pub fn irgit_move_function_to_end(f: LLVMValueRef);
+        pub fn irgit_move_global_to_end(g: LLVMValueRef);
+        pub fn irgit_move_alias_to_end(a: LLVMValueRef);
+        pub fn irgit_cmp_swap_operands(i: LLVMValueRef);
+        pub fn irgit_phi_set_incoming(
+            phi: LLVMValueRef,
+            idx: u32,
+            v: LLVMValueRef,
+            bb: LLVMBasicBlockRef,
+        );
+        pub fn irgit_move_to_block_end(i: LLVMValueRef);
+        pub fn irgit_may_have_side_effects(i: LLVMValueRef) -> i32;
+        pub fn irgit_may_read_memory(i: LLVMValueRef) -> i32;
+        pub fn irgit_is_commutative(i: LLVMValueRef) -> i32;
+    }
+}
+
+/// What a file's first bytes say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Raw LLVM bitcode (`BC\xC0\xDE`).
+    Bitcode,
+    /// Bitcode inside the Darwin wrapper header (`0x0B17C0DE`, little endian).
+    WrappedBitcode,
+    /// Anything else; parsed as textual IR.
+    Text,
+}
+
+/// Detects bitcode by its magic number, including the wrapper header.
+pub fn detect_format(bytes: &[u8]) -> Format {
+    if bytes.starts_with(b"BC\xC0\xDE") {
+        Format::Bitcode
+    } else if bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]) {
+        Format::WrappedBitcode
+    } else {
+        Format::Text
+    }
+}
+
+/// Why LLVM refused an input.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum IrError {
+    #[error("not valid LLVM IR: {0}")]
+    Parse(String),
+    #[error("LLVM IR does not verify: {0}")]
+    Verify(String),
+    #[error("input is not text IR: {0}")]
+    NotText(String),
+}
+
+/// An LLVM context: every module parsed by one session can be compared and
+/// combined (types and constants are shared within a context).
+pub struct Session {
+    ctx: Context,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Session {
+    pub fn new() -> Self {
+        Session {
+            ctx: Context::create(),
+        }
+    }
+
+    /// Parses textual IR or bitcode. `name` names the input in error messages.
+    pub fn parse(&self, bytes: &[u8], name: &str) -> Result<IrModule<'_>, IrError> {
+        if detect_format(bytes) == Format::Text {
+            if bytes.contains(&0) {
+                return Err(IrError::NotText(format!(
+                    "{name} contains NUL bytes and is not bitcode"
+                )));
+            }
+            if std::str::from_utf8(bytes).is_err() {
+                return Err(IrError::NotText(format!("{name} is not UTF-8 text")));
+            }
+        }
+        let buffer = MemoryBuffer::create_from_memory_range_copy(bytes, name);
+        let module = self
+            .ctx
+            .create_module_from_ir(buffer)
+            .map_err(|e| IrError::Parse(format!("{name}: {}", e.to_string().trim_end())))?;
+        Ok(IrModule { module })
+    }
+}
+
+/// A parsed module. Handles obtained from it live as long as it does.
+pub struct IrModule<'ctx> {
+    module: Module<'ctx>,
+}
+
+impl<'ctx> IrModule<'ctx> {
+    fn raw(&self) -> LLVMModuleRef {
+        self.module.as_mut_ptr()
+    }
+
+    /// Prints the module as textual IR (LLVM's own printer).
+    pub fn print(&self) -> String {
+        self.module.print_to_string().to_string()
+    }
+
+    /// Runs LLVM's verifier.
+    pub fn verify(&self) -> Result<(), IrError> {
+        self.module
+            .verify()
+            .map_err(|e| IrError::Verify(e.to_string().trim_end().to_string()))
+    }
+
+    /// Serializes the module as bitcode.
+    pub fn to_bitcode(&self) -> Vec<u8> {
+        self.module.write_bitcode_to_memory().as_slice().to_vec()
+    }
+
+    pub fn source_filename(&self) -> String {
+        let mut len = 0usize;
+        unsafe {
+            let p = LLVMGetSourceFileName(self.raw(), &mut len);
+            raw_str(p, len)
+        }
+    }
+
+    /// Sets the identifier printed in the `; ModuleID = '...'` header line.
+    pub fn set_identifier(&self, id: &str) {
+        unsafe { LLVMSetModuleIdentifier(self.raw(), id.as_ptr() as *const _, id.len()) }
+    }
+
+    /// All functions (definitions and declarations) in module order.
+    pub fn functions(&self) -> Vec<Func> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut f = LLVMGetFirstFunction(self.raw());
+            while !f.is_null() {
+                out.push(Func(Val::wrap(f)));
+                f = LLVMGetNextFunction(f);
+            }
+        }
+        out
+    }
+
+    /// All global variables in module order.
+    pub fn globals(&self) -> Vec<Val> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut g = LLVMGetFirstGlobal(self.raw());
+            while !g.is_null() {
+                out.push(Val::wrap(g));
+                g = LLVMGetNextGlobal(g);
+            }
+        }
+        out
+    }
+
+    /// All aliases in module order.
+    pub fn aliases(&self) -> Vec<Val> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut g = LLVMGetFirstGlobalAlias(self.raw());
+            while !g.is_null() {
+                out.push(Val::wrap(g));
+                g = LLVMGetNextGlobalAlias(g);
+            }
+        }
+        out
+    }
+
+    /// Looks a function up by name.
+    pub fn function(&self, name: &str) -> Option<Func> {
+        let c = CString::new(name).ok()?;
+        let f = unsafe { LLVMGetNamedFunction(self.raw(), c.as_ptr()) };
+        (!f.is_null()).then(|| Func(Val::wrap(f)))
+    }
+
+    /// Moves a function to the end of the function list.
+    pub fn move_function_to_end(&self, f: Func) {
+        unsafe { shim::irgit_move_function_to_end(f.0.raw) }
+    }
+
+    /// Moves a global variable to the end of the global list.
+    pub fn move_global_to_end(&self, g: Val) {
+        unsafe { shim::irgit_move_global_to_end(g.raw) }
+    }
+
+    /// Moves an alias to the end of the alias list.
+    pub fn move_alias_to_end(&self, a: Val) {
+        unsafe { shim::irgit_move_alias_to_end(a.raw) }
+    }
+}
+
+unsafe fn raw_str(p: *const std::os::raw::c_char, len: usize) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    let bytes = std::slice::from_raw_parts(p as *const u8, len);
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+unsafe fn take_message(p: *mut std::os::raw::c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+    LLVMDisposeMessage(p);
+    s
+}
+
+/// What kind of thing a value is, as far as the pipeline cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ValKind {
+    Argument,
+    BasicBlock,
+    Instruction,
+    Function,
+    GlobalVariable,
+    GlobalAlias,
+    GlobalIFunc,
+    ConstantInt,
+    ConstantFP,
+    /// null, undef, poison, zeroinitializer, aggregates, constant expressions...
+    OtherConstant,
+    InlineAsm,
+    Metadata,
+}
+
+/// Any LLVM value: an instruction, argument, constant, global, block label...
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Val {
+    raw: LLVMValueRef,
+    _not_send: PhantomData<*const ()>,
+}
+
+impl Val {
+    fn wrap(raw: LLVMValueRef) -> Val {
+        Val {
+            raw,
+            _not_send: PhantomData,
+        }
+    }
+
+    pub fn kind(self) -> ValKind {
+        use LLVMValueKind::*;
+        match unsafe { LLVMGetValueKind(self.raw) } {
+            LLVMArgumentValueKind => ValKind::Argument,
+            LLVMBasicBlockValueKind => ValKind::BasicBlock,
+            LLVMInstructionValueKind => ValKind::Instruction,
+            LLVMFunctionValueKind => ValKind::Function,
+            LLVMGlobalVariableValueKind => ValKind::GlobalVariable,
+            LLVMGlobalAliasValueKind => ValKind::GlobalAlias,
+            LLVMGlobalIFuncValueKind => ValKind::GlobalIFunc,
+            LLVMConstantIntValueKind => ValKind::ConstantInt,
+            LLVMConstantFPValueKind => ValKind::ConstantFP,
+            LLVMInlineAsmValueKind => ValKind::InlineAsm,
+            LLVMMetadataAsValueValueKind => ValKind::Metadata,
+            _ => ValKind::OtherConstant,
+        }
+    }
+
+    pub fn is_global(self) -> bool {
+        matches!(
+            self.kind(),
+            ValKind::Function
+                | ValKind::GlobalVariable
+                | ValKind::GlobalAlias
+                | ValKind::GlobalIFunc
+        )
+    }
+
+    pub fn as_inst(self) -> Option<Inst> {
+        (self.kind() == ValKind::Instruction).then_some(Inst(self))
+    }
+
+    /// The value's name without sigil (empty when unnamed).
+    pub fn name(self) -> String {
+        let mut len = 0usize;
+        unsafe {
+            let p = LLVMGetValueName2(self.raw, &mut len);
+            raw_str(p, len)
+        }
+    }
+
+    /// Renames the value. LLVM appends a number if the name is taken.
+    pub fn set_name(self, name: &str) {
+        unsafe { LLVMSetValueName2(self.raw, name.as_ptr() as *const _, name.len()) }
+    }
+
+    /// LLVM's textual form of the value (an instruction's whole line, a
+    /// constant with its type, a global's definition line...).
+    pub fn print(self) -> String {
+        unsafe { take_message(LLVMPrintValueToString(self.raw)) }
+    }
+
+    /// The value's type as LLVM prints it (`i32`, `ptr`, `{ i32, i8 }`...).
+    pub fn type_string(self) -> String {
+        unsafe { take_message(LLVMPrintTypeToString(LLVMTypeOf(self.raw))) }
+    }
+
+    pub fn is_void(self) -> bool {
+        unsafe { LLVMGetTypeKind(LLVMTypeOf(self.raw)) == LLVMTypeKind::LLVMVoidTypeKind }
+    }
+
+    /// The value as a block label, if it is one.
+    pub fn as_block(self) -> Option<Block> {
+        (self.kind() == ValKind::BasicBlock)
+            .then(|| Block::wrap(unsafe { LLVMValueAsBasicBlock(self.raw) }))
+    }
+
+    /// Every (user instruction, operand index) pair that uses this value.
+    pub fn uses(self) -> Vec<(Val, u32)> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut u = LLVMGetFirstUse(self.raw);
+            while !u.is_null() {
+                let user = LLVMGetUser(u);
+                let n = LLVMGetNumOperands(user).max(0) as u32;
+                for i in 0..n {
+                    if LLVMGetOperandUse(user, i) == u {
+                        out.push((Val::wrap(user), i));
+                        break;
+                    }
+                }
+                u = LLVMGetNextUse(u);
+            }
+        }
+        out
+    }
+
+    /// Linkage is private or internal (the symbol is not visible outside).
+    pub fn is_local_linkage(self) -> bool {
+        use llvm_sys::LLVMLinkage::*;
+        matches!(
+            unsafe { LLVMGetLinkage(self.raw) },
+            LLVMPrivateLinkage | LLVMInternalLinkage
+        )
+    }
+
+    pub fn is_private_linkage(self) -> bool {
+        unsafe { LLVMGetLinkage(self.raw) == llvm_sys::LLVMLinkage::LLVMPrivateLinkage }
+    }
+
+    /// A global variable's initializer.
+    pub fn initializer(self) -> Option<Val> {
+        let p = unsafe { LLVMGetInitializer(self.raw) };
+        (!p.is_null()).then(|| Val::wrap(p))
+    }
+
+    pub fn is_constant_global(self) -> bool {
+        unsafe { LLVMIsGlobalConstant(self.raw) != 0 }
+    }
+
+    /// The integer value of a `ConstantInt` that fits in 64 bits.
+    pub fn const_int_sext(self) -> Option<i64> {
+        (self.kind() == ValKind::ConstantInt).then(|| unsafe { LLVMConstIntGetSExtValue(self.raw) })
+    }
+
+    /// Replaces every use of `self` with `other`.
+    pub fn replace_all_uses_with(self, other: Val) {
+        unsafe { LLVMReplaceAllUsesWith(self.raw, other.raw) }
+    }
+}
+
+/// A function (definition or declaration).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Func(pub Val);
+
+impl Func {
+    pub fn name(self) -> String {
+        self.0.name()
+    }
+
+    pub fn is_declaration(self) -> bool {
+        unsafe { LLVMIsDeclaration(self.0.raw) != 0 }
+    }
+
+    pub fn params(self) -> Vec<Val> {
+        unsafe {
+            let n = LLVMCountParams(self.0.raw);
+            (0..n)
+                .map(|i| Val::wrap(LLVMGetParam(self.0.raw, i)))
+                .collect()
+        }
+    }
+
+    /// Blocks in layout order; the first is the entry block.
+    pub fn blocks(self) -> Vec<Block> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut b = LLVMGetFirstBasicBlock(self.0.raw);
+            while !b.is_null() {
+                out.push(Block::wrap(b));
+                b = LLVMGetNextBasicBlock(b);
+            }
+        }
+        out
+    }
+
+    /// Number of instructions in all blocks.
+    pub fn instruction_count(self) -> usize {
+        self.blocks().iter().map(|b| b.instructions().len()).sum()
+    }
+}
+
+/// A basic block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Block {
+    raw: LLVMBasicBlockRef,
+    _not_send: PhantomData<*const ()>,
+}
+
+impl Block {
+    fn wrap(raw: LLVMBasicBlockRef) -> Block {
+        Block {
+            raw,
+            _not_send: PhantomData,
+        }
+    }
+
+    /// The block as a value (its label).
+    pub fn as_val(self) -> Val {
+        Val::wrap(unsafe { LLVMBasicBlockAsValue(self.raw) })
+    }
+
+    pub fn name(self) -> String {
+        self.as_val().name()
+    }
+
+    pub fn set_name(self, name: &str) {
+        self.as_val().set_name(name)
+    }
+
+    pub fn instructions(self) -> Vec<Inst> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut i = LLVMGetFirstInstruction(self.raw);
+            while !i.is_null() {
+                out.push(Inst(Val::wrap(i)));
+                i = LLVMGetNextInstruction(i);
+            }
+        }
+        out
+    }
+
+    pub fn terminator(self) -> Option<Inst> {
+        let t = unsafe { LLVMGetBasicBlockTerminator(self.raw) };
+        (!t.is_null()).then(|| Inst(Val::wrap(t)))
+    }
+
+    /// Successors in terminator order (duplicates kept).
+    pub fn successors(self) -> Vec<Block> {
+        match self.terminator() {
+            None => Vec::new(),
+            Some(t) => unsafe {
+                let n = LLVMGetNumSuccessors(t.0.raw);
+                (0..n)
+                    .map(|i| Block::wrap(LLVMGetSuccessor(t.0.raw, i)))
+                    .collect()
+            },
+        }
+    }
+
+    /// Moves this block right after `other` in the function's layout.
+    pub fn move_after(self, other: Block) {
+        unsafe { LLVMMoveBasicBlockAfter(self.raw, other.raw) }
+    }
+}
+
+/// The opcodes, by the names LLVM's textual IR uses. Hashes and names are
+/// built from these strings, never from LLVM's enum numbering.
+pub fn opcode_name(op: LLVMOpcode) -> &'static str {
+    use LLVMOpcode::*;
+    match op {
+        LLVMRet => "ret",
+        LLVMBr => "br",
+        LLVMSwitch => "switch",
+        LLVMIndirectBr => "indirectbr",
+        LLVMInvoke => "invoke",
+        LLVMUnreachable => "unreachable",
+        LLVMCallBr => "callbr",
+        LLVMFNeg => "fneg",
+        LLVMAdd => "add",
+        LLVMFAdd => "fadd",
+        LLVMSub => "sub",
+        LLVMFSub => "fsub",
+        LLVMMul => "mul",
+        LLVMFMul => "fmul",
+        LLVMUDiv => "udiv",
+        LLVMSDiv => "sdiv",
+        LLVMFDiv => "fdiv",
+        LLVMURem => "urem",
+        LLVMSRem => "srem",
+        LLVMFRem => "frem",
+        LLVMShl => "shl",
+        LLVMLShr => "lshr",
+        LLVMAShr => "ashr",
+        LLVMAnd => "and",
+        LLVMOr => "or",
+        LLVMXor => "xor",
+        LLVMAlloca => "alloca",
+        LLVMLoad => "load",
+        LLVMStore => "store",
+        LLVMGetElementPtr => "getelementptr",
+        LLVMTrunc => "trunc",
+        LLVMZExt => "zext",
+        LLVMSExt => "sext",
+        LLVMFPToUI => "fptoui",
+        LLVMFPToSI => "fptosi",
+        LLVMUIToFP => "uitofp",
+        LLVMSIToFP => "sitofp",
+        LLVMFPTrunc => "fptrunc",
+        LLVMFPExt => "fpext",
+        LLVMPtrToInt => "ptrtoint",
+        LLVMPtrToAddr => "ptrtoaddr",
+        LLVMIntToPtr => "inttoptr",
+        LLVMBitCast => "bitcast",
+        LLVMAddrSpaceCast => "addrspacecast",
+        LLVMICmp => "icmp",
+        LLVMFCmp => "fcmp",
+        LLVMPHI => "phi",
+        LLVMCall => "call",
+        LLVMSelect => "select",
+        LLVMUserOp1 => "userop1",
+        LLVMUserOp2 => "userop2",
+        LLVMVAArg => "va_arg",
+        LLVMExtractElement => "extractelement",
+        LLVMInsertElement => "insertelement",
+        LLVMShuffleVector => "shufflevector",
+        LLVMExtractValue => "extractvalue",
+        LLVMInsertValue => "insertvalue",
+        LLVMFreeze => "freeze",
+        LLVMFence => "fence",
+        LLVMAtomicCmpXchg => "cmpxchg",
+        LLVMAtomicRMW => "atomicrmw",
+        LLVMResume => "resume",
+        LLVMLandingPad => "landingpad",
+        LLVMCleanupRet => "cleanupret",
+        LLVMCatchRet => "catchret",
+        LLVMCatchPad => "catchpad",
+        LLVMCleanupPad => "cleanuppad",
+        LLVMCatchSwitch => "catchswitch",
+    }
+}
+
+/// An instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Inst(pub Val);
+
+impl Inst {
+    pub fn val(self) -> Val {
+        self.0
+    }
+
+    pub fn opcode(self) -> LLVMOpcode {
+        unsafe { LLVMGetInstructionOpcode(self.0.raw) }
+    }
+
+    /// The opcode as textual IR spells it (`add`, `getelementptr`...).
+    pub fn opcode_name(self) -> &'static str {
+        opcode_name(self.opcode())
+    }
+
+    pub fn block(self) -> Block {
+        Block::wrap(unsafe { LLVMGetInstructionParent(self.0.raw) })
+    }
+
+    pub fn num_operands(self) -> u32 {
+        unsafe { LLVMGetNumOperands(self.0.raw).max(0) as u32 }
+    }
+
+    pub fn operand(self, i: u32) -> Val {
+        Val::wrap(unsafe { LLVMGetOperand(self.0.raw, i) })
+    }
+
+    pub fn operands(self) -> Vec<Val> {
+        (0..self.num_operands()).map(|i| self.operand(i)).collect()
+    }
+
+    pub fn set_operand(self, i: u32, v: Val) {
+        unsafe { LLVMSetOperand(self.0.raw, i, v.raw) }
+    }
+
+    pub fn is_terminator(self) -> bool {
+        unsafe { !LLVMIsATerminatorInst(self.0.raw).is_null() }
+    }
+
+    /// LLVM's `mayHaveSideEffects() || mayWriteToMemory()`.
+    pub fn may_have_side_effects(self) -> bool {
+        unsafe { shim::irgit_may_have_side_effects(self.0.raw) != 0 }
+    }
+
+    pub fn may_read_memory(self) -> bool {
+        unsafe { shim::irgit_may_read_memory(self.0.raw) != 0 }
+    }
+
+    /// LLVM's `Instruction::isCommutative()`.
+    pub fn is_commutative(self) -> bool {
+        unsafe { shim::irgit_is_commutative(self.0.raw) != 0 }
+    }
+
+    /// A call or invoke marked `musttail`.
+    pub fn is_musttail(self) -> bool {
+        self.opcode() == LLVMOpcode::LLVMCall
+            && unsafe { LLVMGetTailCallKind(self.0.raw) }
+                == llvm_sys::LLVMTailCallKind::LLVMTailCallKindMustTail
+    }
+
+    /// The callee operand of a call/invoke/callbr.
+    pub fn called_value(self) -> Option<Val> {
+        matches!(
+            self.opcode(),
+            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
+        )
+        .then(|| Val::wrap(unsafe { LLVMGetCalledValue(self.0.raw) }))
+    }
+
+    /// Predicate of an icmp/fcmp as textual IR spells it (`eq`, `sgt`, `oge`...).
+    pub fn predicate_name(self) -> Option<&'static str> {
+        use llvm_sys::LLVMIntPredicate::*;
+        use llvm_sys::LLVMRealPredicate::*;
+        match self.opcode() {
+            LLVMOpcode::LLVMICmp => Some(match unsafe { LLVMGetICmpPredicate(self.0.raw) } {
+                LLVMIntEQ => "eq",
+                LLVMIntNE => "ne",
+                LLVMIntUGT => "ugt",
+                LLVMIntUGE => "uge",
+                LLVMIntULT => "ult",
+                LLVMIntULE => "ule",
+                LLVMIntSGT => "sgt",
+                LLVMIntSGE => "sge",
+                LLVMIntSLT => "slt",
+                LLVMIntSLE => "sle",
+            }),
+            LLVMOpcode::LLVMFCmp => Some(match unsafe { LLVMGetFCmpPredicate(self.0.raw) } {
+                LLVMRealPredicateFalse => "false",
+                LLVMRealOEQ => "oeq",
+                LLVMRealOGT => "ogt",
+                LLVMRealOGE => "oge",
+                LLVMRealOLT => "olt",
+                LLVMRealOLE => "ole",
+                LLVMRealONE => "one",
+                LLVMRealORD => "ord",
+                LLVMRealUNO => "uno",
+                LLVMRealUEQ => "ueq",
+                LLVMRealUGT => "ugt",
+                LLVMRealUGE => "uge",
+                LLVMRealULT => "ult",
+                LLVMRealULE => "ule",
+                LLVMRealUNE => "une",
+                LLVMRealPredicateTrue => "true",
+            }),
+            _ => None,
+        }
+    }
+
+    /// Swaps the operands of an icmp/fcmp and mirrors the predicate.
+    pub fn swap_cmp_operands(self) {
+        unsafe { shim::irgit_cmp_swap_operands(self.0.raw) }
+    }
+
+    /// For `alloca`: the allocated type as printed.
+    pub fn allocated_type(self) -> Option<String> {
+        (self.opcode() == LLVMOpcode::LLVMAlloca).then(|| unsafe {
+            take_message(LLVMPrintTypeToString(LLVMGetAllocatedType(self.0.raw)))
+        })
+    }
+
+    /// For `getelementptr`: the source element type as printed.
+    pub fn gep_source_type(self) -> Option<String> {
+        (self.opcode() == LLVMOpcode::LLVMGetElementPtr).then(|| unsafe {
+            take_message(LLVMPrintTypeToString(LLVMGetGEPSourceElementType(
+                self.0.raw,
+            )))
+        })
+    }
+
+    /// For `extractvalue` / `insertvalue`: the constant indices.
+    pub fn aggregate_indices(self) -> Vec<u32> {
+        match self.opcode() {
+            LLVMOpcode::LLVMExtractValue | LLVMOpcode::LLVMInsertValue => unsafe {
+                let n = LLVMGetNumIndices(self.0.raw);
+                let p = LLVMGetIndices(self.0.raw);
+                std::slice::from_raw_parts(p, n as usize).to_vec()
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// Volatile or ordered (atomic) memory access.
+    pub fn is_volatile_or_atomic(self) -> bool {
+        match self.opcode() {
+            LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore => unsafe {
+                LLVMGetVolatile(self.0.raw) != 0
+                    || LLVMGetOrdering(self.0.raw)
+                        != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+            },
+            _ => false,
+        }
+    }
+
+    /// PHI incoming pairs in order.
+    pub fn incoming(self) -> Vec<(Val, Block)> {
+        unsafe {
+            let n = LLVMCountIncoming(self.0.raw);
+            (0..n)
+                .map(|i| {
+                    (
+                        Val::wrap(LLVMGetIncomingValue(self.0.raw, i)),
+                        Block::wrap(LLVMGetIncomingBlock(self.0.raw, i)),
+                    )
+                })
+                .collect()
+        }
+    }
+
+    /// Sets PHI incoming pair `i`.
+    pub fn set_incoming(self, i: u32, v: Val, b: Block) {
+        unsafe { shim::irgit_phi_set_incoming(self.0.raw, i, v.raw, b.raw) }
+    }
+
+    /// Moves the instruction to the end of its block (see [`reorder_block`]).
+    pub fn move_to_block_end(self) {
+        unsafe { shim::irgit_move_to_block_end(self.0.raw) }
+    }
+
+    /// Removes the instruction from its block and deletes it. It must have no uses.
+    pub fn erase(self) {
+        unsafe { LLVMInstructionEraseFromParent(self.0.raw) }
+    }
+}
+
+/// Puts the instructions of one block in the given order. `order` must be a
+/// permutation of the block's instructions.
+pub fn reorder_block(order: &[Inst]) {
+    for i in order {
+        i.move_to_block_end();
+    }
+}

@@ -1,0 +1,81 @@
+// Operations on LLVM IR that the LLVM C API does not offer. Each is a few
+// lines of LLVM's C++ API behind a C signature; everything else goes through
+// llvm-sys / inkwell. Keep this file tiny.
+#include "llvm-c/Core.h"
+#include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/GlobalIFunc.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+extern "C" {
+
+// Moves a function to the end of its module's function list.
+void irgit_move_function_to_end(LLVMValueRef F) {
+  Function *Fn = unwrap<Function>(F);
+  Module *M = Fn->getParent();
+  Fn->removeFromParent();
+  M->getFunctionList().push_back(Fn);
+}
+
+// Moves a global variable to the end of its module's global list.
+void irgit_move_global_to_end(LLVMValueRef G) {
+  GlobalVariable *GV = unwrap<GlobalVariable>(G);
+  Module *M = GV->getParent();
+  GV->removeFromParent();
+  M->insertGlobalVariable(GV);
+}
+
+// Moves an alias to the end of its module's alias list.
+void irgit_move_alias_to_end(LLVMValueRef A) {
+  GlobalAlias *GA = unwrap<GlobalAlias>(A);
+  Module *M = GA->getParent();
+  GA->removeFromParent();
+  M->insertAlias(GA);
+}
+
+// Swaps the two operands of an icmp/fcmp and mirrors its predicate
+// (`icmp sgt a, b` becomes `icmp slt b, a`).
+void irgit_cmp_swap_operands(LLVMValueRef I) {
+  unwrap<CmpInst>(I)->swapOperands();
+}
+
+// Sets incoming pair `Idx` of a PHI node.
+void irgit_phi_set_incoming(LLVMValueRef Phi, unsigned Idx, LLVMValueRef V,
+                            LLVMBasicBlockRef BB) {
+  PHINode *P = unwrap<PHINode>(Phi);
+  P->setIncomingValue(Idx, unwrap(V));
+  P->setIncomingBlock(Idx, unwrap(BB));
+}
+
+// Moves instruction I to the end of its own basic block. Calling this for
+// every instruction of a block in a chosen order leaves the block in that order.
+void irgit_move_to_block_end(LLVMValueRef I) {
+  Instruction *Inst = unwrap<Instruction>(I);
+  BasicBlock *BB = Inst->getParent();
+  Inst->moveBefore(*BB, BB->end());
+}
+
+// 1 if the instruction may write memory or have other side effects
+// (LLVM's own Instruction::mayHaveSideEffects / mayWriteToMemory), else 0.
+int irgit_may_have_side_effects(LLVMValueRef I) {
+  Instruction *Inst = unwrap<Instruction>(I);
+  return Inst->mayHaveSideEffects() || Inst->mayWriteToMemory() ? 1 : 0;
+}
+
+// 1 if the instruction may read memory (loads, calls, atomics...), else 0.
+int irgit_may_read_memory(LLVMValueRef I) {
+  return unwrap<Instruction>(I)->mayReadFromMemory() ? 1 : 0;
+}
+
+// 1 if the instruction is an operation whose operands may be swapped freely.
+int irgit_is_commutative(LLVMValueRef I) {
+  return unwrap<Instruction>(I)->isCommutative() ? 1 : 0;
+}
+
+} // extern "C"

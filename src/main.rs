@@ -1,0 +1,181 @@
+//! The `irgit` command line: parses arguments into a typed command, runs it,
+//! and maps the outcome to an exit status. All work happens in the library.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use irgit::canon::canonicalize_bytes;
+use irgit::config::Config;
+
+#[derive(Parser)]
+#[command(
+    name = "irgit",
+    version,
+    about = "Make git understand LLVM IR",
+    long_about = "Make git understand LLVM IR (.ll text and .bc bitcode).\n\n\
+        irgit prints a canonical form of a module (instructions ordered by data flow, values \
+        and blocks named by content) so that two semantically identical modules print \
+        identically and a real change shows as a few lines. It plugs into git as a textconv \
+        diff driver, a three-way merge driver and a pre-commit hook.",
+    after_help = "Examples:\n  irgit canon foo.ll                # canonical form on stdout\n  \
+        irgit canon -o out.ll foo.bc      # bitcode in, canonical text out\n  \
+        irgit canon --in-place a.ll b.ll  # rewrite files\n  \
+        git config diff.llvm-ir.textconv 'irgit textconv'"
+)]
+struct Cli {
+    /// Settings file (default: .irgit.yaml in the current directory or a parent, up to the repository root)
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the canonical form of LLVM IR (text or bitcode)
+    #[command(
+        after_help = "Stages can be switched off in .irgit.yaml (canon: section) or with the --keep-* flags.\n\
+        Exit status: 0 on success, 1 if an input cannot be read, parsed or verified."
+    )]
+    Canon(CanonArgs),
+    /// The entry point git's diff driver calls: canonical form of FILE, or FILE unchanged if it is not valid IR
+    #[command(
+        after_help = "Never exits non-zero: on input it cannot canonicalize it prints the bytes \
+        unchanged and one line on stderr saying why, so `git diff` always works."
+    )]
+    Textconv {
+        /// The file git hands over (a temporary copy of the blob)
+        file: PathBuf,
+    },
+}
+
+#[derive(clap::Args)]
+struct CanonArgs {
+    /// Input files; `-` or nothing reads standard input
+    files: Vec<PathBuf>,
+    /// Write the output here instead of standard output (one input only)
+    #[arg(short, long, value_name = "OUT", conflicts_with = "in_place")]
+    output: Option<PathBuf>,
+    /// Rewrite each input file with its canonical form
+    #[arg(long)]
+    in_place: bool,
+    /// Keep the instruction order
+    #[arg(long)]
+    keep_order: bool,
+    /// Keep value and argument names
+    #[arg(long)]
+    keep_names: bool,
+    /// Keep block order
+    #[arg(long)]
+    keep_block_order: bool,
+    /// Keep block names
+    #[arg(long)]
+    keep_block_names: bool,
+    /// Keep the order of functions and globals
+    #[arg(long)]
+    keep_global_order: bool,
+}
+
+fn load_config(explicit: Option<&Path>) -> Result<Config, String> {
+    match explicit {
+        Some(p) => Config::load(p).map_err(|e| e.to_string()),
+        None => {
+            let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+            Config::discover(&cwd).map_err(|e| e.to_string())
+        }
+    }
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+    if path == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("<stdin>: {e}"))?;
+        Ok(buf)
+    } else {
+        std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+fn run_canon(cli_config: Option<&Path>, args: CanonArgs) -> Result<(), String> {
+    let mut config = load_config(cli_config)?;
+    let o = &mut config.canon;
+    o.reorder_instructions &= !args.keep_order;
+    o.rename_values &= !args.keep_names;
+    o.reorder_blocks &= !args.keep_block_order;
+    o.rename_blocks &= !args.keep_block_names;
+    o.reorder_globals &= !args.keep_global_order;
+    let files = if args.files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        args.files
+    };
+    if args.output.is_some() && files.len() > 1 {
+        return Err("-o/--output takes one input file; use --in-place for several".into());
+    }
+    if args.in_place && files.iter().any(|f| f == Path::new("-")) {
+        return Err("--in-place needs file names, not standard input".into());
+    }
+    let mut stdout = std::io::stdout().lock();
+    for file in &files {
+        let bytes = read_input(file)?;
+        let text = canonicalize_bytes(&bytes, &display_name(file), &config.canon)
+            .map_err(|e| e.to_string())?;
+        if args.in_place {
+            write_atomically(file, text.as_bytes())?;
+        } else if let Some(out) = &args.output {
+            write_atomically(out, text.as_bytes())?;
+        } else {
+            stdout
+                .write_all(text.as_bytes())
+                .map_err(|e| format!("<stdout>: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes through a temporary file in the same directory, then renames, so a
+/// failure never leaves a half-written file.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    tmp.write_all(bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Canon(args) => run_canon(cli.config.as_deref(), args),
+        Command::Textconv { file } => {
+            irgit::git::textconv::run(&file, cli.config.as_deref());
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("irgit: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
