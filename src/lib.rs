@@ -14,3 +14,4 @@ pub mod config;
 pub mod git;
 pub mod hash;
 pub mod ir;
+pub mod merge;

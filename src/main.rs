@@ -50,6 +50,16 @@ enum Command {
         /// The file git hands over (a temporary copy of the blob)
         file: PathBuf,
     },
+    /// Three-way merge of LLVM IR: the git merge driver (`irgit merge %O %A %B %L %P`)
+    Merge(irgit::merge::cli::MergeArgs),
+    /// Configure git (diff and merge drivers, attributes, optionally the pre-commit hook)
+    Install(irgit::git::install::InstallArgs),
+    /// Undo exactly what `irgit install` did
+    Uninstall(irgit::git::install::UninstallArgs),
+    /// Check that git will really call irgit, and say what to fix
+    Doctor(irgit::git::doctor::DoctorArgs),
+    /// Hooks git runs (`irgit hook pre-commit`)
+    Hook(irgit::git::hook::HookArgs),
 }
 
 #[derive(clap::Args)]
@@ -164,10 +174,16 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let config = cli.config.as_deref();
     let result = match cli.command {
-        Command::Canon(args) => run_canon(cli.config.as_deref(), args),
+        Command::Merge(args) => return irgit::merge::cli::run(args, config),
+        Command::Install(args) => return irgit::git::install::run_install(args, config),
+        Command::Uninstall(args) => return irgit::git::install::run_uninstall(args, config),
+        Command::Doctor(args) => return irgit::git::doctor::run(args, config),
+        Command::Hook(args) => return irgit::git::hook::run(args, config),
+        Command::Canon(args) => run_canon(config, args),
         Command::Textconv { file } => {
-            irgit::git::textconv::run(&file, cli.config.as_deref());
+            irgit::git::textconv::run(&file, config);
             Ok(())
         }
     };

@@ -1,8 +1,11 @@
-//! Everything git-specific: the textconv entry point (and, as they land,
-//! install / doctor / hook / merge-driver entries).
+//! Everything git-specific: the textconv entry point, install / uninstall,
+//! doctor, and the pre-commit hook.
 //!
 //! ```text
 //! git diff ─► irgit textconv /tmp/XXXX_foo.ll ─► canonical text (or the bytes, unchanged)
 //! ```
 
+pub mod doctor;
+pub mod hook;
+pub mod install;
 pub mod textconv;
