@@ -15,3 +15,5 @@ pub mod git;
 pub mod hash;
 pub mod ir;
 pub mod merge;
+pub mod mutate;
+pub mod perturb;

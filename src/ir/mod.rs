@@ -22,6 +22,8 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
+pub mod edit;
+
 mod shim {
     use llvm_sys::prelude::*;
     extern "C" {
