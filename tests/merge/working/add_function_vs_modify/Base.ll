@@ -1,0 +1,9 @@
+@counter = global i32 0
+
+define i32 @f(i32 %x) {
+entry:
+  %0 = load i32, ptr @counter
+  %1 = add i32 %0, %x
+  store i32 %1, ptr @counter
+  ret i32 %1
+}

@@ -1,0 +1,9 @@
+declare void @log(i32)
+
+define void @f() {
+entry:
+  call void @log(i32 1)
+  call void @log(i32 2000)
+  call void @log(i32 5)
+  ret void
+}

@@ -1,0 +1,16 @@
+define i32 @f(i32 %x, i32 %y) {
+entry:
+  switch i32 %x, label %join [
+    i32 0, label %zero
+  ]
+
+zero:
+  %0 = add i32 %y, 1
+  br label %join
+
+join:
+  %1 = phi i32 [ %0, %zero ], [ %x, %entry ]
+  %2 = add i32 %1, %y
+  %3 = and i32 %2, 65535
+  ret i32 %3
+}

@@ -1,0 +1,213 @@
+//! The merge case directories, turned into tests by a glob.
+//!
+//! `tests/merge/working/<case>/` holds `Base.ll`, `Left.ll` (ours),
+//! `Right.ll` (theirs) and either `Expected.ll` (a clean merge: `irgit merge`
+//! exits 0 and its output has the canonical form of `Expected.ll`) or
+//! `Conflict.txt` (exit 1, conflict markers, and every non-empty line of
+//! `Conflict.txt` appears somewhere in the output). Example (case
+//! `different_blocks`): Left changes `mul i32 %x, 3` in one block, Right
+//! inserts `%3 = add i32 %2, 1` in another, renumbering `%3` to `%4`; a line
+//! merge conflicts on the renumbered PHI, the structured merge must not.
+//!
+//! `tests/merge/failing/<case>/` holds known gaps: the same files plus a
+//! `README.md` saying what happens now and what should. The runner checks
+//! that they still fail (so a fix is noticed and the case moves to
+//! `working/`); a line `exit: N` in the README pins the current exit code.
+
+mod merge_support;
+
+use std::path::{Path, PathBuf};
+
+use merge_support::{canon, merge_as_driver, try_canon, MergeRun, Outcome};
+
+/// Marker size passed as `%L` (not git's default, to catch drivers that ignore it).
+const MARKER: usize = 9;
+
+fn cases(kind: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/merge")
+        .join(kind);
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    let p = dir.join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// What the case asks for.
+enum Expectation {
+    Clean(String),
+    Conflict(Vec<String>),
+}
+
+fn expectation(dir: &Path) -> Expectation {
+    let exp = dir.join("Expected.ll");
+    let conf = dir.join("Conflict.txt");
+    match (exp.exists(), conf.exists()) {
+        (true, false) => Expectation::Clean(read(dir, "Expected.ll")),
+        (false, true) => Expectation::Conflict(
+            read(dir, "Conflict.txt")
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(|l| adapt_marker(l, MARKER))
+                .collect(),
+        ),
+        _ => panic!(
+            "{}: needs exactly one of Expected.ll and Conflict.txt",
+            dir.display()
+        ),
+    }
+}
+
+/// `Conflict.txt` writes markers with git's default size 7; the runner asks
+/// for size [`MARKER`].
+fn adapt_marker(line: &str, size: usize) -> String {
+    for c in ['<', '|', '=', '>'] {
+        let n = line.chars().take_while(|&x| x == c).count();
+        if n == 7 {
+            return format!("{}{}", c.to_string().repeat(size), &line[7..]);
+        }
+    }
+    line.to_string()
+}
+
+/// Runs one case; `Ok` if the merge met the expectation, else why not.
+fn check(dir: &Path) -> (Result<(), String>, MergeRun) {
+    let (base, left, right) = (
+        read(dir, "Base.ll"),
+        read(dir, "Left.ll"),
+        read(dir, "Right.ll"),
+    );
+    let run = merge_as_driver(&base, &left, &right, MARKER);
+    let verdict = match (expectation(dir), run.outcome(MARKER)) {
+        (_, Outcome::Broken(why)) => Err(format!("broken run: {why}")),
+        (Expectation::Clean(_), Outcome::Conflict) => {
+            Err("conflict where a clean merge is expected".into())
+        }
+        (Expectation::Conflict(_), Outcome::Clean) => {
+            Err("clean merge where a conflict is expected".into())
+        }
+        (Expectation::Clean(expected), Outcome::Clean) => {
+            let want = canon(&expected, &dir.join("Expected.ll").display().to_string());
+            match try_canon(&run.output, "merged output") {
+                Err(e) => Err(format!("the merged output is not valid IR: {e}")),
+                Ok(got) if got == want => Ok(()),
+                Ok(got) => Err(format!(
+                    "wrong clean merge; canonical output:\n{got}\ncanonical Expected.ll:\n{want}"
+                )),
+            }
+        }
+        (Expectation::Conflict(lines), Outcome::Conflict) => {
+            let missing: Vec<&String> = lines
+                .iter()
+                .filter(|l| !run.output.contains(l.as_str()))
+                .collect();
+            if missing.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("conflict output lacks {missing:?}"))
+            }
+        }
+    };
+    (verdict, run)
+}
+
+fn name(dir: &Path) -> String {
+    dir.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn case_files_are_valid_ir() {
+    let mut bad = Vec::new();
+    for dir in cases("working").into_iter().chain(cases("failing")) {
+        for f in ["Base.ll", "Left.ll", "Right.ll", "Expected.ll"] {
+            let p = dir.join(f);
+            if p.exists() {
+                if let Err(e) = try_canon(&read(&dir, f), &p.display().to_string()) {
+                    bad.push(e);
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "invalid case files:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn working_cases() {
+    let all = cases("working");
+    assert!(
+        all.len() >= 15,
+        "expected the full case set, found {}",
+        all.len()
+    );
+    let mut failures = Vec::new();
+    for dir in &all {
+        let (verdict, run) = check(dir);
+        if let Err(why) = verdict {
+            let shown = if why.starts_with("broken") || why.starts_with("wrong") {
+                String::new()
+            } else {
+                format!("\n    output:\n{}", run.output)
+            };
+            failures.push(format!(
+                "--- {}: {why}\n    exit {:?}; stderr: {}{shown}",
+                name(dir),
+                run.code,
+                run.stderr.trim().lines().next().unwrap_or(""),
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} working merge cases fail:\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn failing_cases_still_fail_as_described() {
+    let mut surprises = Vec::new();
+    for dir in cases("failing") {
+        let readme = read(&dir, "README.md");
+        let (verdict, run) = check(&dir);
+        if verdict.is_ok() {
+            surprises.push(format!(
+                "{} now merges as expected: move it to tests/merge/working/",
+                name(&dir)
+            ));
+            continue;
+        }
+        let pinned = readme
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("exit:"))
+            .map(|s| s.trim().parse::<i32>().expect("README `exit: N`"));
+        if let Some(code) = pinned {
+            if run.code != Some(code) {
+                surprises.push(format!(
+                    "{}: README says exit {code} now, got {:?} ({}); update the README",
+                    name(&dir),
+                    run.code,
+                    verdict.unwrap_err()
+                ));
+            }
+        }
+    }
+    assert!(surprises.is_empty(), "{}", surprises.join("\n"));
+}
+
+#[test]
+fn marker_adaptation() {
+    assert_eq!(adapt_marker("<<<<<<<", 9), "<<<<<<<<<");
+    assert_eq!(adapt_marker("||||||| base", 9), "||||||||| base");
+    assert_eq!(adapt_marker("i32 42", 9), "i32 42");
+}
