@@ -10,8 +10,8 @@
 //! ```
 //!
 //! Private globals are invisible outside the object file, so their names
-//! carry no meaning; numbered ones (`.str.7`) get a name from their stem and a
-//! hash of their type and initializer. Definitions come first, then
+//! carry no meaning; each gets its stem (the name without a `.N` suffix) and
+//! a hash of its type and initializer, so `.str`/`.str.7` renumbering vanishes. Definitions come first, then
 //! declarations, each sorted by name; globals and aliases by name.
 
 use std::collections::BTreeMap;
@@ -40,7 +40,7 @@ fn content_hash(g: Val) -> u64 {
         .finish()
 }
 
-/// Renames numbered or unnamed private globals by content.
+/// Renames every private global to its stem plus a hash of its content.
 pub fn name_private_constants(module: &IrModule<'_>) {
     // stem -> globals sharing it
     let mut groups: BTreeMap<String, Vec<Val>> = BTreeMap::new();
@@ -50,9 +50,6 @@ pub fn name_private_constants(module: &IrModule<'_>) {
         }
         let name = g.name();
         let s = stem(&name);
-        if s.len() == name.len() && !name.is_empty() {
-            continue; // already a plain, meaningful name
-        }
         let s = if s.is_empty() { ".anon" } else { s };
         groups.entry(s.to_string()).or_default().push(g);
     }

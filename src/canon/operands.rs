@@ -11,7 +11,7 @@
 //! their structural hash. Swapping a compare mirrors its predicate, so
 //! `icmp sgt a, b` and `icmp slt b, a` print alike.
 
-use super::signature::{is_commutative_binop, is_compare, Signatures};
+use super::signature::{is_commutative_binop, is_compare, mirrored_predicate, Signatures};
 use crate::ir::{Val, ValKind};
 
 fn class(v: Val) -> u8 {
@@ -38,7 +38,12 @@ pub fn order(sigs: &Signatures) {
         let (a, b) = (inst.operand(0), inst.operand(1));
         let ka = (class(a), sigs.operand_hash(a));
         let kb = (class(b), sigs.operand_hash(b));
-        if ka > kb {
+        let tie_prefers_mirror = compare
+            && ka == kb
+            && inst
+                .predicate_name()
+                .is_some_and(|p| mirrored_predicate(p) < p);
+        if ka > kb || tie_prefers_mirror {
             if compare {
                 inst.swap_cmp_operands();
             } else {

@@ -30,10 +30,8 @@ use super::blocks::Layout;
 use crate::hash::StableHasher;
 use crate::ir::{Func, Inst, Val, ValKind};
 
-/// Rounds of refinement with operand hashes.
-const DOWN_ROUNDS: usize = 3;
-/// Rounds of refinement with user hashes, after the operand rounds.
-const UP_ROUNDS: usize = 2;
+/// Most refinement rounds (operand or user) per function.
+const MAX_ROUNDS: usize = 12;
 
 /// Hashes for every instruction of one function.
 pub struct Signatures {
@@ -134,6 +132,9 @@ fn feed_operands(
         let p = if ops.len() == 2 && ops[0] > ops[1] {
             ops.swap(0, 1);
             mirrored_predicate(p)
+        } else if ops.len() == 2 && ops[0] == ops[1] {
+            // Interchangeable operands: `ugt a, b` and `ult b, a` must agree.
+            p.min(mirrored_predicate(p))
         } else {
             p
         };
@@ -178,6 +179,7 @@ pub fn compute(func: Func, layout: &Layout) -> Signatures {
         for i in inst.aggregate_indices() {
             h = h.u64(i as u64);
         }
+        h = h.str(&inst.local_attributes());
         let mut ops = Vec::new();
         let mut descriptors = Vec::new();
         if op == LLVMOpcode::LLVMPHI {
@@ -213,64 +215,36 @@ pub fn compute(func: Func, layout: &Layout) -> Signatures {
         operands.push(ops);
     }
 
+    let users = users_of(&insts, &operands);
     let mut full = base;
-    // Downward refinement: colliding instructions absorb their operands' hashes.
-    for _ in 0..DOWN_ROUNDS {
-        let colliding = collisions(&full);
-        if colliding.is_empty() {
-            break;
-        }
-        let mut next = full.clone();
-        for &i in &colliding {
-            let ops: Vec<u64> = operands[i]
-                .iter()
-                .map(|o| match o {
-                    Ok(j) => full[*j],
-                    Err(h) => *h,
-                })
-                .collect();
-            let inst = insts[i];
-            let pred = inst.predicate_name();
-            next[i] = feed_operands(
-                StableHasher::new().u64(full[i]).str("down"),
-                inst.opcode(),
-                pred,
-                ops,
-            )
-            .finish();
-        }
+    // Refinement: colliding instructions absorb their operands' hashes (down)
+    // until that stops separating them, then their users' hashes (up) once,
+    // then down again, up to MAX_ROUNDS rounds in all.
+    let mut colliding = collisions(&full);
+    let mut rounds = 0;
+    let mut direction_down = true;
+    let mut last_up_stalled = false;
+    while !colliding.is_empty() && rounds < MAX_ROUNDS {
+        rounds += 1;
+        let next = if direction_down {
+            refine_down(&full, &colliding, &insts, &operands)
+        } else {
+            refine_up(&full, &colliding, &users)
+        };
         full = next;
-    }
-    // Upward refinement: still-colliding instructions absorb their users' hashes.
-    if UP_ROUNDS > 0 {
-        let mut users: Vec<Vec<(usize, u32)>> = vec![Vec::new(); insts.len()];
-        for (u, ops) in operands.iter().enumerate() {
-            let commutes = is_commutative_binop(insts[u].opcode())
-                || is_compare(insts[u].opcode())
-                || insts[u].opcode() == LLVMOpcode::LLVMPHI;
-            for (k, o) in ops.iter().enumerate() {
-                if let Ok(j) = o {
-                    users[*j].push((u, if commutes { u32::MAX } else { k as u32 }));
+        let now = collisions(&full);
+        let progressed = now.len() < colliding.len();
+        colliding = now;
+        if direction_down {
+            if !progressed {
+                if last_up_stalled {
+                    break; // neither direction separates what is left
                 }
+                direction_down = false;
             }
-        }
-        for _ in 0..UP_ROUNDS {
-            let colliding = collisions(&full);
-            if colliding.is_empty() {
-                break;
-            }
-            let mut next = full.clone();
-            for &i in &colliding {
-                let mut ctx: Vec<(u64, u32)> =
-                    users[i].iter().map(|&(u, k)| (full[u], k)).collect();
-                ctx.sort_unstable();
-                let mut h = StableHasher::new().u64(full[i]).str("up");
-                for (uh, k) in ctx {
-                    h = h.u64(uh).u64(k as u64);
-                }
-                next[i] = h.finish();
-            }
-            full = next;
+        } else {
+            last_up_stalled = !progressed;
+            direction_down = true;
         }
     }
     Signatures {
@@ -304,6 +278,66 @@ fn describe(
             (Err(h), h)
         }
     }
+}
+
+/// For each instruction, its users as (user index, operand position); the
+/// position is `u32::MAX` where operand order carries no meaning (commutative
+/// operations, compares, PHIs).
+fn users_of(insts: &[Inst], operands: &[Vec<Result<usize, u64>>]) -> Vec<Vec<(usize, u32)>> {
+    let mut users: Vec<Vec<(usize, u32)>> = vec![Vec::new(); insts.len()];
+    for (u, ops) in operands.iter().enumerate() {
+        let op = insts[u].opcode();
+        let unordered = is_commutative_binop(op) || is_compare(op) || op == LLVMOpcode::LLVMPHI;
+        for (k, o) in ops.iter().enumerate() {
+            if let Ok(j) = o {
+                users[*j].push((u, if unordered { u32::MAX } else { k as u32 }));
+            }
+        }
+    }
+    users
+}
+
+/// One round of refinement by operand hashes.
+fn refine_down(
+    full: &[u64],
+    colliding: &[usize],
+    insts: &[Inst],
+    operands: &[Vec<Result<usize, u64>>],
+) -> Vec<u64> {
+    let mut next = full.to_vec();
+    for &i in colliding {
+        let ops: Vec<u64> = operands[i]
+            .iter()
+            .map(|o| match o {
+                Ok(j) => full[*j],
+                Err(h) => *h,
+            })
+            .collect();
+        let inst = insts[i];
+        next[i] = feed_operands(
+            StableHasher::new().u64(full[i]).str("down"),
+            inst.opcode(),
+            inst.predicate_name(),
+            ops,
+        )
+        .finish();
+    }
+    next
+}
+
+/// One round of refinement by user hashes.
+fn refine_up(full: &[u64], colliding: &[usize], users: &[Vec<(usize, u32)>]) -> Vec<u64> {
+    let mut next = full.to_vec();
+    for &i in colliding {
+        let mut ctx: Vec<(u64, u32)> = users[i].iter().map(|&(u, k)| (full[u], k)).collect();
+        ctx.sort_unstable();
+        let mut h = StableHasher::new().u64(full[i]).str("up");
+        for (uh, k) in ctx {
+            h = h.u64(uh).u64(k as u64);
+        }
+        next[i] = h.finish();
+    }
+    next
 }
 
 /// Indices whose hash occurs more than once.

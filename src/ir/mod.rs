@@ -682,6 +682,113 @@ impl Inst {
         }
     }
 
+    /// What the instruction's line says besides its opcode, type and
+    /// operands, spelled as textual IR spells it: wrap/exact/disjoint/nneg/
+    /// samesign flags, GEP no-wrap flags, fast-math flags, a shufflevector's
+    /// mask, alignment, volatility, atomic ordering, tail-call kind.
+    pub fn local_attributes(self) -> String {
+        use LLVMOpcode::*;
+        let r = self.0.raw;
+        let mut out = String::new();
+        let mut word = |w: &str| {
+            out.push_str(w);
+            out.push(' ');
+        };
+        unsafe {
+            match self.opcode() {
+                LLVMAdd | LLVMSub | LLVMMul | LLVMShl => {
+                    if LLVMGetNUW(r) != 0 {
+                        word("nuw");
+                    }
+                    if LLVMGetNSW(r) != 0 {
+                        word("nsw");
+                    }
+                }
+                LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr => {
+                    if LLVMGetExact(r) != 0 {
+                        word("exact");
+                    }
+                }
+                LLVMOr => {
+                    if LLVMGetIsDisjoint(r) != 0 {
+                        word("disjoint");
+                    }
+                }
+                LLVMZExt => {
+                    if LLVMGetNNeg(r) != 0 {
+                        word("nneg");
+                    }
+                }
+                LLVMICmp => {
+                    if LLVMGetICmpSameSign(r) != 0 {
+                        word("samesign");
+                    }
+                }
+                LLVMGetElementPtr => {
+                    let f = LLVMGEPGetNoWrapFlags(r);
+                    if f & llvm_sys::LLVMGEPFlagInBounds != 0 {
+                        word("inbounds");
+                    }
+                    if f & llvm_sys::LLVMGEPFlagNUSW != 0 {
+                        word("nusw");
+                    }
+                    if f & llvm_sys::LLVMGEPFlagNUW != 0 {
+                        word("nuw");
+                    }
+                }
+                LLVMShuffleVector => {
+                    let undef = LLVMGetUndefMaskElem();
+                    word("mask");
+                    for i in 0..LLVMGetNumMaskElements(r) {
+                        let m = LLVMGetMaskValue(r, i);
+                        if m == undef {
+                            word("poison");
+                        } else {
+                            word(&m.to_string());
+                        }
+                    }
+                }
+                LLVMLoad | LLVMStore | LLVMAlloca => {
+                    word(&format!("align {}", LLVMGetAlignment(r)));
+                }
+                LLVMCall => {
+                    word(match LLVMGetTailCallKind(r) {
+                        llvm_sys::LLVMTailCallKind::LLVMTailCallKindNone => "",
+                        llvm_sys::LLVMTailCallKind::LLVMTailCallKindTail => "tail",
+                        llvm_sys::LLVMTailCallKind::LLVMTailCallKindMustTail => "musttail",
+                        llvm_sys::LLVMTailCallKind::LLVMTailCallKindNoTail => "notail",
+                    });
+                }
+                _ => {}
+            }
+            if self.is_volatile_or_atomic() {
+                word(if LLVMGetVolatile(r) != 0 {
+                    "volatile"
+                } else {
+                    ""
+                });
+                word(&format!("{:?}", LLVMGetOrdering(r)).replace("LLVMAtomicOrdering", ""));
+            }
+            if LLVMCanValueUseFastMathFlags(r) != 0 {
+                let f = LLVMGetFastMathFlags(r);
+                for (bit, name) in [
+                    (llvm_sys::LLVMFastMathAllowReassoc, "reassoc"),
+                    (llvm_sys::LLVMFastMathNoNaNs, "nnan"),
+                    (llvm_sys::LLVMFastMathNoInfs, "ninf"),
+                    (llvm_sys::LLVMFastMathNoSignedZeros, "nsz"),
+                    (llvm_sys::LLVMFastMathAllowReciprocal, "arcp"),
+                    (llvm_sys::LLVMFastMathAllowContract, "contract"),
+                    (llvm_sys::LLVMFastMathApproxFunc, "afn"),
+                ] {
+                    if f & bit != 0 {
+                        word(name);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Swaps the operands of an icmp/fcmp and mirrors the predicate.
     pub fn swap_cmp_operands(self) {
         unsafe { shim::irgit_cmp_swap_operands(self.0.raw) }
