@@ -64,10 +64,10 @@ fn reverse_postorder(blocks: &[Block]) -> Vec<Block> {
     let Some(&entry) = blocks.first() else {
         return Vec::new();
     };
-    let mut seen: HashMap<Block, ()> = HashMap::with_capacity(blocks.len());
+    let mut seen: HashSet<Block> = HashSet::with_capacity(blocks.len());
     let mut postorder = Vec::with_capacity(blocks.len());
     let mut stack: Vec<(Block, Vec<Block>, usize)> = Vec::new();
-    seen.insert(entry, ());
+    seen.insert(entry);
     let mut succ = entry.successors();
     succ.reverse();
     stack.push((entry, succ, 0));
@@ -75,8 +75,7 @@ fn reverse_postorder(blocks: &[Block]) -> Vec<Block> {
         if *next < succs.len() {
             let s = succs[*next];
             *next += 1;
-            if !seen.contains_key(&s) {
-                seen.insert(s, ());
+            if seen.insert(s) {
                 let mut ss = s.successors();
                 ss.reverse();
                 stack.push((s, ss, 0));
