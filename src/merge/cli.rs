@@ -1,13 +1,166 @@
-//! `irgit merge` entry point (stub until the merge work lands).
+//! `irgit merge`: the git merge driver (`irgit merge %O %A %B %L %P`) and a
+//! standalone three-way merge (`irgit merge BASE OURS THEIRS -o OUT`).
+//!
+//! Exit status follows git's contract: 0 clean, 1 conflicts (the output holds
+//! markers), 2 when the files cannot be read or written. The structured merge
+//! runs in a worker thread under a timeout, behind `catch_unwind`: a panic or
+//! a timeout falls back to a line merge that never reports a clean result.
+//!
+//! ```text
+//! $ irgit merge base.ll ours.ll theirs.ll -o merged.ll ; echo $?
+//! 0
+//! ```
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use super::fallback::line_merge;
+use super::render::{Markers, Style};
+use super::{merge_bytes, MergeError, Outcome};
 
 /// Arguments of `irgit merge`.
 #[derive(clap::Args, Debug)]
-pub struct MergeArgs {}
+#[command(
+    after_help = "Exit status: 0 clean merge, 1 conflicts (markers written), 2 I/O error.\n\
+    git setup: merge.llvm-ir.driver = irgit merge %O %A %B %L %P"
+)]
+pub struct MergeArgs {
+    /// The common ancestor (%O)
+    pub base: PathBuf,
+    /// Our version (%A); overwritten with the result unless -o is given
+    pub ours: PathBuf,
+    /// Their version (%B)
+    pub theirs: PathBuf,
+    /// Conflict marker length (%L)
+    #[arg(default_value_t = 7)]
+    pub marker_size: usize,
+    /// The file's path in the repository (%P), for labels and messages
+    pub path: Option<String>,
+    /// Write the result here instead of overwriting OURS
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Conflict style
+    #[arg(long, value_enum)]
+    pub style: Option<Style>,
+    /// Give up on the structured merge after this many seconds (then line merge)
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<u64>,
+    /// Label of our side in conflict markers
+    #[arg(long, default_value = "ours")]
+    pub ours_label: String,
+    /// Label of the base in conflict markers
+    #[arg(long, default_value = "base")]
+    pub base_label: String,
+    /// Label of their side in conflict markers
+    #[arg(long, default_value = "theirs")]
+    pub theirs_label: String,
+}
 
-pub fn run(_args: MergeArgs, _config: Option<&Path>) -> ExitCode {
-    eprintln!("irgit merge: not available in this build yet");
-    ExitCode::from(2)
+/// Default structured-merge timeout in seconds.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 120;
+
+pub fn run(args: MergeArgs, _config: Option<&Path>) -> ExitCode {
+    let display = args
+        .path
+        .clone()
+        .unwrap_or_else(|| args.ours.display().to_string());
+    let markers = Markers {
+        size: args.marker_size,
+        style: args.style.unwrap_or_default(),
+        ours: args.ours_label.clone(),
+        base: args.base_label.clone(),
+        theirs: args.theirs_label.clone(),
+    };
+    let out_path = args.output.clone().unwrap_or_else(|| args.ours.clone());
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
+    let inputs =
+        (|| Ok::<_, String>((read(&args.base)?, read(&args.ours)?, read(&args.theirs)?)))();
+    let (base, ours, theirs) = match inputs {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("irgit merge: {display}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let timeout = Duration::from_secs(args.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS).max(1));
+
+    let (tx, rx) = mpsc::channel();
+    let worker_markers = markers.clone();
+    let worker_path = display.clone();
+    let spawned = std::thread::Builder::new()
+        .name("irgit-merge".into())
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let r = std::panic::catch_unwind(|| {
+                merge_bytes(&base, &ours, &theirs, &worker_path, &worker_markers)
+            });
+            let _ = tx.send(r);
+        });
+    let result: Result<Outcome, (String, bool)> = match spawned {
+        Err(e) => Err((format!("cannot start the merge: {e}"), false)),
+        Ok(_) => match rx.recv_timeout(timeout) {
+            Ok(Ok(Ok(o))) => Ok(o),
+            Ok(Ok(Err(MergeError::Input(e)))) => Err((e, true)),
+            Ok(Ok(Err(MergeError::Internal(e)))) => Err((e, false)),
+            Ok(Err(_)) => Err((
+                "the structured merge panicked (please report this bug)".into(),
+                false,
+            )),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err((
+                format!(
+                    "the structured merge took longer than {}s",
+                    timeout.as_secs()
+                ),
+                false,
+            )),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                Err(("the structured merge stopped unexpectedly".into(), false))
+            }
+        },
+    };
+    match result {
+        Ok(o) => {
+            if let Err(e) = std::fs::write(&out_path, o.text.as_bytes()) {
+                eprintln!(
+                    "irgit merge: {display}: cannot write {}: {e}",
+                    out_path.display()
+                );
+                return ExitCode::from(2);
+            }
+            if o.conflicts > 0 {
+                eprintln!("irgit merge: {display}: {} conflict(s)", o.conflicts);
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err((reason, may_be_clean)) => {
+            eprintln!("irgit merge: {display}: falling back to a line merge: {reason}");
+            match line_merge(&args.base, &args.ours, &args.theirs, &markers) {
+                Ok(lm) => {
+                    if let Err(e) = std::fs::write(&out_path, &lm.text) {
+                        eprintln!(
+                            "irgit merge: {display}: cannot write {}: {e}",
+                            out_path.display()
+                        );
+                        return ExitCode::from(2);
+                    }
+                    if lm.clean && may_be_clean {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(1)
+                    }
+                }
+                Err(e) => {
+                    eprintln!("irgit merge: {display}: {e}; keeping ours");
+                    if out_path != args.ours {
+                        let _ = std::fs::copy(&args.ours, &out_path);
+                    }
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,370 @@
+//! Applying the union of both sides' edit scripts to the base, module-wide.
+//!
+//! Module-level entities (globals, declarations, named metadata, header
+//! lines) merge by name: the side that changed an entity wins; both changed
+//! it differently → conflict. Functions merge block by block over the
+//! base's identities: each side's lines are rewritten into the base's names
+//! through the [`matching`](super::matching), so an instruction one side
+//! added keeps pointing at the base value the other side edited (the rebase):
+//!
+//! ```text
+//! O: %x = add i32 %arg0, 1          A: %x' = add i32 %arg0, 2     (A edits x)
+//!                                   B: call void @use(i32 %x)    (B adds a use)
+//! merged: %x = add i32 %arg0, 2
+//!         call void @use(i32 %x)
+//! ```
+//!
+//! A block removed on one side and changed on the other conflicts; a merged
+//! function that uses a value no side defines any more, or defines one twice,
+//! becomes a conflict as a whole.
+
+use std::collections::{HashMap, HashSet};
+
+use super::conflict::{merge3, Chunk};
+use super::matching::{match_function, Matching};
+use super::model::{def_name, local_refs, FuncText, Line, ModuleText, Numbering, Side, SideTables};
+
+/// A stretch of the merged text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    Text(String),
+    Conflict {
+        ours: Vec<String>,
+        base: Vec<String>,
+        theirs: Vec<String>,
+    },
+}
+
+/// The merged module, possibly with conflicts.
+#[derive(Debug, Default)]
+pub struct Merged {
+    pub pieces: Vec<Piece>,
+    pub conflicts: usize,
+}
+
+impl Merged {
+    fn text(&mut self, s: String) {
+        self.pieces.push(Piece::Text(s));
+    }
+    fn conflict(&mut self, ours: Vec<String>, base: Vec<String>, theirs: Vec<String>) {
+        self.conflicts += 1;
+        self.pieces.push(Piece::Conflict { ours, base, theirs });
+    }
+}
+
+fn resolve3<'l>(
+    o: Option<&'l Line>,
+    a: Option<&'l Line>,
+    b: Option<&'l Line>,
+) -> Result<Option<&'l Line>, ()> {
+    let k = |x: Option<&Line>| x.map(|l| l.key.clone());
+    if k(a) == k(o) {
+        Ok(b)
+    } else if k(b) == k(o) || k(a) == k(b) {
+        Ok(a)
+    } else {
+        Err(())
+    }
+}
+
+fn outs(v: Option<&Line>) -> Vec<String> {
+    v.map(|l| vec![l.out.clone()]).unwrap_or_default()
+}
+
+/// One side's function rewritten into the base's names.
+struct SideFunc {
+    header: Line,
+    /// (base label or new label, lines)
+    blocks: Vec<(String, Vec<Line>)>,
+    /// base label -> index in `blocks`
+    by_base: HashMap<String, usize>,
+    new_blocks: Vec<usize>,
+    names: HashSet<String>,
+}
+
+fn rewrite_side(
+    f: &FuncText,
+    m: Option<&Matching>,
+    t: &SideTables,
+    nb: &mut Numbering,
+    block_prefix: &str,
+) -> SideFunc {
+    let locals = f.locals();
+    let labels: HashSet<&str> = f.blocks.iter().map(|b| b.label.as_str()).collect();
+    let map = |n: &str| -> Option<String> {
+        if !locals.contains(n) {
+            return None;
+        }
+        if let Some(m) = m {
+            if let Some(o) = m.values.get(n).or_else(|| m.blocks.get(n)) {
+                return Some(o.clone());
+            }
+        }
+        if labels.contains(n) && m.is_some() {
+            Some(format!("{block_prefix}{n}"))
+        } else {
+            Some(n.to_string())
+        }
+    };
+    let mut names = HashSet::new();
+    for n in &locals {
+        names.insert(map(n).unwrap());
+    }
+    let header = nb.line(t, &f.header, &map);
+    let mut blocks = Vec::new();
+    let mut by_base = HashMap::new();
+    let mut new_blocks = Vec::new();
+    for b in &f.blocks {
+        let label = map(&b.label).unwrap();
+        let lines: Vec<Line> = b.lines.iter().map(|l| nb.line(t, l, &map)).collect();
+        let matched = m.is_none_or(|m| m.blocks.contains_key(&b.label));
+        if matched {
+            by_base.insert(label.clone(), blocks.len());
+        } else {
+            new_blocks.push(blocks.len());
+        }
+        blocks.push((label, lines));
+    }
+    SideFunc {
+        header,
+        blocks,
+        by_base,
+        new_blocks,
+        names,
+    }
+}
+
+fn block_text(label: &str, lines: &[Line]) -> Vec<String> {
+    let mut v = vec![format!("{label}:")];
+    v.extend(lines.iter().map(|l| format!("  {}", l.out)));
+    v
+}
+
+fn func_text(f: &SideFunc) -> Vec<String> {
+    let mut v = vec![format!("{} {{", f.header.out)];
+    for (k, (label, lines)) in f.blocks.iter().enumerate() {
+        if k > 0 {
+            v.push(String::new());
+        }
+        v.extend(block_text(label, lines));
+    }
+    v.push("}".into());
+    v
+}
+
+fn unchanged(o: &SideFunc, s: &SideFunc) -> bool {
+    o.header.key == s.header.key
+        && s.new_blocks.is_empty()
+        && o.blocks.len() == s.blocks.len()
+        && o.blocks.iter().all(|(label, lines)| {
+            s.by_base.get(label).is_some_and(|&i| {
+                let other = &s.blocks[i].1;
+                other.len() == lines.len() && other.iter().zip(lines).all(|(x, y)| x.key == y.key)
+            })
+        })
+}
+
+/// Merges the three parsed canonical modules.
+pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
+    let to = SideTables::new(Side::Base, o);
+    let ta = SideTables::new(Side::Ours, a);
+    let tb = SideTables::new(Side::Theirs, b);
+    let mut nb = Numbering::default();
+    let mut out = Merged::default();
+    let none = |_: &str| -> Option<String> { None };
+
+    // Module-level entities, in base order then additions.
+    let mut keys: Vec<&str> = Vec::new();
+    let mut seen = HashSet::new();
+    for m in [o, a, b] {
+        for (k, _) in &m.entities {
+            if seen.insert(k.as_str()) {
+                keys.push(k);
+            }
+        }
+    }
+    let find = |m: &ModuleText, k: &str| {
+        m.entities
+            .iter()
+            .find(|(x, _)| x == k)
+            .map(|(_, t)| t.clone())
+    };
+    let index =
+        |m: &ModuleText| -> HashMap<String, String> { m.entities.iter().cloned().collect() };
+    let (io, ia, ib) = (index(o), index(a), index(b));
+    let _ = find;
+    for k in keys {
+        let lo = io.get(k).map(|t| nb.line(&to, t, &none));
+        let la = ia.get(k).map(|t| nb.line(&ta, t, &none));
+        let lb = ib.get(k).map(|t| nb.line(&tb, t, &none));
+        match resolve3(lo.as_ref(), la.as_ref(), lb.as_ref()) {
+            Ok(Some(l)) => out.text(l.out.clone()),
+            Ok(None) => {}
+            Err(()) => out.conflict(outs(la.as_ref()), outs(lo.as_ref()), outs(lb.as_ref())),
+        }
+    }
+
+    // Functions by name.
+    let mut names: Vec<&str> = Vec::new();
+    let mut seen = HashSet::new();
+    for m in [o, a, b] {
+        for f in &m.funcs {
+            if seen.insert(f.name.as_str()) {
+                names.push(&f.name);
+            }
+        }
+    }
+    let get = |m: &'_ ModuleText, n: &str| m.funcs.iter().position(|f| f.name == n);
+    for name in names {
+        out.text(String::new());
+        let (po, pa, pb) = (get(o, name), get(a, name), get(b, name));
+        let Some(po) = po else {
+            let sa = pa.map(|i| rewrite_side(&a.funcs[i], None, &ta, &mut nb, ""));
+            let sb = pb.map(|i| rewrite_side(&b.funcs[i], None, &tb, &mut nb, ""));
+            match (sa, sb) {
+                (Some(x), Some(y)) => {
+                    if unchanged(&x, &y) {
+                        out.text(func_text(&x).join("\n"));
+                    } else {
+                        out.conflict(func_text(&x), Vec::new(), func_text(&y));
+                    }
+                }
+                (Some(x), None) | (None, Some(x)) => out.text(func_text(&x).join("\n")),
+                (None, None) => {}
+            }
+            continue;
+        };
+        let fo = &o.funcs[po];
+        let so = rewrite_side(fo, None, &to, &mut nb, "");
+        let ma = pa.map(|i| match_function(fo, &a.funcs[i]));
+        let mb = pb.map(|i| match_function(fo, &b.funcs[i]));
+        let sa = pa.map(|i| rewrite_side(&a.funcs[i], ma.as_ref(), &ta, &mut nb, "l."));
+        let sb = pb.map(|i| rewrite_side(&b.funcs[i], mb.as_ref(), &tb, &mut nb, "r."));
+        match (sa, sb) {
+            (None, None) => {}
+            (Some(s), None) | (None, Some(s)) => {
+                let ours_removed = pa.is_none();
+                if !unchanged(&so, &s) {
+                    let (x, y) = if ours_removed {
+                        (Vec::new(), func_text(&s))
+                    } else {
+                        (func_text(&s), Vec::new())
+                    };
+                    out.conflict(x, func_text(&so), y);
+                }
+            }
+            (Some(sa), Some(sb)) => merge_function(&so, &sa, &sb, &mut out),
+        }
+    }
+
+    out.text(String::new());
+    for l in nb.definitions(&[(&to, o), (&ta, a), (&tb, b)]) {
+        out.text(l);
+    }
+    out
+}
+
+fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc, out: &mut Merged) {
+    let mut local = Merged::default();
+    match resolve3(Some(&so.header), Some(&sa.header), Some(&sb.header)) {
+        Ok(Some(h)) => local.text(format!("{} {{", h.out)),
+        _ => local.conflict(
+            vec![format!("{} {{", sa.header.out)],
+            vec![format!("{} {{", so.header.out)],
+            vec![format!("{} {{", sb.header.out)],
+        ),
+    }
+    let mut merged_lines: Vec<Line> = Vec::new();
+    let mut labels: Vec<String> = Vec::new();
+    let mut first = true;
+    let mut sep = |local: &mut Merged| {
+        if !std::mem::take(&mut first) {
+            local.text(String::new());
+        }
+    };
+    for (label, ol) in &so.blocks {
+        let ca = sa.by_base.get(label).map(|&i| &sa.blocks[i].1);
+        let cb = sb.by_base.get(label).map(|&i| &sb.blocks[i].1);
+        let same =
+            |x: &Vec<Line>| x.len() == ol.len() && x.iter().zip(ol).all(|(p, q)| p.key == q.key);
+        match (ca, cb) {
+            (None, None) => {}
+            (Some(s), None) | (None, Some(s)) => {
+                if !same(s) {
+                    sep(&mut local);
+                    let (x, y) = if ca.is_none() {
+                        (Vec::new(), block_text(label, s))
+                    } else {
+                        (block_text(label, s), Vec::new())
+                    };
+                    local.conflict(x, block_text(label, ol), y);
+                }
+            }
+            (Some(la), Some(lb)) => {
+                sep(&mut local);
+                labels.push(label.clone());
+                local.text(format!("{label}:"));
+                for c in merge3(ol, la, lb) {
+                    match c {
+                        Chunk::Clean(v) => {
+                            for l in v {
+                                local.text(format!("  {}", l.out));
+                                merged_lines.push(l);
+                            }
+                        }
+                        Chunk::Conflict { ours, base, theirs } => {
+                            let f = |v: Vec<Line>| {
+                                v.into_iter().map(|l| format!("  {}", l.out)).collect()
+                            };
+                            local.conflict(f(ours), f(base), f(theirs));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for s in [sa, sb] {
+        for &i in &s.new_blocks {
+            sep(&mut local);
+            let (label, lines) = &s.blocks[i];
+            labels.push(label.clone());
+            local.text(format!("{label}:"));
+            for l in lines {
+                local.text(format!("  {}", l.out));
+                merged_lines.push(l.clone());
+            }
+        }
+    }
+    local.text("}".into());
+
+    if local.conflicts == 0 {
+        // Every local the merged body uses must be defined exactly once.
+        let universe: HashSet<&String> =
+            so.names.iter().chain(&sa.names).chain(&sb.names).collect();
+        let mut defs: HashSet<String> = labels.into_iter().collect();
+        for r in local_refs(&so.header.out) {
+            if r.starts_with("arg") {
+                defs.insert(r);
+            }
+        }
+        let mut ok = true;
+        for l in &merged_lines {
+            if let Some(d) = def_name(&l.out) {
+                ok &= defs.insert(d.to_string());
+            }
+        }
+        for l in &merged_lines {
+            for r in local_refs(&l.out) {
+                if universe.contains(&r) && !defs.contains(&r) {
+                    ok = false;
+                }
+            }
+        }
+        if !ok {
+            out.conflict(func_text(sa), func_text(so), func_text(sb));
+            return;
+        }
+    }
+    out.conflicts += local.conflicts;
+    out.pieces.extend(local.pieces);
+}

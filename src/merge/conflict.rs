@@ -1,0 +1,206 @@
+//! The conflict rules of the spec and the union of two non-conflicting
+//! edit scripts on one block (or on any list of lines).
+//!
+//! Both sides are diffed against the base; base lines kept by both sides are
+//! stable and split the block into chunks. In a chunk only one side changed
+//! → take it; both made the same change → take it once. Otherwise each
+//! side's maximal hunks are compared: overlapping hunks conflict (replace vs
+//! delete inside, rule i), an insertion inside or at the edge of the other's
+//! replaced interval conflicts (rule ii), two insertions at one cut conflict
+//! (rule iii). Hunks that merely touch (`[0,1)` and `[1,2)`) are ordered by
+//! the base and both applied: their order is determined.
+//!
+//! ```text
+//! base            ours              theirs            merged
+//! %x = add %a, 1  %x = add %a, 2    %x = add %a, 1    %x = add %a, 2
+//! %y = mul %x, 3  %y = mul %x, 3    %y = mul %x, 4    %y = mul %x, 4
+//! ```
+
+use super::diff::{self, Hunk};
+use super::model::Line;
+
+/// A stretch of merged output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Chunk {
+    Clean(Vec<Line>),
+    Conflict {
+        ours: Vec<Line>,
+        base: Vec<Line>,
+        theirs: Vec<Line>,
+    },
+}
+
+fn keys_eq(a: &[Line], b: &[Line]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.key == y.key)
+}
+
+fn matches(o: &[Line], s: &[Line]) -> Vec<Option<usize>> {
+    let ok: Vec<&str> = o.iter().map(|l| l.key.as_str()).collect();
+    let sk: Vec<&str> = s.iter().map(|l| l.key.as_str()).collect();
+    let mut m = vec![None; o.len()];
+    for (i, j) in diff::common(&ok, &sk) {
+        m[i] = Some(j);
+    }
+    m
+}
+
+fn hunks_conflict(x: &Hunk<Line>, y: &Hunk<Line>) -> bool {
+    let lo = x.start.max(y.start);
+    let hi = x.end.min(y.end);
+    lo < hi || (lo == hi && (x.start == x.end || y.start == y.end))
+}
+
+fn same_hunk(x: &Hunk<Line>, y: &Hunk<Line>) -> bool {
+    x.start == y.start && x.end == y.end && keys_eq(&x.new, &y.new)
+}
+
+/// Three-way merge of line lists.
+pub fn merge3(o: &[Line], a: &[Line], b: &[Line]) -> Vec<Chunk> {
+    let ma = matches(o, a);
+    let mb = matches(o, b);
+    let mut out: Vec<Chunk> = Vec::new();
+    let push_clean = |out: &mut Vec<Chunk>, lines: Vec<Line>| {
+        if lines.is_empty() {
+            return;
+        }
+        if let Some(Chunk::Clean(v)) = out.last_mut() {
+            v.extend(lines);
+        } else {
+            out.push(Chunk::Clean(lines));
+        }
+    };
+    let (mut i, mut j, mut k) = (0, 0, 0);
+    loop {
+        let mut s = i;
+        while s < o.len() && !(ma[s].is_some() && mb[s].is_some()) {
+            s += 1;
+        }
+        let (ja, kb) = if s < o.len() {
+            (ma[s].unwrap(), mb[s].unwrap())
+        } else {
+            (a.len(), b.len())
+        };
+        let (oc, ac, bc) = (&o[i..s], &a[j..ja], &b[k..kb]);
+        if keys_eq(oc, ac) {
+            push_clean(&mut out, bc.to_vec());
+        } else if keys_eq(oc, bc) || keys_eq(ac, bc) {
+            push_clean(&mut out, ac.to_vec());
+        } else {
+            let ha = diff::hunks(a, &ma, (i, s), (j, ja));
+            let hb = diff::hunks(b, &mb, (i, s), (k, kb));
+            let mut all: Vec<Hunk<Line>> = ha.clone();
+            let mut clash = false;
+            for y in &hb {
+                if ha.iter().any(|x| same_hunk(x, y)) {
+                    continue;
+                }
+                if ha.iter().any(|x| hunks_conflict(x, y)) {
+                    clash = true;
+                    break;
+                }
+                all.push(y.clone());
+            }
+            if clash {
+                out.push(Chunk::Conflict {
+                    ours: ac.to_vec(),
+                    base: oc.to_vec(),
+                    theirs: bc.to_vec(),
+                });
+            } else {
+                all.sort_by_key(|h| (h.start, h.end));
+                let mut lines = Vec::new();
+                let mut pos = i;
+                for h in all {
+                    lines.extend_from_slice(&o[pos..h.start.max(pos)]);
+                    lines.extend(h.new);
+                    pos = pos.max(h.end);
+                }
+                lines.extend_from_slice(&o[pos..s]);
+                push_clean(&mut out, lines);
+            }
+        }
+        if s >= o.len() {
+            break;
+        }
+        push_clean(&mut out, vec![o[s].clone()]);
+        i = s + 1;
+        j = ja + 1;
+        k = kb + 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn l(v: &[&str]) -> Vec<Line> {
+        v.iter()
+            .map(|s| Line {
+                key: s.to_string(),
+                out: s.to_string(),
+            })
+            .collect()
+    }
+
+    fn clean(c: &[Chunk]) -> Option<Vec<String>> {
+        let mut v = Vec::new();
+        for x in c {
+            match x {
+                Chunk::Clean(ls) => v.extend(ls.iter().map(|l| l.out.clone())),
+                Chunk::Conflict { .. } => return None,
+            }
+        }
+        Some(v)
+    }
+
+    #[test]
+    fn touching_replacements_merge_in_base_order() {
+        let r = merge3(
+            &l(&["x", "y", "r"]),
+            &l(&["X", "y", "r"]),
+            &l(&["x", "Y", "r"]),
+        );
+        assert_eq!(clean(&r).unwrap(), ["X", "Y", "r"]);
+    }
+
+    #[test]
+    fn replace_vs_delete_inside_conflicts() {
+        let r = merge3(
+            &l(&["a", "b", "c", "r"]),
+            &l(&["a", "B", "r"]),
+            &l(&["a", "b", "r"]),
+        );
+        assert!(clean(&r).is_none());
+    }
+
+    #[test]
+    fn insert_inside_replaced_interval_conflicts() {
+        let r = merge3(
+            &l(&["a", "b", "c", "r"]),
+            &l(&["a", "X", "r"]),
+            &l(&["a", "b", "n", "c", "r"]),
+        );
+        assert!(clean(&r).is_none());
+    }
+
+    #[test]
+    fn two_insertions_at_one_cut_conflict_unless_equal() {
+        let o = l(&["a", "r"]);
+        assert!(clean(&merge3(&o, &l(&["a", "p", "r"]), &l(&["a", "q", "r"]))).is_none());
+        assert_eq!(
+            clean(&merge3(&o, &l(&["a", "p", "r"]), &l(&["a", "p", "r"]))).unwrap(),
+            ["a", "p", "r"]
+        );
+    }
+
+    #[test]
+    fn disjoint_edits_union() {
+        let r = merge3(
+            &l(&["a", "b", "c", "d", "r"]),
+            &l(&["a", "n", "b", "c", "d", "r"]),
+            &l(&["a", "b", "c", "r"]),
+        );
+        assert_eq!(clean(&r).unwrap(), ["a", "n", "b", "c", "r"]);
+    }
+}

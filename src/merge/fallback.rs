@@ -1,0 +1,55 @@
+//! The line merge used when the structured merge cannot run: an input that
+//! is not IR, a merge that fails to verify, a timeout or a panic. It has
+//! `git merge-file` semantics, because it is `git merge-file`:
+//!
+//! ```text
+//! git merge-file -p --diff3 -L ours -L base -L theirs --marker-size 7 OURS BASE THEIRS
+//! exit 0: clean, exit N > 0: N conflicts (markers in the output)
+//! ```
+
+use std::path::Path;
+use std::process::Command;
+
+use super::render::{Markers, Style};
+
+/// Result of a line merge: the text and whether it had conflicts.
+pub struct LineMerge {
+    pub text: Vec<u8>,
+    pub clean: bool,
+}
+
+/// Runs `git merge-file` on the three files.
+pub fn line_merge(
+    base: &Path,
+    ours: &Path,
+    theirs: &Path,
+    m: &Markers,
+) -> Result<LineMerge, String> {
+    let mut cmd = Command::new("git");
+    cmd.arg("merge-file").arg("-p");
+    if m.style == Style::Diff3 {
+        cmd.arg("--diff3");
+    }
+    cmd.args(["-L", &m.ours, "-L", &m.base, "-L", &m.theirs])
+        .arg(format!("--marker-size={}", m.size.max(1)))
+        .arg(ours)
+        .arg(base)
+        .arg(theirs);
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run git merge-file: {e}"))?;
+    match out.status.code() {
+        Some(0) => Ok(LineMerge {
+            text: out.stdout,
+            clean: true,
+        }),
+        Some(c) if (1..=127).contains(&c) => Ok(LineMerge {
+            text: out.stdout,
+            clean: false,
+        }),
+        _ => Err(format!(
+            "git merge-file failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        )),
+    }
+}

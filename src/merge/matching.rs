@@ -1,0 +1,327 @@
+//! Matching one side's function to the base's: which block of A is which
+//! block of O, and which value of A is which value of O (congruence).
+//!
+//! Canonical names do most of the work, but an edited value is renamed on
+//! its side, and so are the values that looked at it:
+//!
+//! ```text
+//! O:  %add.5e1c = add i32 %arg0, 1        A:  %add.77f0 = add i32 %arg0, 2
+//!     %mul.c2a9 = mul i32 %add.5e1c, 3        %mul.0b1d = mul i32 %add.77f0, 3
+//! ```
+//!
+//! Order of work: blocks by unifying the CFGs from the entry along successor
+//! edges (content similarity for what is left); values by equal canonical
+//! name (unique anchors), then, per matched block pair, a diff of the lines
+//! with unmatched names blanked out: equal lines match their values, and in
+//! the gaps a line matches a similar line (same shape, at most two tokens
+//! different). Matching `%add.77f0 -> %add.5e1c` makes the `mul` lines equal,
+//! so the loop runs until nothing new matches. Def-use edges extend matches:
+//! matched users whose operands at the same position are unmatched values of
+//! the same opcode match them.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::diff;
+use super::model::{def_name, local_refs, rewrite, FuncText, Ref};
+
+/// Side name -> base name, for blocks and values.
+#[derive(Debug, Default, Clone)]
+pub struct Matching {
+    pub blocks: HashMap<String, String>,
+    pub values: HashMap<String, String>,
+}
+
+fn successors(f: &FuncText, labels: &HashSet<&str>, bi: usize) -> Vec<String> {
+    f.blocks[bi]
+        .lines
+        .last()
+        .map(|t| {
+            local_refs(t)
+                .into_iter()
+                .filter(|r| labels.contains(r.as_str()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn opcode(line: &str) -> &str {
+    let rest = match line.find(" = ") {
+        Some(p) if line.starts_with('%') => &line[p + 3..],
+        _ => line,
+    };
+    rest.split_whitespace().next().unwrap_or("")
+}
+
+fn mnemonic(name: &str) -> &str {
+    name.split('.').next().unwrap_or(name)
+}
+
+struct State<'a> {
+    o: &'a FuncText,
+    s: &'a FuncText,
+    o_locals: HashSet<String>,
+    s_locals: HashSet<String>,
+    m: Matching,
+    image: HashSet<String>,
+}
+
+impl State<'_> {
+    fn add_value(&mut self, s: &str, o: &str) -> bool {
+        if self.m.values.contains_key(s) || self.image.contains(o) {
+            return false;
+        }
+        self.m.values.insert(s.to_string(), o.to_string());
+        self.image.insert(o.to_string());
+        true
+    }
+
+    fn shape_s(&self, line: &str) -> String {
+        rewrite(line, |r| match r {
+            Ref::Local(n) if self.s_locals.contains(n) => Some(match self.m.values.get(n) {
+                Some(o) => format!("%{o}"),
+                None => match self.m.blocks.get(n) {
+                    Some(o) => format!("%{o}"),
+                    None => "%?".into(),
+                },
+            }),
+            Ref::Meta(_) => Some("!".into()),
+            Ref::Attr(_) => Some("#".into()),
+            _ => None,
+        })
+    }
+
+    fn shape_o(&self, line: &str, block_image: &HashSet<String>) -> String {
+        rewrite(line, |r| match r {
+            Ref::Local(n) if self.o_locals.contains(n) => {
+                if self.image.contains(n) || block_image.contains(n) {
+                    None
+                } else {
+                    Some("%?".into())
+                }
+            }
+            Ref::Meta(_) => Some("!".into()),
+            Ref::Attr(_) => Some("#".into()),
+            _ => None,
+        })
+    }
+}
+
+fn similar(a: &str, b: &str) -> bool {
+    let ta: Vec<&str> = a.split_whitespace().collect();
+    let tb: Vec<&str> = b.split_whitespace().collect();
+    if ta.len() != tb.len() {
+        return false;
+    }
+    let differ = ta.iter().zip(&tb).filter(|(x, y)| x != y).count();
+    differ <= 2 && differ * 3 <= ta.len()
+}
+
+/// Matches side function `s` to base function `o`.
+pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
+    let mut st = State {
+        o,
+        s,
+        o_locals: o.locals(),
+        s_locals: s.locals(),
+        m: Matching::default(),
+        image: HashSet::new(),
+    };
+    let o_labels: HashSet<&str> = o.blocks.iter().map(|b| b.label.as_str()).collect();
+    let s_labels: HashSet<&str> = s.blocks.iter().map(|b| b.label.as_str()).collect();
+    let o_idx: HashMap<&str, usize> = o
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.label.as_str(), i))
+        .collect();
+    let s_idx: HashMap<&str, usize> = s
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.label.as_str(), i))
+        .collect();
+
+    // Blocks: unify the CFGs from the entry.
+    let mut block_image: HashSet<String> = HashSet::new();
+    let mut queue = VecDeque::new();
+    if !o.blocks.is_empty() && !s.blocks.is_empty() {
+        st.m.blocks
+            .insert(s.blocks[0].label.clone(), o.blocks[0].label.clone());
+        block_image.insert(o.blocks[0].label.clone());
+        queue.push_back((0usize, 0usize));
+    }
+    while let Some((si, oi)) = queue.pop_front() {
+        let ss = successors(s, &s_labels, si);
+        let os = successors(o, &o_labels, oi);
+        let sop = s.blocks[si].lines.last().map(|l| opcode(l)).unwrap_or("");
+        let oop = o.blocks[oi].lines.last().map(|l| opcode(l)).unwrap_or("");
+        if ss.len() != os.len() || sop != oop {
+            continue;
+        }
+        for (a, b) in ss.iter().zip(&os) {
+            if st.m.blocks.contains_key(a) || block_image.contains(b) {
+                continue;
+            }
+            st.m.blocks.insert(a.clone(), b.clone());
+            block_image.insert(b.clone());
+            queue.push_back((s_idx[a.as_str()], o_idx[b.as_str()]));
+        }
+    }
+
+    // Values: arguments and equal canonical names.
+    let o_defs: HashSet<&str> = o
+        .blocks
+        .iter()
+        .flat_map(|b| b.lines.iter().filter_map(|l| def_name(l)))
+        .collect();
+    for n in st.s_locals.clone() {
+        if n.starts_with("arg") && st.o_locals.contains(&n) {
+            st.add_value(&n, &n);
+        }
+    }
+    for b in &s.blocks {
+        for l in &b.lines {
+            if let Some(d) = def_name(l) {
+                if o_defs.contains(d) {
+                    st.add_value(d, d);
+                }
+            }
+        }
+    }
+
+    let o_line_of: HashMap<&str, &str> = o
+        .blocks
+        .iter()
+        .flat_map(|b| {
+            b.lines
+                .iter()
+                .filter_map(|l| def_name(l).map(|d| (d, l.as_str())))
+        })
+        .collect();
+    let s_line_of: HashMap<&str, &str> = s
+        .blocks
+        .iter()
+        .flat_map(|b| {
+            b.lines
+                .iter()
+                .filter_map(|l| def_name(l).map(|d| (d, l.as_str())))
+        })
+        .collect();
+
+    for _round in 0..12 {
+        let mut changed = false;
+        let pairs: Vec<(usize, usize)> =
+            st.m.blocks
+                .iter()
+                .map(|(a, b)| (s_idx[a.as_str()], o_idx[b.as_str()]))
+                .collect();
+        for (si, oi) in pairs {
+            let sl = &s.blocks[si].lines;
+            let ol = &o.blocks[oi].lines;
+            let sk: Vec<String> = sl.iter().map(|l| st.shape_s(l)).collect();
+            let ok: Vec<String> = ol.iter().map(|l| st.shape_o(l, &block_image)).collect();
+            let common = diff::common(&ok, &sk);
+            let mut gaps = Vec::new();
+            let (mut po, mut ps) = (0, 0);
+            for &(i, j) in common.iter().chain(std::iter::once(&(ol.len(), sl.len()))) {
+                if i > po && j > ps {
+                    gaps.push((po, i, ps, j));
+                }
+                if i < ol.len() {
+                    if let (Some(a), Some(b)) = (def_name(&sl[j]), def_name(&ol[i])) {
+                        changed |= st.add_value(a, b);
+                    }
+                }
+                po = i + 1;
+                ps = j + 1;
+            }
+            for (o0, o1, s0, s1) in gaps {
+                let mut next_o = o0;
+                for j in s0..s1 {
+                    let Some(a) = def_name(&sl[j]) else { continue };
+                    if st.m.values.contains_key(a) {
+                        continue;
+                    }
+                    for i in next_o..o1 {
+                        let Some(b) = def_name(&ol[i]) else { continue };
+                        if st.image.contains(b) || mnemonic(a) != mnemonic(b) {
+                            continue;
+                        }
+                        if similar(&sk[j], &ok[i]) {
+                            changed |= st.add_value(a, b);
+                            next_o = i + 1;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        // Def-use extension: operands at equal positions of matched pairs.
+        let matched: Vec<(String, String)> =
+            st.m.values
+                .iter()
+                .map(|(a, b)| (a.clone(), b.clone()))
+                .collect();
+        for (a, b) in matched {
+            let (Some(la), Some(lb)) = (s_line_of.get(a.as_str()), o_line_of.get(b.as_str()))
+            else {
+                continue;
+            };
+            if opcode(la) != opcode(lb) {
+                continue;
+            }
+            let ra = local_refs(la);
+            let rb = local_refs(lb);
+            if ra.len() != rb.len() {
+                continue;
+            }
+            for (x, y) in ra.iter().zip(&rb) {
+                if let (Some(lx), Some(ly)) = (s_line_of.get(x.as_str()), o_line_of.get(y.as_str()))
+                {
+                    if x != &a
+                        && !st.m.values.contains_key(x)
+                        && !st.image.contains(y)
+                        && mnemonic(x) == mnemonic(y)
+                        && opcode(lx) == opcode(ly)
+                    {
+                        changed |= st.add_value(x, y);
+                    }
+                }
+            }
+        }
+        if !changed {
+            // Leftover blocks: pair by the number of equal lines.
+            let mut best: Option<(usize, usize, usize)> = None;
+            for (si, sb) in s.blocks.iter().enumerate() {
+                if st.m.blocks.contains_key(&sb.label) {
+                    continue;
+                }
+                let sk: Vec<String> = sb.lines.iter().map(|l| st.shape_s(l)).collect();
+                for (oi, ob) in o.blocks.iter().enumerate() {
+                    if block_image.contains(&ob.label) {
+                        continue;
+                    }
+                    let ok: Vec<String> = ob
+                        .lines
+                        .iter()
+                        .map(|l| st.shape_o(l, &block_image))
+                        .collect();
+                    let c = diff::common(&ok, &sk).len();
+                    if c * 2 > sk.len().max(ok.len()) && best.is_none_or(|b| c > b.2) {
+                        best = Some((si, oi, c));
+                    }
+                }
+            }
+            match best {
+                Some((si, oi, _)) => {
+                    st.m.blocks
+                        .insert(s.blocks[si].label.clone(), o.blocks[oi].label.clone());
+                    block_image.insert(o.blocks[oi].label.clone());
+                }
+                None => break,
+            }
+        }
+    }
+    let _ = (st.o, st.s);
+    st.m
+}

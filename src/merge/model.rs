@@ -1,0 +1,454 @@
+//! The merge's view of a canonical module: module-level entities keyed by
+//! name, functions as labelled blocks of instruction lines, and the numbered
+//! metadata nodes and attribute groups those lines point to.
+//!
+//! Metadata and attribute numbers (`!7`, `#1`) are positions, not identities:
+//! one side adding a loop renumbers every later `!N`. So every reference is
+//! read twice: a *key* (a content hash, used to compare lines across sides)
+//! and an *output* form (a number allocated in the merged module).
+//!
+//! ```text
+//! O:  br label %bb1, !llvm.loop !6        !6 = distinct !{!6, !7}
+//! A:  br label %bb1, !llvm.loop !8        !8 = distinct !{!8, !9}   (A added a loop above)
+//! key of both lines: "br label %bb1, !llvm.loop !k3f0a..."  -> equal, so no change
+//! ```
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+/// Which input a piece of text came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    Base,
+    Ours,
+    Theirs,
+}
+
+/// A reference found in a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ref<'a> {
+    /// `%name` (a local value, argument, block, or a named type).
+    Local(&'a str),
+    /// `!N`
+    Meta(u32),
+    /// `#N`
+    Attr(u32),
+}
+
+/// Rewrites every reference in `line` through `f`, leaving quoted strings
+/// (`c"..."`, `!"..."`) untouched.
+pub fn rewrite(line: &str, mut f: impl FnMut(Ref<'_>) -> Option<String>) -> String {
+    let bytes = line.as_bytes();
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut i = 0;
+    let is_id = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-');
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'"' {
+            let start = i;
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += 1;
+            }
+            i = (i + 1).min(bytes.len());
+            out.push_str(&line[start..i]);
+            continue;
+        }
+        if (c == b'%' || c == b'!' || c == b'#') && i + 1 < bytes.len() {
+            let start = i + 1;
+            let mut j = start;
+            if c == b'%' {
+                while j < bytes.len() && is_id(bytes[j]) {
+                    j += 1;
+                }
+            } else {
+                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                    j += 1;
+                }
+                // `!12abc` is not a numbered reference (names start with a letter anyway).
+                if j < bytes.len() && is_id(bytes[j]) {
+                    j = start;
+                }
+            }
+            if j > start {
+                let tok = &line[start..j];
+                let r = match c {
+                    b'%' => Ref::Local(tok),
+                    b'!' => Ref::Meta(tok.parse().unwrap_or(u32::MAX)),
+                    _ => Ref::Attr(tok.parse().unwrap_or(u32::MAX)),
+                };
+                match f(r) {
+                    Some(s) => out.push_str(&s),
+                    None => out.push_str(&line[i..j]),
+                }
+                i = j;
+                continue;
+            }
+        }
+        let ch = line[i..].chars().next().unwrap();
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
+}
+
+/// The local names a line refers to, in order.
+pub fn local_refs(line: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    rewrite(line, |r| {
+        if let Ref::Local(n) = r {
+            v.push(n.to_string());
+        }
+        None
+    });
+    v
+}
+
+/// The value a line defines (`%x = ...`), if any.
+pub fn def_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix('%')?;
+    let end = rest.find(" = ")?;
+    let name = &rest[..end];
+    name.bytes()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-'))
+        .then_some(name)
+}
+
+/// A basic block: its label and its lines (trimmed, terminator last).
+#[derive(Debug, Clone)]
+pub struct BlockText {
+    pub label: String,
+    pub lines: Vec<String>,
+}
+
+/// A function definition.
+#[derive(Debug, Clone)]
+pub struct FuncText {
+    pub name: String,
+    /// The `define ... {` line without the trailing ` {`.
+    pub header: String,
+    pub blocks: Vec<BlockText>,
+}
+
+impl FuncText {
+    /// Block labels plus defined values plus `argN` arguments.
+    pub fn locals(&self) -> HashSet<String> {
+        let mut s: HashSet<String> = HashSet::new();
+        for b in &self.blocks {
+            s.insert(b.label.clone());
+            for l in &b.lines {
+                if let Some(d) = def_name(l) {
+                    s.insert(d.to_string());
+                }
+            }
+        }
+        for r in local_refs(&self.header) {
+            if r.starts_with("arg") {
+                s.insert(r);
+            }
+        }
+        s
+    }
+}
+
+/// A parsed canonical module.
+#[derive(Debug, Clone, Default)]
+pub struct ModuleText {
+    /// Module-level lines other than functions, attribute groups and numbered
+    /// metadata, keyed by what they define, in file order.
+    pub entities: Vec<(String, String)>,
+    pub funcs: Vec<FuncText>,
+    /// `!N = ...` right-hand sides.
+    pub meta: BTreeMap<u32, String>,
+    /// `attributes #N = ...` right-hand sides.
+    pub attrs: BTreeMap<u32, String>,
+}
+
+fn entity_key(line: &str) -> String {
+    for prefix in ["source_filename", "target datalayout", "target triple"] {
+        if line.starts_with(prefix) {
+            return prefix.to_string();
+        }
+    }
+    if line.starts_with("declare ") {
+        if let Some(at) = line.find(" @") {
+            let rest = &line[at + 1..];
+            let end = rest.find('(').unwrap_or(rest.len());
+            return rest[..end].to_string();
+        }
+    }
+    if let Some(eq) = line.find(" = ") {
+        return line[..eq].to_string();
+    }
+    line.to_string()
+}
+
+fn function_name(header: &str) -> String {
+    // The first `@name(` in the line.
+    let mut search = header;
+    while let Some(at) = search.find('@') {
+        let rest = &search[at..];
+        if let Some(paren) = rest.find('(') {
+            let name = &rest[..paren];
+            if !name.contains(' ') {
+                return name.to_string();
+            }
+        }
+        search = &search[at + 1..];
+    }
+    header.to_string()
+}
+
+/// Parses LLVM's printed form of a module. `name` is for error messages.
+pub fn parse(text: &str, name: &str) -> Result<ModuleText, String> {
+    let mut m = ModuleText::default();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let t = line.trim_end();
+        if t.is_empty() || t.starts_with(';') {
+            continue;
+        }
+        if t.starts_with("define ") {
+            let header = t
+                .strip_suffix('{')
+                .ok_or_else(|| format!("{name}: function header without '{{': {t}"))?
+                .trim_end()
+                .to_string();
+            let mut f = FuncText {
+                name: function_name(&header),
+                header,
+                blocks: Vec::new(),
+            };
+            loop {
+                let l = lines
+                    .next()
+                    .ok_or_else(|| format!("{name}: function {} is not closed", f.name))?;
+                let l = l.trim_end();
+                if l == "}" {
+                    break;
+                }
+                if l.is_empty() || l.trim_start().starts_with(';') {
+                    continue;
+                }
+                if !l.starts_with(' ') {
+                    let label = l.split(';').next().unwrap_or("").trim_end();
+                    let label = label
+                        .strip_suffix(':')
+                        .ok_or_else(|| format!("{name}: unexpected line in {}: {l}", f.name))?;
+                    f.blocks.push(BlockText {
+                        label: label.to_string(),
+                        lines: Vec::new(),
+                    });
+                } else {
+                    let b = f
+                        .blocks
+                        .last_mut()
+                        .ok_or_else(|| format!("{name}: unlabelled entry block in {}", f.name))?;
+                    b.lines.push(l.trim_start().to_string());
+                }
+            }
+            m.funcs.push(f);
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("attributes #") {
+            let (n, rhs) = rest
+                .split_once(" = ")
+                .ok_or_else(|| format!("{name}: bad attribute group: {t}"))?;
+            m.attrs.insert(
+                n.parse()
+                    .map_err(|_| format!("{name}: bad attribute group: {t}"))?,
+                rhs.to_string(),
+            );
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix('!') {
+            if rest.starts_with(|c: char| c.is_ascii_digit()) {
+                let (n, rhs) = rest
+                    .split_once(" = ")
+                    .ok_or_else(|| format!("{name}: bad metadata line: {t}"))?;
+                m.meta.insert(
+                    n.parse()
+                        .map_err(|_| format!("{name}: bad metadata line: {t}"))?,
+                    rhs.to_string(),
+                );
+                continue;
+            }
+        }
+        m.entities.push((entity_key(t), t.to_string()));
+    }
+    Ok(m)
+}
+
+/// A line as the merge sees it: `key` compares across sides, `out` is printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub key: String,
+    pub out: String,
+}
+
+fn hash_str(s: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+/// Content keys of one module's metadata nodes and attribute groups.
+pub struct SideTables {
+    pub side: Side,
+    meta_key: HashMap<u32, u64>,
+    meta_unique: HashMap<u32, bool>,
+    attr_key: HashMap<u32, u64>,
+}
+
+impl SideTables {
+    pub fn new(side: Side, m: &ModuleText) -> SideTables {
+        let mut t = SideTables {
+            side,
+            meta_key: HashMap::new(),
+            meta_unique: HashMap::new(),
+            attr_key: HashMap::new(),
+        };
+        for &n in m.meta.keys() {
+            let mut visiting = Vec::new();
+            t.key_of(m, n, &mut visiting);
+        }
+        let mut count: HashMap<u64, u32> = HashMap::new();
+        for k in t.meta_key.values() {
+            *count.entry(*k).or_insert(0) += 1;
+        }
+        for (&n, k) in &t.meta_key {
+            t.meta_unique.insert(n, count[k] == 1);
+        }
+        for (&n, rhs) in &m.attrs {
+            t.attr_key.insert(n, hash_str(rhs));
+        }
+        t
+    }
+
+    fn key_of(&mut self, m: &ModuleText, n: u32, visiting: &mut Vec<u32>) -> u64 {
+        if let Some(&k) = self.meta_key.get(&n) {
+            return k;
+        }
+        let Some(rhs) = m.meta.get(&n) else {
+            return hash_str(&format!("missing{n}"));
+        };
+        visiting.push(n);
+        let rhs = rhs.clone();
+        let text = rewrite(&rhs, |r| match r {
+            Ref::Meta(x) if x == n => Some("!self".into()),
+            Ref::Meta(x) => {
+                if let Some(depth) = visiting.iter().position(|&v| v == x) {
+                    Some(format!("!up{}", visiting.len() - depth))
+                } else {
+                    Some(format!("!k{:x}", self.key_of(m, x, visiting)))
+                }
+            }
+            _ => None,
+        });
+        visiting.pop();
+        let k = hash_str(&text);
+        // Keys of nodes inside a cycle depend on the entry point; only memoize
+        // from the outermost call.
+        if visiting.is_empty() || !text.contains("!up") {
+            self.meta_key.insert(n, k);
+        }
+        k
+    }
+}
+
+/// Allocates the metadata and attribute numbers of the merged module.
+#[derive(Default)]
+pub struct Numbering {
+    meta: HashMap<(Option<Side>, u64), u32>,
+    meta_src: Vec<(Side, u32)>,
+    attrs: HashMap<u64, u32>,
+    attr_src: Vec<(Side, u32)>,
+}
+
+impl Numbering {
+    fn meta_out(&mut self, t: &SideTables, n: u32) -> u32 {
+        let id = match t.meta_key.get(&n) {
+            Some(&k) if t.meta_unique.get(&n).copied().unwrap_or(false) => (None, k),
+            _ => (Some(t.side), n as u64),
+        };
+        if let Some(&x) = self.meta.get(&id) {
+            return x;
+        }
+        let x = self.meta_src.len() as u32;
+        self.meta.insert(id, x);
+        self.meta_src.push((t.side, n));
+        x
+    }
+
+    fn attr_out(&mut self, t: &SideTables, n: u32) -> u32 {
+        let k = t.attr_key.get(&n).copied().unwrap_or(n as u64);
+        if let Some(&x) = self.attrs.get(&k) {
+            return x;
+        }
+        let x = self.attr_src.len() as u32;
+        self.attrs.insert(k, x);
+        self.attr_src.push((t.side, n));
+        x
+    }
+
+    /// Builds a [`Line`] from `text`, renaming locals through `local`.
+    pub fn line(
+        &mut self,
+        t: &SideTables,
+        text: &str,
+        local: &dyn Fn(&str) -> Option<String>,
+    ) -> Line {
+        let key = rewrite(text, |r| match r {
+            Ref::Local(n) => local(n).map(|s| format!("%{s}")),
+            Ref::Meta(n) => Some(match t.meta_key.get(&n) {
+                Some(k) => format!("!k{k:x}"),
+                None => format!("!{n}"),
+            }),
+            Ref::Attr(n) => Some(match t.attr_key.get(&n) {
+                Some(k) => format!("#k{k:x}"),
+                None => format!("#{n}"),
+            }),
+        });
+        let out = rewrite(text, |r| match r {
+            Ref::Local(n) => local(n).map(|s| format!("%{s}")),
+            Ref::Meta(n) if t.meta_key.contains_key(&n) => {
+                Some(format!("!{}", self.meta_out(t, n)))
+            }
+            Ref::Attr(n) if t.attr_key.contains_key(&n) => {
+                Some(format!("#{}", self.attr_out(t, n)))
+            }
+            _ => None,
+        });
+        Line { key, out }
+    }
+
+    /// The `attributes #N = ...` and `!N = ...` lines of the merged module.
+    pub fn definitions(&mut self, sides: &[(&SideTables, &ModuleText)]) -> Vec<String> {
+        let find = |s: Side| sides.iter().find(|(t, _)| t.side == s).copied();
+        let mut out = Vec::new();
+        let mut k = 0;
+        while k < self.attr_src.len() {
+            let (s, n) = self.attr_src[k];
+            if let Some((_, m)) = find(s) {
+                out.push(format!("attributes #{k} = {}", m.attrs[&n]));
+            }
+            k += 1;
+        }
+        let mut k = 0;
+        while k < self.meta_src.len() {
+            let (s, n) = self.meta_src[k];
+            if let Some((t, m)) = find(s) {
+                let rhs = m.meta[&n].clone();
+                let text = rewrite(&rhs, |r| match r {
+                    Ref::Meta(x) if t.meta_key.contains_key(&x) => {
+                        Some(format!("!{}", self.meta_out(t, x)))
+                    }
+                    _ => None,
+                });
+                out.push(format!("!{k} = {text}"));
+            }
+            k += 1;
+        }
+        out
+    }
+}

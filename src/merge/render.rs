@@ -1,0 +1,93 @@
+//! Conflict markers: the merged text with each conflicting region between
+//! markers of git's length `%L`, labelled with the side names.
+//!
+//! ```text
+//! <<<<<<< ours                 (diff3 style; `merge` style drops the base part)
+//!   %x = add i32 %arg0, 2
+//! ||||||| base
+//!   %x = add i32 %arg0, 1
+//! =======
+//!   %x = add i32 %arg0, 3
+//! >>>>>>> theirs
+//! ```
+
+use super::apply::Piece;
+
+/// Conflict presentation.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
+    /// ours, base and theirs sections
+    #[default]
+    Diff3,
+    /// ours and theirs sections only
+    Merge,
+}
+
+/// Marker labels and size.
+#[derive(Debug, Clone)]
+pub struct Markers {
+    pub size: usize,
+    pub style: Style,
+    pub ours: String,
+    pub base: String,
+    pub theirs: String,
+}
+
+impl Default for Markers {
+    fn default() -> Self {
+        Markers {
+            size: 7,
+            style: Style::Diff3,
+            ours: "ours".into(),
+            base: "base".into(),
+            theirs: "theirs".into(),
+        }
+    }
+}
+
+/// Prints pieces, with markers around conflicts.
+pub fn render(pieces: &[Piece], m: &Markers) -> String {
+    let mut s = String::new();
+    let mark = |c: char| c.to_string().repeat(m.size.max(1));
+    for p in pieces {
+        match p {
+            Piece::Text(t) => {
+                s.push_str(t);
+                s.push('\n');
+            }
+            Piece::Conflict { ours, base, theirs } => {
+                s.push_str(&format!("{} {}\n", mark('<'), m.ours));
+                for l in ours {
+                    s.push_str(l);
+                    s.push('\n');
+                }
+                if m.style == Style::Diff3 {
+                    s.push_str(&format!("{} {}\n", mark('|'), m.base));
+                    for l in base {
+                        s.push_str(l);
+                        s.push('\n');
+                    }
+                }
+                s.push_str(&mark('='));
+                s.push('\n');
+                for l in theirs {
+                    s.push_str(l);
+                    s.push('\n');
+                }
+                s.push_str(&format!("{} {}\n", mark('>'), m.theirs));
+            }
+        }
+    }
+    s
+}
