@@ -13,6 +13,8 @@
 //! ```
 #![allow(dead_code)]
 
+pub mod triples;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};

@@ -1,0 +1,293 @@
+//! Merge triples generated from real IR: a base O, A = O + e1, B = O + e2,
+//! and the module a careful merge must give (O + e1 + e2), or none when the
+//! edits overlap and only a conflict is right.
+//!
+//! From C sources: one program with `#ifdef EDIT_A` / `#ifdef EDIT_B`
+//! regions, compiled by clang-22 -O0 without, with either, and with both
+//! defines (O, A, B, AB; expected = AB). Programs in `c_overlaps/` edit the
+//! same statement on both sides (`#if EDIT_A … #elif EDIT_B`): a conflict.
+//!
+//! ```text
+//! O:  %3 = mul nsw i32 %2, 3      A: %3 = mul nsw i32 %2, 7     B: (O)          AB: mul 7 … and
+//!     ...                            %4 = add nsw i32 %3, 1        %9 = sub …        %10 = sub …
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use irgit::ir::{Inst, IrModule, Session};
+use irgit::mutate::{self, Edit, EditKind};
+
+use super::{canon, try_canon, MergeRun, Outcome};
+
+/// How the two edits of a triple relate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Relation {
+    /// Different instructions, not def-use neighbours, not adjacent: must
+    /// merge clean (the benchmark's clean rate counts these).
+    Disjoint,
+    /// Different instructions that are def-use neighbours or adjacent: a
+    /// conflict is acceptable, a clean merge must still be exact.
+    Near,
+    /// The same instruction edited differently: must conflict.
+    Overlapping,
+}
+
+/// One generated triple.
+#[derive(Debug, Clone)]
+pub struct Triple {
+    pub name: String,
+    pub base: String,
+    pub left: String,
+    pub right: String,
+    /// O + e1 + e2; `None` for overlapping edits.
+    pub expected: Option<String>,
+    pub relation: Relation,
+}
+
+/// What a merge run did with a triple.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Clean, and canonically equal to the expected module.
+    Exact,
+    /// Clean but different from the expected module (or a clean merge of
+    /// overlapping edits): the worst bug.
+    Wrong(String),
+    Conflict,
+    Broken(String),
+}
+
+/// Judges a run of `irgit merge` on `t` (marker size `marker`).
+pub fn judge(t: &Triple, run: &MergeRun, marker: usize) -> Verdict {
+    match run.outcome(marker) {
+        Outcome::Broken(why) => Verdict::Broken(why),
+        Outcome::Conflict => Verdict::Conflict,
+        Outcome::Clean => match &t.expected {
+            None => Verdict::Wrong("clean merge of overlapping edits".into()),
+            Some(exp) => {
+                let want = canon(exp, &format!("{} (expected)", t.name));
+                match try_canon(&run.output, &format!("{} (merged)", t.name)) {
+                    Err(e) => Verdict::Wrong(format!("merged output is not valid IR: {e}")),
+                    Ok(got) if got == want => Verdict::Exact,
+                    Ok(got) => Verdict::Wrong(first_difference(&want, &got)),
+                }
+            }
+        },
+    }
+}
+
+/// Judges a `git merge-file` result the same way (clean text compared
+/// canonically; text that does not parse is wrong).
+pub fn judge_text(t: &Triple, clean: bool, text: &str) -> Verdict {
+    if !clean {
+        return Verdict::Conflict;
+    }
+    match &t.expected {
+        None => Verdict::Wrong("clean merge of overlapping edits".into()),
+        Some(exp) => match try_canon(text, "git merge-file output") {
+            Err(e) => Verdict::Wrong(format!("not valid IR: {e}")),
+            Ok(got) if got == canon(exp, "expected") => Verdict::Exact,
+            Ok(got) => Verdict::Wrong(first_difference(&canon(exp, "expected"), &got)),
+        },
+    }
+}
+
+/// The first differing line of two canonical texts, for messages.
+pub fn first_difference(want: &str, got: &str) -> String {
+    for (i, (w, g)) in want.lines().zip(got.lines()).enumerate() {
+        if w != g {
+            return format!(
+                "line {}: expected `{}`, merged `{}`",
+                i + 1,
+                w.trim(),
+                g.trim()
+            );
+        }
+    }
+    format!(
+        "expected {} lines, merged {} lines",
+        want.lines().count(),
+        got.lines().count()
+    )
+}
+
+fn c_sources(sub: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/merge")
+        .join(sub);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Triples from `tests/merge/c_triples/*.c`: two independent source edits.
+pub fn c_source_triples() -> Vec<Triple> {
+    c_sources("c_triples")
+        .into_iter()
+        .map(|src| Triple {
+            name: format!("c:{}", src.file_stem().unwrap().to_string_lossy()),
+            base: super::compile_c(&src, "0", &[]),
+            left: super::compile_c(&src, "0", &["EDIT_A"]),
+            right: super::compile_c(&src, "0", &["EDIT_B"]),
+            expected: Some(super::compile_c(&src, "0", &["EDIT_A", "EDIT_B"])),
+            relation: Relation::Disjoint,
+        })
+        .collect()
+}
+
+/// Triples from `tests/merge/c_overlaps/*.c`: both sides edit one statement.
+pub fn c_overlap_triples() -> Vec<Triple> {
+    c_sources("c_overlaps")
+        .into_iter()
+        .map(|src| Triple {
+            name: format!("c-overlap:{}", src.file_stem().unwrap().to_string_lossy()),
+            base: super::compile_c(&src, "0", &[]),
+            left: super::compile_c(&src, "0", &["EDIT_A"]),
+            right: super::compile_c(&src, "0", &["EDIT_B"]),
+            expected: None,
+            relation: Relation::Overlapping,
+        })
+        .collect()
+}
+
+/// The modules mutation triples are drawn from: the C corpus
+/// (`tests/corpus/*.c`, first `n_c` files in name order) at -O0 and -O2,
+/// and `n_stress` llvm-stress modules. Each entry is (name, IR text).
+pub fn corpus_modules(n_c: usize, n_stress: u64) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for src in c_sources("../corpus").into_iter().take(n_c) {
+        let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
+        for opt in ["0", "2"] {
+            out.push((format!("{stem}-O{opt}"), super::compile_c(&src, opt, &[])));
+        }
+    }
+    for seed in 1..=n_stress {
+        out.push((format!("stress{seed}"), super::llvm_stress(seed, 80)));
+    }
+    out
+}
+
+/// Instructions of `f` in layout order, as `mutate` indexes them.
+fn layout(m: &IrModule<'_>, func: &str) -> Vec<Inst> {
+    m.function(func)
+        .map(|f| f.blocks().iter().flat_map(|b| b.instructions()).collect())
+        .unwrap_or_default()
+}
+
+/// Lines an edit changes in the printed module: its target, plus every user
+/// of the target when the target is deleted (their operand changes).
+fn touched(m: &IrModule<'_>, e: &Edit) -> Vec<Inst> {
+    let Some(&t) = layout(m, &e.func).get(e.index) else {
+        return Vec::new();
+    };
+    let mut v = vec![t];
+    if matches!(e.kind, EditKind::Delete { .. }) {
+        v.extend(t.val().uses().into_iter().filter_map(|(u, _)| u.as_inst()));
+    }
+    v
+}
+
+/// Whether two edits at distinct instructions may legitimately interact:
+/// a changed line of one is an operand, a user, the same line, or a direct
+/// neighbour in its block of a changed line of the other.
+fn near(m: &IrModule<'_>, e1: &Edit, e2: &Edit) -> bool {
+    let (t1, t2) = (touched(m, e1), touched(m, e2));
+    let position = |i: Inst| {
+        i.block()
+            .instructions()
+            .iter()
+            .position(|&x| x == i)
+            .unwrap_or(0)
+    };
+    t1.iter().any(|&a| {
+        t2.iter().any(|&b| {
+            a == b
+                || a.operands().contains(&b.val())
+                || b.operands().contains(&a.val())
+                || (a.block() == b.block() && position(a).abs_diff(position(b)) <= 1)
+        })
+    })
+}
+
+/// Prints `text` after applying `edits` to a fresh parse; `None` when an
+/// edit does not apply or the result does not verify.
+fn edited(text: &str, name: &str, edits: &[Edit]) -> Option<String> {
+    let session = Session::new();
+    let m = session.parse(text.as_bytes(), name).ok()?;
+    mutate::apply_all(&m, edits).ok()?;
+    Some(m.print())
+}
+
+/// Mutation triples: for every module and seed, one pair of edits at
+/// distinct instructions (Disjoint or Near) and, where the module has an
+/// integer constant to change, one pair of different edits of the same
+/// constant (Overlapping).
+pub fn mutation_triples(modules: &[(String, String)], seeds: &[u64]) -> Vec<Triple> {
+    let mut out = Vec::new();
+    for (name, text) in modules {
+        let session = Session::new();
+        let m = session
+            .parse(text.as_bytes(), name)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let base = m.print();
+        for &seed in seeds {
+            let edits = mutate::pick_edits(&m, seed, 2);
+            if let [e1, e2] = &edits[..] {
+                let relation = if near(&m, e1, e2) {
+                    Relation::Near
+                } else {
+                    Relation::Disjoint
+                };
+                let parts = (
+                    edited(&base, name, std::slice::from_ref(e1)),
+                    edited(&base, name, std::slice::from_ref(e2)),
+                    edited(&base, name, &edits),
+                );
+                if let (Some(left), Some(right), Some(both)) = parts {
+                    out.push(Triple {
+                        name: format!("{name} seed {seed}: [{e1}] + [{e2}]"),
+                        base: base.clone(),
+                        left,
+                        right,
+                        expected: Some(both),
+                        relation,
+                    });
+                }
+            }
+            if let Some(c) = mutate::pick_kind(&m, seed, "constant") {
+                let EditKind::Constant { operand, value } = c.kind else {
+                    continue;
+                };
+                let other = Edit {
+                    kind: EditKind::Constant {
+                        operand,
+                        value: value.wrapping_add(1),
+                    },
+                    ..c.clone()
+                };
+                let parts = (
+                    edited(&base, name, std::slice::from_ref(&c)),
+                    edited(&base, name, std::slice::from_ref(&other)),
+                );
+                // An i1 constant has only two values: the second edit
+                // may restore the base; such a pair is not an overlap.
+                if let (Some(left), Some(right)) = parts {
+                    if left != right && left != base && right != base {
+                        out.push(Triple {
+                            name: format!("{name} seed {seed}: [{c}] vs [{other}]"),
+                            base: base.clone(),
+                            left,
+                            right,
+                            expected: None,
+                            relation: Relation::Overlapping,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
