@@ -13,6 +13,12 @@
 //!   order_operands: true         # commutative operands, mirrored compares
 //!   reorder_globals: true        # functions, globals, aliases by name
 //!   rename_private_constants: true  # @.str.N -> @.str.<content hash>
+//! files:                         # patterns `irgit install` writes to the attributes
+//!   text: ["*.ll"]               # diff=llvm-ir merge=llvm-ir
+//!   bitcode: ["*.bc"]            # diff=llvm-bc (binary), never rewritten by the hook
+//! hook:
+//!   mode: rewrite                # rewrite | check | off (check: refuse non-canonical files)
+//!   invalid_ir: refuse           # refuse | allow: staged IR that does not parse or verify
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -61,6 +67,80 @@ impl Default for CanonOptions {
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub canon: CanonOptions,
+    pub files: FileOptions,
+    pub hook: HookOptions,
+}
+
+/// Which files are LLVM IR (gitattributes patterns, one per line written).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FileOptions {
+    /// Textual IR patterns; default `["*.ll"]`.
+    pub text: Vec<String>,
+    /// Bitcode patterns; default `["*.bc"]`.
+    pub bitcode: Vec<String>,
+}
+
+impl Default for FileOptions {
+    fn default() -> Self {
+        FileOptions {
+            text: vec!["*.ll".to_string()],
+            bitcode: vec!["*.bc".to_string()],
+        }
+    }
+}
+
+/// What the pre-commit hook does with staged IR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HookMode {
+    /// Store the canonical form in the index (default).
+    #[default]
+    Rewrite,
+    /// Leave the index alone; refuse the commit if a staged file is not canonical.
+    Check,
+    /// Do nothing.
+    Off,
+}
+
+/// What the pre-commit hook does with staged IR that LLVM refuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InvalidIrPolicy {
+    /// Refuse the commit, naming the file (default).
+    #[default]
+    Refuse,
+    /// Commit the file unchanged, with a warning.
+    Allow,
+}
+
+/// Pre-commit hook policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HookOptions {
+    pub mode: HookMode,
+    pub invalid_ir: InvalidIrPolicy,
+}
+
+impl FileOptions {
+    /// Checks that every pattern can be written as one gitattributes line.
+    fn validate(&self) -> Result<(), String> {
+        for (key, list) in [("files.text", &self.text), ("files.bitcode", &self.bitcode)] {
+            for p in list {
+                if p.is_empty() || p.starts_with('#') || p.starts_with('!') {
+                    return Err(format!(
+                        "{key}: {p:?} is not a usable gitattributes pattern"
+                    ));
+                }
+                if p.chars().any(|c| c.is_whitespace() || c == '"') {
+                    return Err(format!(
+                        "{key}: pattern {p:?} contains whitespace or quotes, which gitattributes cannot hold unquoted"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A configuration file that could not be used.
@@ -84,10 +164,18 @@ impl Config {
         if text.trim().is_empty() {
             return Ok(Config::default());
         }
-        serde_yaml::from_str(text).map_err(|e| ConfigError::Invalid {
+        let config: Config = serde_yaml::from_str(text).map_err(|e| ConfigError::Invalid {
             path: path.to_path_buf(),
             message: e.to_string(),
-        })
+        })?;
+        config
+            .files
+            .validate()
+            .map_err(|message| ConfigError::Invalid {
+                path: path.to_path_buf(),
+                message,
+            })?;
+        Ok(config)
     }
 
     /// Reads a configuration file.
@@ -144,6 +232,27 @@ mod tests {
         .to_string();
         assert!(e.contains("a/.irgit.yaml"), "{e}");
         assert!(e.contains("reorder_blokcs"), "{e}");
+    }
+
+    #[test]
+    fn file_and_hook_sections_are_validated() {
+        let c = Config::from_yaml(
+            "files:\n  text: [\"*.ll\", \"ir/*.mir\"]\nhook:\n  mode: check\n",
+            Path::new("x"),
+        )
+        .unwrap();
+        assert_eq!(c.files.text, vec!["*.ll", "ir/*.mir"]);
+        assert_eq!(c.files.bitcode, vec!["*.bc"]);
+        assert_eq!(c.hook.mode, HookMode::Check);
+        let e = Config::from_yaml("hook:\n  mode: sometimes\n", Path::new("c.yaml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("c.yaml") && e.contains("sometimes"), "{e}");
+        let e = Config::from_yaml("files:\n  text: [\"a b.ll\"]\n", Path::new("c.yaml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("files.text") && e.contains("a b.ll"), "{e}");
+        assert!(Config::from_yaml("hook:\n  colour: red\n", Path::new("x")).is_err());
     }
 
     #[test]

@@ -49,6 +49,10 @@ enum Command {
     Textconv {
         /// The file git hands over (a temporary copy of the blob)
         file: PathBuf,
+        /// Ignored: `irgit install` writes it into the configured command so git's
+        /// textconv cache is invalidated exactly when the canonical form changes
+        #[arg(long, hide = true, value_name = "N")]
+        canon_version: Option<String>,
     },
     /// Three-way merge of LLVM IR: the git merge driver (`irgit merge %O %A %B %L %P`)
     Merge(irgit::merge::cli::MergeArgs),
@@ -182,7 +186,7 @@ fn main() -> ExitCode {
         Command::Doctor(args) => return irgit::git::doctor::run(args, config),
         Command::Hook(args) => return irgit::git::hook::run(args, config),
         Command::Canon(args) => run_canon(config, args),
-        Command::Textconv { file } => {
+        Command::Textconv { file, .. } => {
             irgit::git::textconv::run(&file, config);
             Ok(())
         }

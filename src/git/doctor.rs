@@ -1,13 +1,376 @@
-//! `irgit doctor` (owned by the git-integration work; stub until it lands).
+//! `irgit doctor`: check that git will really call irgit, and say what to fix.
+//!
+//! Git fails quietly when the setup is half done, so every check here names
+//! a silent failure:
+//!
+//! ```text
+//! .gitattributes: *.ll merge=llvm-ir      but no merge.llvm-ir.driver   ─► git merges as text, silently
+//! merge.llvm-ir.driver = irgit merge ...  but no irgit on PATH          ─► git keeps "ours", silently
+//! diff.llvm-ir.textconv = irgit textconv --canon-version=0   (this irgit: 1) ─► stale textconv cache
+//! .git/hooks/pre-commit missing or not executable             ─► IR committed as written
+//! ```
+//!
+//! Output: one `ok:` or `problem:` line per check, each problem followed by a
+//! `fix:` line. Exit status 0 when there is no problem, 1 otherwise.
 
-use std::path::Path;
-use std::process::ExitCode;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use super::cmd;
+use super::drivers;
+use crate::canon::CANON_VERSION;
+use crate::config::{Config, HookMode};
 
 /// Arguments of `irgit doctor`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Exit status: 0 when git will call irgit as intended, 1 when something \
+    needs fixing (each problem is printed with its fix)."
+)]
 pub struct DoctorArgs {}
 
-pub fn run(_args: DoctorArgs, _config: Option<&Path>) -> ExitCode {
-    eprintln!("irgit doctor: not available in this build yet");
-    ExitCode::from(2)
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub ok: bool,
+    pub what: String,
+    pub fix: Option<String>,
+}
+
+fn ok(what: impl Into<String>) -> Finding {
+    Finding {
+        ok: true,
+        what: what.into(),
+        fix: None,
+    }
+}
+
+fn problem(what: impl Into<String>, fix: impl Into<String>) -> Finding {
+    Finding {
+        ok: false,
+        what: what.into(),
+        fix: Some(fix.into()),
+    }
+}
+
+/// Runs `irgit doctor`.
+pub fn run(_args: DoctorArgs, config: Option<&Path>) -> ExitCode {
+    let cwd = match std::env::current_dir() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("irgit doctor: current directory: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let findings = diagnose(&cwd, config);
+    let mut bad = 0;
+    for f in &findings {
+        if f.ok {
+            println!("ok: {}", f.what);
+        } else {
+            bad += 1;
+            println!("problem: {}", f.what);
+            if let Some(fix) = &f.fix {
+                println!("  fix: {fix}");
+            }
+        }
+    }
+    if bad == 0 {
+        println!("irgit doctor: git will call irgit as intended");
+        ExitCode::SUCCESS
+    } else {
+        println!("irgit doctor: {bad} problem(s)");
+        ExitCode::from(1)
+    }
+}
+
+const BUILTIN_DIFF: &[&str] = &[
+    "ada", "bash", "bibtex", "cpp", "csharp", "css", "dts", "elixir", "fortran", "fountain",
+    "golang", "html", "java", "kotlin", "markdown", "matlab", "objc", "pascal", "perl", "php",
+    "python", "ruby", "rust", "scheme", "tex",
+];
+const BUILTIN_MERGE: &[&str] = &["text", "binary", "union"];
+
+/// All checks, in the order they are printed.
+pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let top = cmd::worktree_top(cwd);
+    let config = match config {
+        Some(p) => Config::load(p),
+        None => Config::discover(top.as_deref().unwrap_or(cwd)),
+    };
+    let config = match config {
+        Ok(c) => c,
+        Err(e) => {
+            out.push(problem(
+                e.to_string(),
+                "fix .irgit.yaml (see `irgit --help`)",
+            ));
+            Config::default()
+        }
+    };
+
+    // 1. The configured drivers.
+    let mut programs: Vec<(String, String)> = Vec::new(); // (program, used by key)
+    for (key, want) in drivers::config_entries() {
+        match cmd::config_get(cwd, &key) {
+            None => out.push(problem(
+                format!("{key} is not set"),
+                "run `irgit install` (or `irgit install --global`)",
+            )),
+            Some(have) if have == want => {}
+            Some(have) if key.ends_with(".textconv") => {
+                match drivers::canon_version_of(&have) {
+                    Some(v) if v != CANON_VERSION.to_string() => out.push(problem(
+                        format!(
+                            "{key} = {have:?} names canonical form {v}, this irgit prints form {CANON_VERSION}: \
+                             git's textconv cache would keep showing the old form"
+                        ),
+                        "run `irgit install` again to update the command",
+                    )),
+                    Some(_) => {}
+                    None => out.push(problem(
+                        format!("{key} = {have:?} carries no --canon-version: git's textconv cache is never invalidated"),
+                        "run `irgit install` again to update the command",
+                    )),
+                }
+            }
+            Some(have) if key.ends_with(".driver") || key.ends_with(".recursive") => {
+                out.push(problem(
+                    format!("{key} = {have:?}, expected {want:?}"),
+                    "run `irgit install` again",
+                ));
+            }
+            Some(_) => {}
+        }
+        if key.ends_with(".textconv") || key.ends_with(".driver") {
+            if let Some(p) = cmd::config_get(cwd, &key)
+                .as_deref()
+                .and_then(drivers::program_of)
+            {
+                if !programs.iter().any(|(q, _)| q == p) {
+                    programs.push((p.to_string(), key.clone()));
+                }
+            }
+        }
+    }
+    if programs.is_empty() {
+        programs.push((drivers::PROGRAM.to_string(), "the default command".into()));
+    }
+
+    // 2. The program git will run.
+    let this = format!("irgit {}", env!("CARGO_PKG_VERSION"));
+    for (program, key) in &programs {
+        match cmd::find_program(program) {
+            None => out.push(problem(
+                format!(
+                    "`{program}` (run by {key}) is not on PATH: git diff fails on IR files and \
+                     git merge silently keeps \"ours\""
+                ),
+                "put irgit on PATH (e.g. `cargo install --path .`) or run `irgit install` from the binary git should use",
+            )),
+            Some(path) => {
+                let version = Command::new(&path)
+                    .arg("--version")
+                    .stdin(Stdio::null())
+                    .output()
+                    .ok()
+                    .filter(|o| o.status.success())
+                    .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+                match version {
+                    Some(v) if v == this => out.push(ok(format!(
+                        "git runs {} ({v})",
+                        path.display()
+                    ))),
+                    Some(v) => out.push(problem(
+                        format!("git runs {} which is {v:?}, not {this:?}", path.display()),
+                        "put this irgit first on PATH, or reinstall the one git finds",
+                    )),
+                    None => out.push(problem(
+                        format!("git runs {}, which does not answer `--version` like irgit", path.display()),
+                        "put the real irgit first on PATH",
+                    )),
+                }
+            }
+        }
+    }
+
+    // 3. Attributes against configuration.
+    let mut named: Vec<(String, String, String)> = Vec::new(); // (kind, name, where)
+    for file in attribute_files(cwd, top.as_deref()) {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.starts_with('#') {
+                continue;
+            }
+            for tok in line.split_whitespace().skip(1) {
+                for kind in ["diff", "merge"] {
+                    if let Some(name) = tok.strip_prefix(kind).and_then(|r| r.strip_prefix('=')) {
+                        let place = format!("{}:{}", file.display(), i + 1);
+                        if !named.iter().any(|(k, n, _)| k == kind && n == name) {
+                            named.push((kind.to_string(), name.to_string(), place));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (kind, name, place) in &named {
+        if kind == "diff" && !BUILTIN_DIFF.contains(&name.as_str()) {
+            let configured = cmd::config_get(cwd, &format!("diff.{name}.textconv")).is_some()
+                || cmd::config_get(cwd, &format!("diff.{name}.command")).is_some();
+            if !configured {
+                out.push(problem(
+                    format!("{place} names diff driver {name:?}, which is not configured: git shows a plain diff"),
+                    "run `irgit install`, or fix the attribute",
+                ));
+            }
+        }
+        if kind == "merge" && !BUILTIN_MERGE.contains(&name.as_str()) {
+            match cmd::config_get(cwd, &format!("merge.{name}.driver")) {
+                None => out.push(problem(
+                    format!(
+                        "{place} names merge driver {name:?}, which is not configured: git merges \
+                         these files as plain text, silently"
+                    ),
+                    "run `irgit install`, or fix the attribute",
+                )),
+                Some(driver) => {
+                    let program = drivers::program_of(&driver).unwrap_or("");
+                    if !programs.iter().any(|(p, _)| p == program)
+                        && cmd::find_program(program).is_none()
+                    {
+                        out.push(problem(
+                            format!(
+                                "merge driver {name:?} runs `{program}`, which is not found: git \
+                                 silently keeps \"ours\""
+                            ),
+                            format!("install `{program}` or fix merge.{name}.driver"),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    let Some(top) = top else {
+        return out;
+    };
+
+    // 4. Tracked IR files without irgit's drivers.
+    match unattributed_ir_files(&top) {
+        Ok(files) if files.is_empty() => {}
+        Ok(files) => out.push(problem(
+            format!(
+                "{} tracked IR file(s) have no irgit diff driver, e.g. {}",
+                files.len(),
+                files[0]
+            ),
+            "run `irgit install`, or add `diff=llvm-ir merge=llvm-ir` lines for them to .gitattributes",
+        )),
+        Err(e) => out.push(problem(e, "check that git works in this repository")),
+    }
+    if !out.iter().any(|f| !f.ok && f.what.contains("not set"))
+        && named.iter().any(|(_, n, _)| n == drivers::MERGE)
+    {
+        out.push(ok(
+            "diff and merge drivers are configured and named in the attributes",
+        ));
+    }
+
+    // 5. The hook.
+    if config.hook.mode != HookMode::Off {
+        out.push(check_hook(cwd, &top));
+    }
+    out
+}
+
+fn attribute_files(cwd: &Path, top: Option<&Path>) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    if let Ok(g) = cmd::global_attributes_file(cwd) {
+        files.push(g);
+    }
+    if let Some(top) = top {
+        if let Ok(info) = cmd::git_path(cwd, "info/attributes") {
+            files.push(info);
+        }
+        files.push(top.join(".gitattributes"));
+        if let Ok(list) = cmd::git(top, &["ls-files", "-z", "--", ":(glob)**/.gitattributes"]) {
+            for p in list.split('\0').filter(|p| !p.is_empty()) {
+                let p = top.join(p);
+                if !files.contains(&p) {
+                    files.push(p);
+                }
+            }
+        }
+    }
+    files
+}
+
+fn unattributed_ir_files(top: &Path) -> Result<Vec<String>, String> {
+    let out = Command::new("git")
+        .args(["ls-files", "-z", "--", ":(glob)**/*.ll", ":(glob)**/*.bc"])
+        .current_dir(top)
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let list = String::from_utf8_lossy(&out.stdout).into_owned();
+    let paths: Vec<&str> = list.split('\0').filter(|p| !p.is_empty()).collect();
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut args = vec!["check-attr", "-z", "diff", "--"];
+    args.extend(paths.iter().copied());
+    let attrs = cmd::git(top, &args)?;
+    let fields: Vec<&str> = attrs.split('\0').collect();
+    Ok(fields
+        .chunks(3)
+        .filter_map(|r| match r {
+            [path, _, value] if *value != drivers::DIFF_TEXT && *value != drivers::DIFF_BITCODE => {
+                Some(path.to_string())
+            }
+            _ => None,
+        })
+        .collect())
+}
+
+fn check_hook(cwd: &Path, top: &Path) -> Finding {
+    let path = match cmd::git_path(cwd, "hooks/pre-commit") {
+        Ok(p) => p,
+        Err(e) => return problem(e, "check that git works in this repository"),
+    };
+    let framework = std::fs::read_to_string(top.join(".pre-commit-config.yaml"))
+        .map(|t| t.contains("irgit-canonicalize"))
+        .unwrap_or(false);
+    let Ok(meta) = std::fs::metadata(&path) else {
+        return problem(
+            format!(
+                "no pre-commit hook at {}: IR is committed as written, not in canonical form",
+                path.display()
+            ),
+            if framework {
+                "run `pre-commit install` (.pre-commit-config.yaml uses irgit-canonicalize)"
+            } else {
+                "run `irgit install --hook` (or set hook: mode: off in .irgit.yaml)"
+            },
+        );
+    };
+    if meta.permissions().mode() & 0o111 == 0 {
+        return problem(
+            format!("{} is not executable: git ignores it", path.display()),
+            format!("chmod +x {}", path.display()),
+        );
+    }
+    let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap_or_default()).into_owned();
+    if text.contains(drivers::HOOK_MARKER) || (framework && text.contains("pre-commit")) {
+        ok(format!("pre-commit hook {} runs irgit", path.display()))
+    } else {
+        problem(
+            format!("{} does not run `{}`", path.display(), drivers::HOOK_MARKER),
+            "run `irgit install --hook` (it chains the existing hook)",
+        )
+    }
 }

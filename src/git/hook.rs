@@ -1,13 +1,378 @@
-//! `irgit hook pre-commit` (owned by the git-integration work; stub until it lands).
+//! `irgit hook pre-commit`: store the canonical form of every staged IR file.
+//!
+//! ```text
+//! index blob (staged)               index blob (committed)
+//! ; test input, keep me             ; test input, keep me
+//! define i32 @f(i32 %n) {           ; ModuleID = 'x.c'
+//!   %1 = add i32 %n, 1       ─►     ...
+//!   ret i32 %1                      define i32 @f(i32 %arg0) {
+//! }                                 bb0:
+//!                                     %add.5e1c = add i32 %arg0, 1 ...
+//! ```
+//!
+//! It works on the **index blob**, never on the worktree file, so a file
+//! staged in part (`git add -p`) commits the canonical form of exactly what was
+//! staged. The worktree file is rewritten only when it equals the old index
+//! blob; otherwise it keeps the user's unstaged changes untouched.
+//!
+//! Files are selected by their attributes in the index (`diff=llvm-ir`, or
+//! `diff=llvm-bc` for bitcode), among the paths that differ from `HEAD`;
+//! deleted files are skipped. Refused (exit 1, file and reason named, nothing
+//! written): a file LLVM cannot parse or verify (unless `hook.invalid_ir:
+//! allow`), and a file with comments the canonical form would lose. A leading
+//! block of comment lines is kept verbatim above the canonical text.
+//!
+//! Bitcode is checked (it must parse and verify) but never rewritten: the
+//! bytes are what build tools consume, and `git diff` shows them as canonical
+//! text through the `llvm-bc` textconv anyway.
+//!
+//! All files are checked first; the index is written once, only if every file
+//! passed, so a refused commit leaves the index exactly as it was.
 
-use std::path::Path;
-use std::process::ExitCode;
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use super::comments;
+use super::drivers;
+use crate::canon;
+use crate::config::{Config, HookMode, HookOptions, InvalidIrPolicy};
+use crate::ir::Session;
 
 /// Arguments of `irgit hook`.
 #[derive(clap::Args, Debug)]
-pub struct HookArgs {}
+#[command(
+    after_help = "Install with `irgit install --hook`, copy hooks/pre-commit, or use the \
+    pre-commit framework (id: irgit-canonicalize).\n\
+    Exit status: 0 when the commit may proceed, 1 when a staged file is refused, 2 on errors."
+)]
+pub struct HookArgs {
+    /// Which hook git is running
+    #[arg(value_enum)]
+    pub name: HookName,
+}
 
-pub fn run(_args: HookArgs, _config: Option<&Path>) -> ExitCode {
-    eprintln!("irgit hook: not available in this build yet");
-    ExitCode::from(2)
+/// The hooks irgit implements.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookName {
+    /// Store canonical forms of staged LLVM IR in the index
+    PreCommit,
+}
+
+/// Runs `irgit hook <name>`.
+pub fn run(args: HookArgs, config: Option<&Path>) -> ExitCode {
+    match args.name {
+        HookName::PreCommit => match pre_commit(config) {
+            Ok(report) => {
+                for w in &report.warnings {
+                    eprintln!("irgit pre-commit: warning: {w}");
+                }
+                for p in &report.refused {
+                    eprintln!("irgit pre-commit: {p}");
+                }
+                if report.refused.is_empty() {
+                    for c in &report.rewritten {
+                        eprintln!("irgit pre-commit: {c}: stored the canonical form");
+                    }
+                    ExitCode::SUCCESS
+                } else {
+                    eprintln!(
+                        "irgit pre-commit: commit refused; nothing was changed (fix the files above, \
+                         or commit with --no-verify)"
+                    );
+                    ExitCode::from(1)
+                }
+            }
+            Err(e) => {
+                eprintln!("irgit pre-commit: {e}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+/// What the pre-commit hook did.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Paths whose index entry now holds the canonical form.
+    pub rewritten: Vec<String>,
+    /// `path: reason` for every refused file.
+    pub refused: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// What to do with one staged file.
+enum Outcome {
+    Unchanged,
+    Rewrite(Vec<u8>),
+}
+
+fn err<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> String + '_ {
+    move |e| format!("{what}: {e}")
+}
+
+/// The pre-commit hook on the repository of the current directory.
+pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
+    let repo = git2::Repository::open_from_env().map_err(err("cannot open the repository"))?;
+    let workdir = repo
+        .workdir()
+        .ok_or("a bare repository has no commits to prepare")?
+        .to_path_buf();
+    let config = match config {
+        Some(p) => Config::load(p),
+        None => Config::discover(&workdir),
+    }
+    .map_err(|e| e.to_string())?;
+    let mut report = Report::default();
+    if config.hook.mode == HookMode::Off {
+        return Ok(report);
+    }
+    // git points hooks at the index being committed (e.g. `git commit -a`).
+    let mut index = match std::env::var_os("GIT_INDEX_FILE") {
+        Some(p) => {
+            let p = PathBuf::from(p);
+            let p = if p.is_absolute() {
+                p
+            } else {
+                std::env::current_dir().map_err(err("cwd"))?.join(p)
+            };
+            git2::Index::open(&p).map_err(err(&p.display().to_string()))?
+        }
+        None => repo.index().map_err(err("cannot read the index"))?,
+    };
+
+    let staged = staged_paths(&repo, &index)?;
+    if staged.is_empty() {
+        return Ok(report);
+    }
+    let kinds = ir_kinds(&workdir, &staged)?;
+    let mut updates = Vec::new();
+    for (path, kind) in staged.iter().zip(kinds) {
+        let Some(kind) = kind else { continue };
+        let Some(entry) = index.get_path(Path::new(path), 0) else {
+            continue;
+        };
+        let blob = repo
+            .find_blob(entry.id)
+            .map_err(err(&format!("{path}: cannot read the staged blob")))?;
+        match check_file(
+            path,
+            blob.content(),
+            kind,
+            &config.hook,
+            &config,
+            &mut report,
+        ) {
+            Outcome::Unchanged => {}
+            Outcome::Rewrite(new) => {
+                updates.push((path.clone(), entry, blob.content().to_vec(), new))
+            }
+        }
+    }
+    if !report.refused.is_empty() || updates.is_empty() {
+        return Ok(report);
+    }
+
+    for (path, mut entry, old, new) in updates {
+        let id = repo
+            .blob(&new)
+            .map_err(err(&format!("{path}: cannot write the canonical blob")))?;
+        entry.id = id;
+        entry.file_size = new.len() as u32;
+        let file = workdir.join(&path);
+        let worktree_is_staged = std::fs::symlink_metadata(&file)
+            .map(|m| m.file_type().is_file())
+            .unwrap_or(false)
+            && std::fs::read(&file).map(|b| b == old).unwrap_or(false);
+        if worktree_is_staged {
+            write_keeping_mode(&file, &new)?;
+            let m = std::fs::metadata(&file).map_err(err(&file.display().to_string()))?;
+            entry.ctime = git2::IndexTime::new(m.ctime() as i32, m.ctime_nsec() as u32);
+            entry.mtime = git2::IndexTime::new(m.mtime() as i32, m.mtime_nsec() as u32);
+            entry.dev = m.dev() as u32;
+            entry.ino = m.ino() as u32;
+            entry.uid = m.uid();
+            entry.gid = m.gid();
+        } else {
+            report.warnings.push(format!(
+                "{path}: has unstaged changes; they stay in the work tree, only the staged version was canonicalized"
+            ));
+        }
+        index
+            .add(&entry)
+            .map_err(err(&format!("{path}: cannot update the index entry")))?;
+        report.rewritten.push(path);
+    }
+    index.write().map_err(err("cannot write the index"))?;
+    Ok(report)
+}
+
+fn write_keeping_mode(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(err(&dir.display().to_string()))?;
+    tmp.write_all(bytes)
+        .map_err(err(&path.display().to_string()))?;
+    let perms = std::fs::metadata(path)
+        .map_err(err(&path.display().to_string()))?
+        .permissions();
+    std::fs::set_permissions(tmp.path(), perms).map_err(err(&path.display().to_string()))?;
+    tmp.persist(path)
+        .map_err(err(&path.display().to_string()))?;
+    Ok(())
+}
+
+/// Paths added or modified in the index relative to `HEAD` (everything on
+/// the first commit), regular files only.
+fn staged_paths(repo: &git2::Repository, index: &git2::Index) -> Result<Vec<String>, String> {
+    let head_tree = match repo.head() {
+        Ok(h) => Some(h.peel_to_tree().map_err(err("HEAD"))?),
+        Err(_) => None,
+    };
+    let diff = repo
+        .diff_tree_to_index(head_tree.as_ref(), Some(index), None)
+        .map_err(err("cannot compare the index with HEAD"))?;
+    let mut out = Vec::new();
+    for d in diff.deltas() {
+        use git2::Delta::*;
+        if !matches!(d.status(), Added | Modified | Renamed | Copied | Typechange) {
+            continue;
+        }
+        let new = d.new_file();
+        let mode = new.mode();
+        if mode != git2::FileMode::Blob && mode != git2::FileMode::BlobExecutable {
+            continue;
+        }
+        if let Some(p) = new.path().and_then(|p| p.to_str()) {
+            out.push(p.to_string());
+        } else if let Some(p) = new.path() {
+            eprintln!(
+                "irgit pre-commit: warning: {}: path is not UTF-8; skipped",
+                p.display()
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// Textual IR or bitcode, as the attributes say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    Bitcode,
+}
+
+/// The `diff` attribute of each path, as git computes it from the index
+/// (`git check-attr --cached`, so global and info attributes count too).
+fn ir_kinds(workdir: &Path, paths: &[String]) -> Result<Vec<Option<Kind>>, String> {
+    let mut child = Command::new("git")
+        .args(["check-attr", "--cached", "-z", "--stdin", "diff"])
+        .current_dir(workdir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(err("cannot run git check-attr"))?;
+    let mut input = Vec::new();
+    for p in paths {
+        input.extend_from_slice(p.as_bytes());
+        input.push(0);
+    }
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().map_err(err("git check-attr"))?;
+    let _ = writer.join();
+    if !out.status.success() {
+        return Err(format!(
+            "git check-attr failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        ));
+    }
+    let fields: Vec<&[u8]> = out.stdout.split(|b| *b == 0).collect();
+    let mut by_path = std::collections::HashMap::new();
+    for rec in fields.chunks(3) {
+        if let [path, _attr, value] = rec {
+            let kind = match *value {
+                v if v == drivers::DIFF_TEXT.as_bytes() => Some(Kind::Text),
+                v if v == drivers::DIFF_BITCODE.as_bytes() => Some(Kind::Bitcode),
+                _ => None,
+            };
+            by_path.insert(path.to_vec(), kind);
+        }
+    }
+    Ok(paths
+        .iter()
+        .map(|p| by_path.get(p.as_bytes()).copied().flatten())
+        .collect())
+}
+
+/// Decides what to do with one staged file; problems go into `report`.
+fn check_file(
+    path: &str,
+    bytes: &[u8],
+    kind: Kind,
+    policy: &HookOptions,
+    config: &Config,
+    report: &mut Report,
+) -> Outcome {
+    let invalid = |report: &mut Report, why: String| {
+        match policy.invalid_ir {
+            InvalidIrPolicy::Refuse => report.refused.push(format!("{path}: {why}")),
+            InvalidIrPolicy::Allow => report.warnings.push(format!(
+                "{path}: {why}; committed unchanged (hook.invalid_ir: allow)"
+            )),
+        }
+        Outcome::Unchanged
+    };
+    let session = Session::new();
+    let module = match session.parse(bytes, path) {
+        Ok(m) => m,
+        Err(e) => return invalid(report, e.to_string()),
+    };
+    if let Err(e) = module.verify() {
+        return invalid(report, e.to_string());
+    }
+    if kind == Kind::Bitcode || canon::is_bitcode(bytes) {
+        return Outcome::Unchanged;
+    }
+    // Parsing succeeded on text IR, which Session::parse only accepts as UTF-8.
+    let input = String::from_utf8_lossy(bytes);
+    let lost = comments::lost_comments(&input, &module.print());
+    if !lost.is_empty() {
+        let shown: Vec<String> = lost
+            .iter()
+            .take(3)
+            .map(|c| format!("line {}: {}", c.line, c.text))
+            .collect();
+        report.refused.push(format!(
+            "{path}: has {} comment(s) the canonical form would lose ({}{}); \
+             move them into the comment block at the top of the file, which is kept",
+            lost.len(),
+            shown.join("; "),
+            if lost.len() > 3 { "; ..." } else { "" }
+        ));
+        return Outcome::Unchanged;
+    }
+    canon::canonicalize(&module, &config.canon);
+    if let Err(e) = module.verify() {
+        report.warnings.push(format!(
+            "{path}: canonicalization produced invalid IR (an irgit bug, please report it): {e}; \
+             committed unchanged"
+        ));
+        return Outcome::Unchanged;
+    }
+    module.set_identifier(&module.source_filename());
+    let mut text = comments::kept_leading_block(&input);
+    text.push_str(&module.print());
+    if text.as_bytes() == bytes {
+        return Outcome::Unchanged;
+    }
+    if config.hook.mode == HookMode::Check {
+        report.refused.push(format!(
+            "{path}: not in canonical form (hook.mode: check); set hook.mode: rewrite in \
+             .irgit.yaml to have the hook store it"
+        ));
+        return Outcome::Unchanged;
+    }
+    Outcome::Rewrite(text.into_bytes())
 }

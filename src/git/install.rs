@@ -1,22 +1,588 @@
-//! `irgit install` / `irgit uninstall` (owned by the git-integration work; stub until it lands).
+//! `irgit install` / `irgit uninstall`: the one command that makes git call
+//! irgit, and its exact inverse.
+//!
+//! ```text
+//! before                         after `irgit install --hook`
+//! .git/config   [core] ...       [core] ...
+//!                                [diff "llvm-ir"] textconv = irgit textconv --canon-version=1 ...
+//!                                [merge "llvm-ir"] driver = irgit merge %O %A %B %L %P ...
+//! .gitattributes *.png binary    *.png binary
+//!                                *.ll diff=llvm-ir merge=llvm-ir
+//!                                *.bc -text diff=llvm-bc -merge
+//! hooks/pre-commit  (lint.sh)    irgit's hook, which then runs lint.sh (moved to pre-commit.irgit-chained)
+//! ```
+//!
+//! Install is idempotent: what is already in place is not written again, so a
+//! second run changes no byte. It records what it changed (the previous value
+//! of every key, the lines it added, the hook it chained, and a snapshot of each
+//! file before and after) in `irgit-install.yaml` in the git directory (global:
+//! `~/.config/irgit/install-global.yaml`). Uninstall restores the snapshot byte
+//! for byte when the file is still exactly as install left it, and otherwise
+//! undoes only its own keys and lines, leaving later edits by the user alone.
 
-use std::path::Path;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use serde::{Deserialize, Serialize};
+
+use super::cmd;
+use super::drivers;
+use crate::config::{Config, FileOptions};
 
 /// Arguments of `irgit install`.
 #[derive(clap::Args, Debug)]
-pub struct InstallArgs {}
+#[command(after_help = "Examples:\n  \
+    irgit install                 # this repository: .git/config and .gitattributes\n  \
+    irgit install --hook          # ... and the pre-commit hook (an existing hook is chained)\n  \
+    irgit install --global        # your global git config and ~/.config/git/attributes\n  \
+    irgit install --pattern '*.ll' --pattern '*.bc' --pattern 'ir/*.txt'\n\n\
+    Running it twice changes nothing; `irgit uninstall` undoes exactly what it did.")]
+pub struct InstallArgs {
+    /// Configure git globally (global config file and global attributes file)
+    #[arg(long, conflicts_with = "local")]
+    pub global: bool,
+    /// Configure this repository only (the default)
+    #[arg(long)]
+    pub local: bool,
+    /// Also install the pre-commit hook that stores canonical IR (local only)
+    #[arg(long, conflicts_with = "global")]
+    pub hook: bool,
+    /// Attribute patterns to register instead of `files:` in .irgit.yaml;
+    /// patterns ending in `.bc` get the bitcode driver
+    #[arg(long = "pattern", value_name = "GLOB", num_args = 1..)]
+    pub patterns: Vec<String>,
+}
 
 /// Arguments of `irgit uninstall`.
 #[derive(clap::Args, Debug)]
-pub struct UninstallArgs {}
-
-pub fn run_install(_args: InstallArgs, _config: Option<&Path>) -> ExitCode {
-    eprintln!("irgit install: not available in this build yet");
-    ExitCode::from(2)
+pub struct UninstallArgs {
+    /// Undo a global install
+    #[arg(long, conflicts_with = "local")]
+    pub global: bool,
+    /// Undo this repository's install (the default)
+    #[arg(long)]
+    pub local: bool,
 }
 
-pub fn run_uninstall(_args: UninstallArgs, _config: Option<&Path>) -> ExitCode {
-    eprintln!("irgit uninstall: not available in this build yet");
-    ExitCode::from(2)
+/// What one install changed; enough to undo it exactly.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct Record {
+    config_file: PathBuf,
+    /// Keys install set, with their values before the first install.
+    keys: Vec<KeyRecord>,
+    /// The config file before and after install; dropped when the user edits
+    /// the file between installs (then uninstall works key by key).
+    config_snapshot: Option<Snapshot>,
+    attributes_file: PathBuf,
+    attribute_lines: Vec<String>,
+    attributes_snapshot: Option<Snapshot>,
+    /// Directories install created (removed again if empty).
+    created_dirs: Vec<PathBuf>,
+    hook: Option<HookRecord>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct KeyRecord {
+    key: String,
+    previous: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Snapshot {
+    /// `None`: the file did not exist.
+    before: Option<String>,
+    after: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct HookRecord {
+    path: PathBuf,
+    /// Where a pre-existing hook was moved to.
+    chained: Option<PathBuf>,
+}
+
+/// Where an install writes.
+struct Target {
+    cwd: PathBuf,
+    config_file: PathBuf,
+    attributes_file: PathBuf,
+    hook_file: Option<PathBuf>,
+    record_file: PathBuf,
+}
+
+fn target(global: bool) -> Result<Target, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
+    if global {
+        let config_file = cmd::global_config_file()?;
+        let attributes_file = cmd::global_attributes_file(&cwd)?;
+        let base = match std::env::var_os("XDG_CONFIG_HOME").filter(|x| !x.is_empty()) {
+            Some(x) => PathBuf::from(x),
+            None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".config"),
+        };
+        return Ok(Target {
+            cwd,
+            config_file,
+            attributes_file,
+            hook_file: None,
+            record_file: base.join("irgit").join("install-global.yaml"),
+        });
+    }
+    let top = cmd::worktree_top(&cwd).ok_or_else(|| {
+        format!(
+            "{}: not inside a git work tree (use --global to configure git for every repository)",
+            cwd.display()
+        )
+    })?;
+    Ok(Target {
+        config_file: cmd::git_path(&cwd, "config")?,
+        attributes_file: top.join(".gitattributes"),
+        hook_file: Some(cmd::git_path(&cwd, "hooks/pre-commit")?),
+        record_file: cmd::git_path(&cwd, "irgit-install.yaml")?,
+        cwd,
+    })
+}
+
+fn read_opt(path: &Path) -> Result<Option<String>, String> {
+    match std::fs::read(path) {
+        Ok(b) => String::from_utf8(b)
+            .map(Some)
+            .map_err(|_| format!("{}: not UTF-8 text; irgit will not edit it", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    tmp.write_all(text.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Ok(meta) = path.metadata() {
+        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
+    }
+    tmp.persist(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(())
+}
+
+fn restore(path: &Path, content: &Option<String>) -> Result<(), String> {
+    match content {
+        Some(text) => write_file(path, text),
+        None => match std::fs::remove_file(path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        },
+    }
+}
+
+fn load_record(path: &Path) -> Result<Option<Record>, String> {
+    match read_opt(path)? {
+        None => Ok(None),
+        Some(text) => serde_yaml::from_str(&text).map(Some).map_err(|e| {
+            format!(
+                "{}: unreadable install record ({e}); remove it to start over",
+                path.display()
+            )
+        }),
+    }
+}
+
+fn load_config(explicit: Option<&Path>, cwd: &Path) -> Result<Config, String> {
+    match explicit {
+        Some(p) => Config::load(p),
+        None => Config::discover(cwd),
+    }
+    .map_err(|e| e.to_string())
+}
+
+fn patterns_from_args(patterns: &[String]) -> Result<FileOptions, String> {
+    let mut files = FileOptions {
+        text: Vec::new(),
+        bitcode: Vec::new(),
+    };
+    for p in patterns {
+        if p.is_empty() || p.chars().any(|c| c.is_whitespace() || c == '"') || p.starts_with('#') {
+            return Err(format!(
+                "--pattern {p:?}: not a usable gitattributes pattern (empty, '#', whitespace or quotes)"
+            ));
+        }
+        if p.ends_with(".bc") {
+            files.bitcode.push(p.clone());
+        } else {
+            files.text.push(p.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn create_dirs(dir: &Path, created: &mut Vec<PathBuf>) -> Result<(), String> {
+    let mut missing = Vec::new();
+    let mut d = Some(dir);
+    while let Some(x) = d {
+        if x.exists() || x.as_os_str().is_empty() {
+            break;
+        }
+        missing.push(x.to_path_buf());
+        d = x.parent();
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for m in missing.into_iter().rev() {
+        if !created.contains(&m) {
+            created.push(m);
+        }
+    }
+    Ok(())
+}
+
+/// Runs `irgit install`.
+pub fn run_install(args: InstallArgs, config: Option<&Path>) -> ExitCode {
+    match install(&args, config) {
+        Ok(changes) if changes.is_empty() => {
+            println!("irgit install: already installed; nothing changed");
+            ExitCode::SUCCESS
+        }
+        Ok(changes) => {
+            for c in changes {
+                println!("irgit install: {c}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("irgit install: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, String> {
+    let t = target(args.global)?;
+    let files = if args.patterns.is_empty() {
+        load_config(config, &t.cwd)?.files
+    } else {
+        patterns_from_args(&args.patterns)?
+    };
+    let old_record = load_record(&t.record_file)?;
+    let mut rec = old_record.clone().unwrap_or_else(|| Record {
+        config_file: t.config_file.clone(),
+        attributes_file: t.attributes_file.clone(),
+        ..Record::default()
+    });
+    if rec.config_file != t.config_file || rec.attributes_file != t.attributes_file {
+        return Err(format!(
+            "{} records an install into {} and {}, but git now uses {} and {}; run `irgit uninstall` first",
+            t.record_file.display(),
+            rec.config_file.display(),
+            rec.attributes_file.display(),
+            t.config_file.display(),
+            t.attributes_file.display()
+        ));
+    }
+    let mut changes = Vec::new();
+
+    // 1. git config.
+    let config_now = read_opt(&t.config_file)?;
+    let snapshot_valid = match (&old_record, &rec.config_snapshot) {
+        (None, _) => true,
+        (Some(_), Some(s)) => s.after == config_now,
+        (Some(_), None) => false,
+    };
+    let mut config_changed = false;
+    for (key, value) in drivers::config_entries() {
+        let current = cmd::config_get_all(&t.cwd, &t.config_file, &key)?;
+        if current.len() == 1 && current[0] == value {
+            continue;
+        }
+        if !rec.keys.iter().any(|k| k.key == key) {
+            rec.keys.push(KeyRecord {
+                key: key.clone(),
+                previous: current,
+            });
+        }
+        if let Some(dir) = t.config_file.parent() {
+            create_dirs(dir, &mut rec.created_dirs)?;
+        }
+        let file = t.config_file.to_string_lossy().into_owned();
+        cmd::git(
+            &t.cwd,
+            &["config", "--file", &file, "--replace-all", &key, &value],
+        )?;
+        config_changed = true;
+        changes.push(format!("{}: set {key} = {value}", t.config_file.display()));
+    }
+    if config_changed {
+        let after = read_opt(&t.config_file)?;
+        rec.config_snapshot = if old_record.is_none() {
+            Some(Snapshot {
+                before: config_now,
+                after,
+            })
+        } else if snapshot_valid {
+            rec.config_snapshot.take().map(|s| Snapshot { after, ..s })
+        } else {
+            None
+        };
+    }
+
+    // 2. attributes.
+    let attrs_now = read_opt(&t.attributes_file)?;
+    let attrs_snapshot_valid = match (&old_record, &rec.attributes_snapshot) {
+        (None, _) => true,
+        (Some(_), Some(s)) => s.after == attrs_now,
+        (Some(_), None) => false,
+    };
+    let mut text = attrs_now.clone().unwrap_or_default();
+    let mut added = Vec::new();
+    for line in drivers::attribute_lines(&files) {
+        if text.lines().any(|l| l.trim() == line) {
+            continue;
+        }
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&line);
+        text.push('\n');
+        added.push(line);
+    }
+    if !added.is_empty() {
+        if let Some(dir) = t.attributes_file.parent() {
+            create_dirs(dir, &mut rec.created_dirs)?;
+        }
+        write_file(&t.attributes_file, &text)?;
+        for line in &added {
+            changes.push(format!("{}: added `{line}`", t.attributes_file.display()));
+            if !rec.attribute_lines.contains(line) {
+                rec.attribute_lines.push(line.clone());
+            }
+        }
+        let after = Some(text);
+        rec.attributes_snapshot = if old_record.is_none() {
+            Some(Snapshot {
+                before: attrs_now,
+                after,
+            })
+        } else if attrs_snapshot_valid {
+            rec.attributes_snapshot
+                .take()
+                .map(|s| Snapshot { after, ..s })
+        } else {
+            None
+        };
+    }
+
+    // 3. the hook.
+    if args.hook {
+        let path = t
+            .hook_file
+            .clone()
+            .ok_or("--hook needs a repository (it cannot be installed with --global)")?;
+        if let Some(c) = install_hook(&path, &mut rec)? {
+            changes.push(c);
+        }
+    }
+
+    if old_record.as_ref() != Some(&rec) {
+        let yaml = serde_yaml::to_string(&rec).map_err(|e| e.to_string())?;
+        if let Some(dir) = t.record_file.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        write_file(
+            &t.record_file,
+            &format!("# Written by `irgit install`; read by `irgit uninstall`.\n{yaml}"),
+        )?;
+    }
+    Ok(changes)
+}
+
+fn install_hook(path: &Path, rec: &mut Record) -> Result<Option<String>, String> {
+    let script = drivers::hook_script();
+    let existing = std::fs::read(path).ok();
+    if let Some(bytes) = &existing {
+        if bytes == script.as_bytes() {
+            return Ok(None);
+        }
+        if String::from_utf8_lossy(bytes).contains(drivers::HOOK_MARKER) {
+            return Ok(Some(format!(
+                "{}: already runs `{}`; left as it is",
+                path.display(),
+                drivers::HOOK_MARKER
+            )));
+        }
+    }
+    let dir = path
+        .parent()
+        .ok_or_else(|| format!("{}: no parent directory", path.display()))?;
+    create_dirs(dir, &mut rec.created_dirs)?;
+    let mut chained = None;
+    if existing.is_some() {
+        let to = dir.join(drivers::CHAINED_HOOK_NAME);
+        if to.exists() {
+            return Err(format!(
+                "{}: exists already; cannot chain {} to it without overwriting it",
+                to.display(),
+                path.display()
+            ));
+        }
+        std::fs::rename(path, &to).map_err(|e| format!("{}: {e}", path.display()))?;
+        chained = Some(to);
+    }
+    std::fs::write(path, &script).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let msg = match &chained {
+        Some(c) => format!(
+            "{}: installed the pre-commit hook; the existing hook now runs after it from {}",
+            path.display(),
+            c.display()
+        ),
+        None => format!("{}: installed the pre-commit hook", path.display()),
+    };
+    rec.hook = Some(HookRecord {
+        path: path.to_path_buf(),
+        chained,
+    });
+    Ok(Some(msg))
+}
+
+/// Runs `irgit uninstall`.
+pub fn run_uninstall(args: UninstallArgs, _config: Option<&Path>) -> ExitCode {
+    match uninstall(&args) {
+        Ok((changes, warnings)) => {
+            for c in &changes {
+                println!("irgit uninstall: {c}");
+            }
+            for w in &warnings {
+                eprintln!("irgit uninstall: warning: {w}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("irgit uninstall: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String> {
+    let t = target(args.global)?;
+    let Some(rec) = load_record(&t.record_file)? else {
+        return Ok((
+            vec![format!(
+                "nothing to undo (no install record at {})",
+                t.record_file.display()
+            )],
+            Vec::new(),
+        ));
+    };
+    let mut changes = Vec::new();
+    let mut warnings = Vec::new();
+
+    // The hook first: it is the part most likely to matter if we stop half-way.
+    if let Some(h) = &rec.hook {
+        let ours = std::fs::read(&h.path)
+            .map(|b| b == drivers::hook_script().as_bytes())
+            .unwrap_or(false);
+        if ours {
+            std::fs::remove_file(&h.path).map_err(|e| format!("{}: {e}", h.path.display()))?;
+            changes.push(format!("{}: removed the pre-commit hook", h.path.display()));
+            if let Some(c) = &h.chained {
+                std::fs::rename(c, &h.path).map_err(|e| format!("{}: {e}", c.display()))?;
+                changes.push(format!("{}: restored the chained hook", h.path.display()));
+            }
+        } else {
+            warnings.push(format!(
+                "{}: changed since install; left as it is{}",
+                h.path.display(),
+                h.chained
+                    .as_ref()
+                    .map(|c| format!(" (the previous hook is at {})", c.display()))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+
+    // git config.
+    let config_now = read_opt(&rec.config_file)?;
+    match &rec.config_snapshot {
+        Some(s) if s.after == config_now => {
+            restore(&rec.config_file, &s.before)?;
+            changes.push(format!("{}: restored", rec.config_file.display()));
+        }
+        _ => {
+            let file = rec.config_file.to_string_lossy().into_owned();
+            let ours: std::collections::HashMap<String, String> =
+                drivers::config_entries().into_iter().collect();
+            for k in &rec.keys {
+                let current = cmd::config_get_all(&t.cwd, &rec.config_file, &k.key)?;
+                let expected = ours.get(&k.key);
+                if current.len() != 1 || Some(&current[0]) != expected {
+                    warnings.push(format!(
+                        "{}: {} was changed after install; left as it is",
+                        rec.config_file.display(),
+                        k.key
+                    ));
+                    continue;
+                }
+                cmd::git(&t.cwd, &["config", "--file", &file, "--unset-all", &k.key])?;
+                for v in &k.previous {
+                    cmd::git(&t.cwd, &["config", "--file", &file, "--add", &k.key, v])?;
+                }
+                changes.push(format!("{}: restored {}", rec.config_file.display(), k.key));
+            }
+            for section in drivers::config_sections() {
+                let regex = format!("^{}\\.", section.replace('.', "\\."));
+                let left = cmd::git(&t.cwd, &["config", "--file", &file, "--get-regexp", &regex]);
+                if left.map(|s| s.trim().is_empty()).unwrap_or(true) {
+                    let _ = cmd::git(
+                        &t.cwd,
+                        &["config", "--file", &file, "--remove-section", &section],
+                    );
+                }
+            }
+        }
+    }
+
+    // attributes.
+    let attrs_now = read_opt(&rec.attributes_file)?;
+    match &rec.attributes_snapshot {
+        Some(s) if s.after == attrs_now => {
+            restore(&rec.attributes_file, &s.before)?;
+            changes.push(format!("{}: restored", rec.attributes_file.display()));
+        }
+        _ => {
+            if let Some(text) = attrs_now {
+                let mut lines: Vec<&str> = text.lines().collect();
+                for ours in &rec.attribute_lines {
+                    if let Some(i) = lines.iter().rposition(|l| l.trim() == ours) {
+                        lines.remove(i);
+                        changes.push(format!(
+                            "{}: removed `{ours}`",
+                            rec.attributes_file.display()
+                        ));
+                    }
+                }
+                let mut out = lines.join("\n");
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                write_file(&rec.attributes_file, &out)?;
+            }
+        }
+    }
+
+    for d in rec.created_dirs.iter().rev() {
+        // Only removes empty directories.
+        let _ = std::fs::remove_dir(d);
+    }
+    std::fs::remove_file(&t.record_file)
+        .map_err(|e| format!("{}: {e}", t.record_file.display()))?;
+    if let Some(dir) = t.record_file.parent() {
+        if args.global {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+    Ok((changes, warnings))
 }

@@ -5,7 +5,10 @@
 //! git diff ─► irgit textconv /tmp/XXXX_foo.ll ─► canonical text (or the bytes, unchanged)
 //! ```
 
+pub mod cmd;
+pub mod comments;
 pub mod doctor;
+pub mod drivers;
 pub mod hook;
 pub mod install;
 pub mod textconv;
