@@ -19,7 +19,8 @@
 //! cross an output: one not yet placed when the walk reaches the next output
 //! is placed right before it. Instructions used only in other blocks, or not
 //! at all, go just before the terminator. PHIs, the entry block's leading
-//! allocas, and every block holding a `musttail` call keep their places.
+//! allocas, and every block holding a `musttail` call keep their places
+//! (PHIs among themselves are sorted by structural hash).
 //!
 //! Instructions only move down past outputs, never up, so a trapping
 //! instruction is never hoisted above a call that might not return.
@@ -165,11 +166,17 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures) -> Vec<Inst> {
     // The constrained walk.
     let mut placed = vec![false; n];
     let mut order = Vec::with_capacity(n);
-    for i in 0..n {
-        if roles[i] == Role::Fixed {
-            placed[i] = true;
-            order.push(i);
-        }
+    // PHIs first, sorted by structural hash (their order carries no meaning),
+    // then the entry block's leading allocas in their own order.
+    let mut phis: Vec<usize> = (0..n)
+        .filter(|&i| roles[i] == Role::Fixed && insts[i].opcode() == LLVMOpcode::LLVMPHI)
+        .collect();
+    phis.sort_by_key(|&i| (sigs.of(insts[i]), i));
+    let allocas =
+        (0..n).filter(|&i| roles[i] == Role::Fixed && insts[i].opcode() != LLVMOpcode::LLVMPHI);
+    for i in phis.into_iter().chain(allocas) {
+        placed[i] = true;
+        order.push(i);
     }
     for (k, &o) in outputs.iter().enumerate() {
         walk_operands_then(o, &deps, &mut placed, &mut order);

@@ -2,20 +2,23 @@
 //! operand order and tie-breaks.
 //!
 //! ```text
-//! %5 = add nsw i32 %4, 1      base = H("add", "i32", ["i:load", "c:i32 1"])   (sorted: add commutes)
+//! %5 = add nsw i32 %4, 1      base = H("add", "i32", "nsw", ["i:load", "c:i32"])   (sorted: add commutes)
 //! %6 = icmp sgt i32 %5, %x    base = H("icmp", "i1", "slt", ["a:0", "i:add"]) (mirrored to sorted order)
 //! ```
 //!
 //! The *base* hash of an instruction covers only what is local to it: its
 //! opcode name, result type, predicate, allocated / source element types,
-//! aggregate indices, and for each operand a short descriptor (the opcode
-//! name of an operand instruction, an argument's position, a global's name,
-//! a constant's text, a block's canonical name). Commutative operands are
+//! aggregate indices, flags, and for each operand a short descriptor (the
+//! opcode name of an operand instruction, an argument's position, a global's
+//! name, a constant's *type*, a block's canonical name). Constant values are
+//! left to refinement, so changing `3` to `4` in a unique instruction renames
+//! nothing. Commutative operands are
 //! sorted and compares mirrored, so operand order never changes a hash.
 //!
 //! Where base hashes collide inside a function, the colliding instructions
 //! are refined (Weisfeiler-Lehman style): first with the hashes of their
-//! operands, a few rounds deep, then with those of their users. Instructions
+//! operands (constant values included) as deep as that separates them, then
+//! with the index of their block, then with the hashes of their users. Instructions
 //! that are already unique keep their base hash, so an edit only renames the
 //! edited instruction and the few values whose disambiguation looked at it.
 //! Whatever still collides after refinement is structurally interchangeable
@@ -216,37 +219,13 @@ pub fn compute(func: Func, layout: &Layout) -> Signatures {
     }
 
     let users = users_of(&insts, &operands);
-    let mut full = base;
-    // Refinement: colliding instructions absorb their operands' hashes (down)
-    // until that stops separating them, then their users' hashes (up) once,
-    // then down again, up to MAX_ROUNDS rounds in all.
-    let mut colliding = collisions(&full);
-    let mut rounds = 0;
-    let mut direction_down = true;
-    let mut last_up_stalled = false;
-    while !colliding.is_empty() && rounds < MAX_ROUNDS {
-        rounds += 1;
-        let next = if direction_down {
-            refine_down(&full, &colliding, &insts, &operands)
-        } else {
-            refine_up(&full, &colliding, &users)
-        };
-        full = next;
-        let now = collisions(&full);
-        let progressed = now.len() < colliding.len();
-        colliding = now;
-        if direction_down {
-            if !progressed {
-                if last_up_stalled {
-                    break; // neither direction separates what is left
-                }
-                direction_down = false;
-            }
-        } else {
-            last_up_stalled = !progressed;
-            direction_down = true;
-        }
-    }
+    let block_of: Vec<u64> = layout
+        .order
+        .iter()
+        .enumerate()
+        .flat_map(|(bi, b)| std::iter::repeat_n(bi as u64, b.instructions().len()))
+        .collect();
+    let full = refine(base, &insts, &operands, &users, &block_of);
     Signatures {
         insts,
         index,
@@ -275,7 +254,15 @@ fn describe(
         ),
         None => {
             let h = *leaf.entry(v).or_insert_with(|| leaf_hash(v, args, layout));
-            (Err(h), h)
+            let descriptor = match v.kind() {
+                // The base hash sees only a constant's type; its value enters
+                // through refinement, and only where it separates a collision.
+                ValKind::ConstantInt | ValKind::ConstantFP | ValKind::OtherConstant => {
+                    StableHasher::new().str("c").str(&v.type_string()).finish()
+                }
+                _ => h,
+            };
+            (Err(h), descriptor)
         }
     }
 }
@@ -295,6 +282,91 @@ fn users_of(insts: &[Inst], operands: &[Vec<Result<usize, u64>>]) -> Vec<Vec<(us
         }
     }
     users
+}
+
+/// A refinement step.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Absorb operand hashes (constant values included).
+    Down,
+    /// Absorb the canonical index of the block (once): copies of one
+    /// expression in different blocks separate without looking at users.
+    Block,
+    /// Absorb user hashes.
+    Up,
+}
+
+/// Refines colliding hashes: `Down` until it stops separating anything, then
+/// `Block` once, then alternately `Up` and `Down`; stops when neither
+/// separates more, or after [`MAX_ROUNDS`] rounds.
+fn refine(
+    mut full: Vec<u64>,
+    insts: &[Inst],
+    operands: &[Vec<Result<usize, u64>>],
+    users: &[Vec<(usize, u32)>],
+    block_of: &[u64],
+) -> Vec<u64> {
+    let mut colliding = collisions(&full);
+    let mut step = Step::Down;
+    let mut block_done = false;
+    let mut last_up_progressed = true;
+    for _ in 0..MAX_ROUNDS {
+        if colliding.is_empty() {
+            break;
+        }
+        full = match step {
+            Step::Down => refine_down(&full, &colliding, insts, operands),
+            Step::Block => {
+                let mut next = full.clone();
+                for &i in &colliding {
+                    next[i] = StableHasher::new()
+                        .u64(full[i])
+                        .str("block")
+                        .u64(block_of[i])
+                        .finish();
+                }
+                next
+            }
+            Step::Up => {
+                // Only where operands cannot help any more: collisions whose
+                // instruction operands are all unique already (allocas, say).
+                // The others wait for their operands to separate.
+                let set: std::collections::HashSet<usize> = colliding.iter().copied().collect();
+                let stuck: Vec<usize> = colliding
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        operands[i]
+                            .iter()
+                            .all(|o| !matches!(o, Ok(j) if set.contains(j)))
+                    })
+                    .collect();
+                refine_up(
+                    &full,
+                    if stuck.is_empty() { &colliding } else { &stuck },
+                    users,
+                )
+            }
+        };
+        let now = collisions(&full);
+        let progressed = now.len() < colliding.len();
+        colliding = now;
+        step = match step {
+            Step::Down if progressed => Step::Down,
+            Step::Down if !block_done => {
+                block_done = true;
+                Step::Block
+            }
+            Step::Down if !last_up_progressed => break,
+            Step::Down => Step::Up,
+            Step::Block => Step::Down,
+            Step::Up => {
+                last_up_progressed = progressed;
+                Step::Down
+            }
+        };
+    }
+    full
 }
 
 /// One round of refinement by operand hashes.
