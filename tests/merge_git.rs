@@ -1,0 +1,243 @@
+//! End-to-end: real git (`merge`, `rebase`, `cherry-pick`, criss-cross
+//! merges with `merge.llvm-ir.recursive`) on branches that edit the same IR
+//! file, with irgit configured as the `llvm-ir` merge driver.
+//!
+//! The history comes from one C program compiled by clang-22 -O0 with
+//! different `-D` switches, so an edit renumbers every later `%N` — the
+//! reason a line merge fails:
+//!
+//! ```text
+//! main:    %3 = load i32, ptr %x        E1:  %3 = load i32, ptr %x
+//!          %4 = mul nsw i32 %3, 3            %4 = mul nsw i32 %3, 7
+//!                                            %5 = add nsw i32 %4, 1   ; every later %N shifts
+//! ```
+
+mod merge_support;
+
+use std::path::PathBuf;
+
+use merge_support::{canon, compile_c, git_merge_file, has_conflict_markers, Repo};
+
+/// A program with four edit points (E1..E4) in one function, one (E5) in
+/// another, and one point (CONFLICT_A / CONFLICT_B) both sides edit.
+const PROGRAM: &str = r#"
+int work(int x, int n) {
+  int s = 0;
+#ifdef E1
+  s = x * 7 + 1;
+#endif
+  for (int i = 0; i < n; i++) {
+    s += i * x;
+#ifdef E2
+    s ^= i << 2;
+#endif
+  }
+  int t = s / 3;
+#if defined(CONFLICT_A)
+  t += 1000;
+#elif defined(CONFLICT_B)
+  t -= 2000;
+#endif
+#ifdef E3
+  if (t < 0)
+    t = -t;
+#endif
+  int u = t + n;
+#ifdef E4
+  u = u * u - 5;
+#endif
+  return u;
+}
+
+int aux(int a) {
+  int r = a * 5;
+#ifdef E5
+  r -= 3;
+#endif
+  return r;
+}
+"#;
+
+/// The program compiled with the given switches.
+fn ir(defines: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let src: PathBuf = dir.path().join("work.c");
+    std::fs::write(&src, PROGRAM).unwrap();
+    compile_c(&src, "0", defines)
+}
+
+/// A repository with the driver installed and `work.ll` at base on `main`.
+fn repo_with_base() -> Repo {
+    let repo = Repo::new();
+    repo.install_driver();
+    repo.commit_file("work.ll", &ir(&[]), "base");
+    repo
+}
+
+fn assert_canon_eq(repo: &Repo, want_defines: &[&str], what: &str) {
+    let got = repo.read("work.ll");
+    assert!(
+        !has_conflict_markers(&got, 7),
+        "{what}: conflict markers left in work.ll:\n{got}"
+    );
+    assert_eq!(
+        canon(&got, &format!("work.ll after {what}")),
+        canon(&ir(want_defines), "expected"),
+        "{what}: merged work.ll differs from the program compiled with {want_defines:?}"
+    );
+}
+
+/// Precondition of the tests below: a line merge of E1 and E2 conflicts.
+#[test]
+fn line_merge_cannot_merge_the_two_edits() {
+    let (clean, _, _) = git_merge_file(&ir(&[]), &ir(&["E1"]), &ir(&["E2"]));
+    assert!(
+        !clean,
+        "git merge-file merged E1 and E2 cleanly; the tests prove nothing"
+    );
+}
+
+#[test]
+fn git_merge_resolves_what_a_line_merge_cannot() {
+    let repo = repo_with_base();
+    repo.ok(&["checkout", "-q", "-b", "side"]);
+    repo.commit_file("work.ll", &ir(&["E2"]), "E2");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file("work.ll", &ir(&["E1"]), "E1");
+    repo.ok(&["merge", "-q", "--no-edit", "side"]);
+    assert_canon_eq(&repo, &["E1", "E2"], "git merge");
+    assert!(repo.unmerged().is_empty());
+}
+
+#[test]
+fn git_merge_without_driver_conflicts() {
+    // Control: the same history without the driver is a textual conflict.
+    let repo = Repo::new();
+    repo.commit_file("work.ll", &ir(&[]), "base");
+    repo.ok(&["checkout", "-q", "-b", "side"]);
+    repo.commit_file("work.ll", &ir(&["E2"]), "E2");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file("work.ll", &ir(&["E1"]), "E1");
+    assert!(!repo
+        .git(&["merge", "-q", "--no-edit", "side"])
+        .status
+        .success());
+    assert!(has_conflict_markers(&repo.read("work.ll"), 7));
+}
+
+#[test]
+fn git_rebase_replays_an_edit_over_another() {
+    let repo = repo_with_base();
+    repo.ok(&["checkout", "-q", "-b", "topic"]);
+    repo.commit_file("work.ll", &ir(&["E3"]), "E3");
+    repo.commit_file("work.ll", &ir(&["E3", "E4"]), "E4");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file("work.ll", &ir(&["E1"]), "E1");
+    repo.ok(&["rebase", "-q", "main", "topic"]);
+    assert_canon_eq(&repo, &["E1", "E3", "E4"], "git rebase");
+    // The intermediate commit was merged too, not only the tip.
+    let mid = repo.ok(&["show", "topic~1:work.ll"]);
+    assert_eq!(
+        canon(&mid, "topic~1:work.ll"),
+        canon(&ir(&["E1", "E3"]), "expected"),
+        "rebased first commit is not E1 + E3"
+    );
+}
+
+#[test]
+fn git_cherry_pick_applies_one_edit() {
+    let repo = repo_with_base();
+    repo.ok(&["checkout", "-q", "-b", "other"]);
+    repo.commit_file("work.ll", &ir(&["E4"]), "E4");
+    let pick = repo.ok(&["rev-parse", "HEAD"]);
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file("work.ll", &ir(&["E2"]), "E2");
+    repo.ok(&["cherry-pick", pick.trim()]);
+    assert_canon_eq(&repo, &["E2", "E4"], "git cherry-pick");
+}
+
+#[test]
+fn overlapping_edits_leave_markers_and_an_unmerged_path() {
+    let repo = repo_with_base();
+    repo.ok(&["checkout", "-q", "-b", "side"]);
+    repo.commit_file("work.ll", &ir(&["CONFLICT_B"]), "B");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file("work.ll", &ir(&["CONFLICT_A"]), "A");
+    let out = repo.git(&["merge", "--no-edit", "side"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "git merge should stop on a conflict: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = repo.read("work.ll");
+    assert!(has_conflict_markers(&text, 7), "no markers:\n{text}");
+    assert!(
+        text.contains("1000") && text.contains("2000"),
+        "a side is missing:\n{text}"
+    );
+    let stages: Vec<u8> = repo
+        .unmerged()
+        .into_iter()
+        .filter(|(_, p)| p == "work.ll")
+        .map(|(s, _)| s)
+        .collect();
+    assert_eq!(
+        stages,
+        vec![1, 2, 3],
+        "work.ll should be unmerged with 3 stages"
+    );
+}
+
+#[test]
+fn conflict_marker_size_follows_the_attribute() {
+    let repo = repo_with_base();
+    repo.write(
+        ".gitattributes",
+        "*.ll merge=llvm-ir conflict-marker-size=11\n",
+    );
+    repo.ok(&["commit", "-q", "-am", "bigger markers"]);
+    repo.ok(&["checkout", "-q", "-b", "side"]);
+    repo.commit_file("work.ll", &ir(&["CONFLICT_B"]), "B");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file("work.ll", &ir(&["CONFLICT_A"]), "A");
+    assert_eq!(
+        repo.git(&["merge", "--no-edit", "side"]).status.code(),
+        Some(1)
+    );
+    let text = repo.read("work.ll");
+    assert!(
+        has_conflict_markers(&text, 11),
+        "no size-11 markers:\n{text}"
+    );
+    assert!(!has_conflict_markers(&text, 7));
+}
+
+/// Criss-cross history: X1 = base+E1, Y1 = base+E2, both merged into each
+/// other (two merge bases), then X3 = +E3 and Y3 = +E5. Merging Y3 into X3
+/// makes git merge the two bases first with `merge.llvm-ir.recursive`.
+#[test]
+fn criss_cross_merge_with_two_merge_bases() {
+    let repo = repo_with_base();
+    repo.ok(&["checkout", "-q", "-b", "y"]);
+    repo.commit_file("work.ll", &ir(&["E2"]), "Y1: E2");
+    repo.ok(&["checkout", "-q", "-b", "x", "main"]);
+    repo.commit_file("work.ll", &ir(&["E1"]), "X1: E1");
+    let x1 = repo.ok(&["rev-parse", "HEAD"]).trim().to_string();
+    repo.ok(&["merge", "-q", "--no-edit", "y"]);
+    assert_canon_eq(&repo, &["E1", "E2"], "merge of Y1 into X1");
+    repo.ok(&["checkout", "-q", "y"]);
+    repo.ok(&["merge", "-q", "--no-edit", &x1]);
+    assert_canon_eq(&repo, &["E1", "E2"], "merge of X1 into Y1");
+    repo.commit_file("work.ll", &ir(&["E1", "E2", "E5"]), "Y3: E5");
+    repo.ok(&["checkout", "-q", "x"]);
+    repo.commit_file("work.ll", &ir(&["E1", "E2", "E3"]), "X3: E3");
+    let bases = repo.ok(&["merge-base", "--all", "x", "y"]);
+    assert_eq!(
+        bases.lines().count(),
+        2,
+        "history should have two merge bases"
+    );
+    repo.ok(&["merge", "-q", "--no-edit", "y"]);
+    assert_canon_eq(&repo, &["E1", "E2", "E3", "E5"], "criss-cross merge");
+}
