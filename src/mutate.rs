@@ -18,8 +18,8 @@
 use llvm_sys::LLVMOpcode;
 
 use crate::ir::edit::{
-    binop_from_name, build_binop_before, const_int_like, int_width, is_binop, is_float,
-    replace_binop, same_type,
+    binop_from_name, build_binop_before, const_int_like, int_width, is_binop, replace_binop,
+    same_type,
 };
 use crate::ir::{Inst, IrModule, ValKind};
 use crate::perturb::Rng;
@@ -287,7 +287,7 @@ fn apply_to(inst: Inst, e: &Edit) -> Result<(), EditError> {
         }
         EditKind::Opcode { to } => {
             let op = binop_from_name(to).ok_or_else(mismatch)?;
-            if !is_binop(inst) || is_float(inst.operand(0)) != to.starts_with('f') {
+            if !is_binop(inst) || inst.opcode_name().starts_with('f') != to.starts_with('f') {
                 return Err(mismatch());
             }
             replace_binop(inst, op);

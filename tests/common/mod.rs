@@ -1,0 +1,457 @@
+//! Shared test support: the corpus of real IR the canonical-form properties
+//! are checked on, built once per test process and cached on disk.
+//!
+//! ```text
+//! tests/corpus/loops.c ──clang-22 -O0/-O2 -S -emit-llvm──► c/loops.O0.ll, c/loops.O2.ll
+//! csmith --seed N      ──clang-22 -O0/-O2──────────────────► csmith/csN.O0.ll, ...
+//! llvm-stress -seed=N  ─────────────────────────────────────► stress/sN.ll
+//! each runnable .ll ──clang-22──► binary ──run──► expected stdout + exit status
+//! ```
+//!
+//! Files go to `$CARGO_TARGET_TMPDIR/irgit-corpus`, named with a hash of
+//! their inputs, and are written through a temporary file and a rename, so
+//! concurrent test binaries never see half-written files.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use irgit::config::CanonOptions;
+use irgit::ir::Session;
+
+pub const CLANG: &str = "clang-22";
+pub const LLVM_STRESS: &str = "/usr/lib/llvm-22/bin/llvm-stress";
+pub const CSMITH: &str = "csmith";
+pub const CSMITH_INCLUDE: &str = "/usr/include/csmith";
+
+/// Csmith seeds tried; one whose program does not finish in time is skipped.
+pub const CSMITH_SEEDS: &[u64] = &[1, 2, 3, 4, 5, 6];
+/// llvm-stress seeds (size 300).
+pub const STRESS_SEEDS: &[u64] = &[1, 2, 3, 4, 5];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    C,
+    Csmith,
+    Stress,
+}
+
+/// What running a program printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunResult {
+    pub stdout: String,
+    pub status: Option<i32>,
+}
+
+/// One corpus module.
+#[derive(Debug, Clone)]
+pub struct CorpusModule {
+    /// e.g. `c/loops.O2`, `csmith/cs3.O0`, `stress/s4`.
+    pub name: String,
+    pub origin: Origin,
+    pub path: PathBuf,
+    pub text: String,
+    /// What the original prints (C and Csmith modules only).
+    pub expected: Option<RunResult>,
+}
+
+/// FNV-1a, for cache keys.
+pub fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+pub fn cache_dir() -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("irgit-corpus");
+    std::fs::create_dir_all(&d).expect("create corpus cache dir");
+    d
+}
+
+/// Writes `bytes` to `path` atomically.
+pub fn write_atomic(path: &Path, bytes: &[u8]) {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let tmp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
+    std::fs::write(&tmp, bytes).unwrap_or_else(|e| panic!("write {}: {e}", tmp.display()));
+    std::fs::rename(&tmp, path).unwrap_or_else(|e| panic!("rename to {}: {e}", path.display()));
+}
+
+/// Runs a command, panicking with its stderr if it fails.
+pub fn run_ok(cmd: &mut Command, what: &str) {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Compiles a `.ll` file to an executable (clang-22 -O0, warnings off).
+pub fn compile_ll(ll: &Path, exe: &Path) -> Result<(), String> {
+    let out = Command::new(CLANG)
+        .args(["-O0", "-w", "-o"])
+        .arg(exe)
+        .arg(ll)
+        .arg("-lm")
+        .output()
+        .map_err(|e| format!("cannot run {CLANG}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{CLANG} could not compile {}: {}",
+            ll.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// Runs an executable with a time limit (`None` if it did not finish).
+pub fn run_exe(exe: &Path, limit: Duration) -> Option<RunResult> {
+    let out = Command::new("timeout")
+        .arg(format!("{}", limit.as_secs_f64()))
+        .arg(exe)
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    if out.status.code() == Some(124) {
+        return None;
+    }
+    Some(RunResult {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        status: out.status.code(),
+    })
+}
+
+fn expected_for(ll: &Path) -> Option<RunResult> {
+    let stamp = ll.with_extension("expected");
+    if let Ok(s) = std::fs::read_to_string(&stamp) {
+        if s == "TIMEOUT" {
+            return None;
+        }
+        let (status, stdout) = s.split_once('\n').unwrap_or((&s, ""));
+        return Some(RunResult {
+            stdout: stdout.to_string(),
+            status: status.parse().ok(),
+        });
+    }
+    let exe = ll.with_extension("exe");
+    compile_ll(ll, &exe).unwrap_or_else(|e| panic!("corpus: {e}"));
+    let r = run_exe(&exe, Duration::from_secs(3));
+    let _ = std::fs::remove_file(&exe);
+    let body = match &r {
+        None => "TIMEOUT".to_string(),
+        Some(r) => format!(
+            "{}\n{}",
+            r.status.map(|s| s.to_string()).unwrap_or_default(),
+            r.stdout
+        ),
+    };
+    write_atomic(&stamp, body.as_bytes());
+    r
+}
+
+fn clang_to_ll(src: &Path, out: &Path, opt: &str, extra: &[&str]) {
+    if out.exists() {
+        return;
+    }
+    let tmp = out.with_extension(format!("tmp{}.ll", std::process::id()));
+    run_ok(
+        Command::new(CLANG)
+            .args([opt, "-S", "-emit-llvm", "-w"])
+            .args(extra)
+            .arg(src)
+            .arg("-o")
+            .arg(&tmp),
+        &format!("{CLANG} {opt} {}", src.display()),
+    );
+    std::fs::rename(&tmp, out).expect("rename corpus file");
+}
+
+fn corpus_sources() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// One unit of corpus-building work.
+enum Job {
+    C {
+        src: PathBuf,
+        opt: &'static str,
+        debug: bool,
+    },
+    Csmith {
+        seed: u64,
+        opt: &'static str,
+    },
+    Stress {
+        seed: u64,
+        size: u64,
+    },
+}
+
+fn build_job(job: &Job, dir: &Path) -> Option<CorpusModule> {
+    match job {
+        Job::C { src, opt, debug } => {
+            let bytes = std::fs::read(src).expect("read corpus source");
+            let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
+            let variant = format!("{}{}", &opt[1..], if *debug { "g" } else { "" });
+            let key = fnv(&bytes);
+            let out = dir.join(format!("c-{stem}.{variant}.{key:016x}.ll"));
+            let extra: &[&str] = if *debug { &["-g"] } else { &[] };
+            clang_to_ll(src, &out, opt, extra);
+            let expected = expected_for(&out);
+            Some(CorpusModule {
+                name: format!("c/{stem}.{variant}"),
+                origin: Origin::C,
+                text: std::fs::read_to_string(&out).unwrap(),
+                path: out,
+                expected: Some(expected.expect("corpus C program must finish within 3 s")),
+            })
+        }
+        Job::Csmith { seed, opt } => {
+            let c = dir.join(format!("csmith-{seed}.c"));
+            if !c.exists() {
+                let tmp = dir.join(format!("csmith-{seed}.tmp{}.c", std::process::id()));
+                run_ok(
+                    Command::new(CSMITH)
+                        .args(["--seed", &seed.to_string(), "--no-packed-struct", "-o"])
+                        .arg(&tmp),
+                    &format!("csmith --seed {seed}"),
+                );
+                std::fs::rename(&tmp, &c).unwrap();
+            }
+            let out = dir.join(format!("csmith-{seed}.{}.ll", &opt[1..]));
+            clang_to_ll(&c, &out, opt, &["-I", CSMITH_INCLUDE]);
+            let expected = expected_for(&out)?; // skip seeds that hang
+            Some(CorpusModule {
+                name: format!("csmith/cs{seed}.{}", &opt[1..]),
+                origin: Origin::Csmith,
+                text: std::fs::read_to_string(&out).unwrap(),
+                path: out,
+                expected: Some(expected),
+            })
+        }
+        Job::Stress { seed, size } => {
+            let out = dir.join(format!("stress-{seed}-{size}.ll"));
+            if !out.exists() {
+                stress_module(*seed, *size, &out);
+            }
+            Some(CorpusModule {
+                name: format!("stress/s{seed}-{size}"),
+                origin: Origin::Stress,
+                text: std::fs::read_to_string(&out).unwrap(),
+                path: out,
+                expected: None,
+            })
+        }
+    }
+}
+
+/// Writes an llvm-stress module (one function of about `size` instructions).
+pub fn stress_module(seed: u64, size: u64, out: &Path) {
+    let tmp = out.with_extension(format!("tmp{}.ll", std::process::id()));
+    run_ok(
+        Command::new(LLVM_STRESS)
+            .arg(format!("-seed={seed}"))
+            .arg(format!("-size={size}"))
+            .arg("-o")
+            .arg(&tmp),
+        &format!("llvm-stress -seed={seed} -size={size}"),
+    );
+    std::fs::rename(&tmp, out).unwrap();
+}
+
+/// The whole corpus, built once per process (in parallel) and cached on disk.
+pub fn corpus() -> &'static [CorpusModule] {
+    static CORPUS: OnceLock<Vec<CorpusModule>> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let dir = cache_dir();
+        let mut jobs = Vec::new();
+        for src in corpus_sources() {
+            let debug_variant = src.file_stem().is_some_and(|s| s == "structs");
+            jobs.push(Job::C {
+                src: src.clone(),
+                opt: "-O0",
+                debug: false,
+            });
+            jobs.push(Job::C {
+                src: src.clone(),
+                opt: "-O2",
+                debug: false,
+            });
+            if debug_variant {
+                jobs.push(Job::C {
+                    src,
+                    opt: "-O2",
+                    debug: true,
+                });
+            }
+        }
+        for &seed in CSMITH_SEEDS {
+            for opt in ["-O0", "-O2"] {
+                jobs.push(Job::Csmith { seed, opt });
+            }
+        }
+        for &seed in STRESS_SEEDS {
+            jobs.push(Job::Stress { seed, size: 300 });
+        }
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)
+            .min(4);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<Vec<(usize, Option<CorpusModule>)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut mine = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                            if i >= jobs.len() {
+                                break;
+                            }
+                            mine.push((i, build_job(&jobs[i], &dir)));
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut all: Vec<(usize, Option<CorpusModule>)> = results.into_iter().flatten().collect();
+        all.sort_by_key(|(i, _)| *i);
+        let corpus: Vec<CorpusModule> = all.into_iter().filter_map(|(_, m)| m).collect();
+        assert!(
+            corpus.len() >= 30,
+            "corpus too small: {} modules",
+            corpus.len()
+        );
+        corpus
+    })
+}
+
+/// Canonical form with the default options.
+pub fn canon(text: &str, name: &str) -> Result<String, String> {
+    irgit::canon::canonicalize_bytes(text.as_bytes(), name, &CanonOptions::default())
+        .map_err(|e| e.to_string())
+}
+
+/// Parses, applies a perturbation (which must keep the module verifying),
+/// prints.
+pub fn perturbed(
+    text: &str,
+    name: &str,
+    kind: irgit::perturb::Kind,
+    seed: u64,
+) -> Result<String, String> {
+    let s = Session::new();
+    let m = s.parse(text.as_bytes(), name).map_err(|e| e.to_string())?;
+    irgit::perturb::apply(&m, kind, seed).map_err(|e| format!("{name}: {e}"))?;
+    Ok(m.print())
+}
+
+/// Parses, applies edits, prints.
+pub fn mutated(text: &str, name: &str, edits: &[irgit::mutate::Edit]) -> Result<String, String> {
+    let s = Session::new();
+    let m = s.parse(text.as_bytes(), name).map_err(|e| e.to_string())?;
+    irgit::mutate::apply_all(&m, edits).map_err(|e| format!("{name}: {e}"))?;
+    Ok(m.print())
+}
+
+/// Line diff size: (removed, added), by an LCS over lines (Myers, `similar`).
+pub fn diff_size(a: &str, b: &str) -> (usize, usize) {
+    use similar::{ChangeTag, TextDiff};
+    let d = TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .diff_lines(a, b);
+    let (mut rem, mut add) = (0, 0);
+    for c in d.iter_all_changes() {
+        match c.tag() {
+            ChangeTag::Delete => rem += 1,
+            ChangeTag::Insert => add += 1,
+            ChangeTag::Equal => {}
+        }
+    }
+    (rem, add)
+}
+
+/// The first differing lines of two texts, as a short unified diff.
+pub fn first_diff(a: &str, b: &str, max_lines: usize) -> String {
+    first_diff_labeled(a, b, max_lines, "canon(m)", "canon(π(m))")
+}
+
+/// [`first_diff`] with other labels for the two sides.
+pub fn first_diff_labeled(a: &str, b: &str, max_lines: usize, la: &str, lb: &str) -> String {
+    let d = similar::TextDiff::from_lines(a, b);
+    let text = d
+        .unified_diff()
+        .context_radius(1)
+        .header(la, lb)
+        .to_string();
+    text.lines().take(max_lines).collect::<Vec<_>>().join("\n")
+}
+
+/// Percentile (nearest rank) of a sorted slice.
+pub fn percentile(sorted: &[usize], p: f64) -> usize {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// Median (lower middle for even counts... the nearest-rank 50th percentile).
+pub fn median(sorted: &[usize]) -> usize {
+    percentile(sorted, 50.0)
+}
+
+/// Rewrites one section of `CANON_FAILURES.md` (the lead's to-do list) and
+/// reassembles the file from every section written so far by any test.
+pub fn report_failures(section: &str, failures: &[String]) {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = cache_dir().join("failures");
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = if failures.is_empty() {
+        format!("## {section}\n\nno failures\n")
+    } else {
+        format!(
+            "## {section}\n\n{} failure(s)\n\n{}\n",
+            failures.len(),
+            failures.join("\n\n")
+        )
+    };
+    write_atomic(&dir.join(format!("{section}.md")), body.as_bytes());
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    names.sort();
+    let mut out = String::from(
+        "# Canonical form: failing cases found by tests/canon_*.rs\n\n\
+         Generated by the property tests (each section is rewritten by its test).\n\n",
+    );
+    for n in names {
+        out.push_str(&std::fs::read_to_string(n).unwrap_or_default());
+        out.push('\n');
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("CANON_FAILURES.md");
+    write_atomic(&path, out.as_bytes());
+}
