@@ -1,0 +1,401 @@
+//! Benchmark of the canonical form against LLVM's own tools, side by side in
+//! one run: `irgit canon`, `opt -S` (parse + print, the floor) and
+//! `opt -passes=normalize -S` (upstream IRNormalizer), each as a child
+//! process, on the test corpus and on one-function `llvm-stress` modules of
+//! about 5,000, 20,000 and 80,000 instructions. For each: wall time and peak
+//! RSS (`wait4` rusage), with ratios to `opt -S`; then the invariance rate
+//! (every perturbation kind of `irgit::perturb`, irgit and normalize) and
+//! the locality figures (single edits of `irgit::mutate`).
+//!
+//! ```text
+//! cargo bench --bench canon            # prints the tables, rewrites BENCHMARKS.md's canon section
+//! IRGIT_BENCH_NO_WRITE=1 cargo bench --bench canon   # print only
+//! ```
+//!
+//! It is a benchmark, not a test: nothing here asserts on time.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use irgit::ir::Session;
+use irgit::perturb::Kind;
+
+const OPT: &str = "/usr/lib/llvm-22/bin/opt";
+const STRESS_SIZES: &[u64] = &[5_000, 20_000, 80_000];
+const NORMALIZE_TIMEOUT: Duration = Duration::from_secs(600);
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// One child run.
+#[derive(Clone, Copy, Debug)]
+struct Measure {
+    wall: Duration,
+    rss_kb: i64,
+    /// Exited with status 0.
+    ok: bool,
+    /// Killed when it exceeded its time limit.
+    timed_out: bool,
+}
+
+/// Runs `cmd` with stdout to `out`, measuring wall time and peak RSS.
+/// The child is reaped by `wait4` (which `Child::wait` cannot report on).
+#[allow(clippy::zombie_processes)]
+fn measure(cmd: &mut Command, out: &Path, limit: Duration) -> Measure {
+    let stdout = File::create(out).expect("create output file");
+    let start = Instant::now();
+    let child = cmd
+        .stdout(stdout)
+        .stderr(Stdio::null())
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let pid = child.id() as libc::pid_t;
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain old data; wait4 fills it in.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let mut timed_out = false;
+    loop {
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut ru) };
+        if r == pid {
+            break;
+        }
+        assert!(r == 0, "wait4 failed for {cmd:?}");
+        if start.elapsed() > limit {
+            timed_out = true;
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::wait4(pid, &mut status, 0, &mut ru);
+            }
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let wall = start.elapsed();
+    let ok = !timed_out && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    Measure {
+        wall,
+        rss_kb: ru.ru_maxrss,
+        ok,
+        timed_out,
+    }
+}
+
+/// Best (smallest) wall time and largest peak RSS of `reps` runs.
+fn best_of(reps: usize, mut f: impl FnMut() -> Measure) -> Measure {
+    let mut best = f();
+    for _ in 1..reps {
+        if best.timed_out || !best.ok {
+            break;
+        }
+        let m = f();
+        if m.wall < best.wall {
+            best.wall = m.wall;
+        }
+        best.rss_kb = best.rss_kb.max(m.rss_kb);
+        best.ok &= m.ok;
+    }
+    best
+}
+
+struct Row {
+    name: String,
+    insts: usize,
+    irgit: Measure,
+    opt: Measure,
+    normalize: Measure,
+}
+
+fn instruction_count(path: &Path) -> usize {
+    let text = std::fs::read(path).unwrap();
+    let s = Session::new();
+    let m = s.parse(&text, &path.display().to_string()).unwrap();
+    m.functions().iter().map(|f| f.instruction_count()).sum()
+}
+
+fn bench_file(
+    irgit: &str,
+    path: &Path,
+    scratch: &Path,
+    reps: usize,
+) -> (Measure, Measure, Measure) {
+    let out = scratch.join("out.ll");
+    let i = best_of(reps, || {
+        measure(Command::new(irgit).arg("canon").arg(path), &out, TIMEOUT)
+    });
+    let o = best_of(reps, || {
+        measure(
+            Command::new(OPT).arg("-S").arg(path).args(["-o", "-"]),
+            &out,
+            TIMEOUT,
+        )
+    });
+    let n = best_of(reps, || {
+        measure(
+            Command::new(OPT)
+                .args(["-passes=normalize", "-S"])
+                .arg(path)
+                .args(["-o", "-"]),
+            &out,
+            NORMALIZE_TIMEOUT,
+        )
+    });
+    (i, o, n)
+}
+
+fn fmt_time(m: &Measure) -> String {
+    if m.timed_out {
+        format!("timed out after {:.0} s", m.wall.as_secs_f64())
+    } else if !m.ok {
+        "failed".to_string()
+    } else if m.wall.as_secs_f64() >= 1.0 {
+        format!("{:.2} s", m.wall.as_secs_f64())
+    } else {
+        format!("{:.1} ms", m.wall.as_secs_f64() * 1e3)
+    }
+}
+
+fn ratio(a: &Measure, base: &Measure) -> String {
+    if a.timed_out {
+        format!("> {:.0}×", a.wall.as_secs_f64() / base.wall.as_secs_f64())
+    } else if !a.ok {
+        "-".to_string()
+    } else {
+        format!("{:.2}×", a.wall.as_secs_f64() / base.wall.as_secs_f64())
+    }
+}
+
+fn mem(m: &Measure) -> String {
+    format!("{:.0} MB", m.rss_kb as f64 / 1024.0)
+}
+
+fn table(rows: &[Row]) -> String {
+    let mut s = String::new();
+    writeln!(
+        s,
+        "| module | instructions | irgit canon | ratio | peak RSS | opt -S | peak RSS | opt -passes=normalize | ratio | peak RSS |"
+    )
+    .unwrap();
+    writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|").unwrap();
+    for r in rows {
+        writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.name,
+            r.insts,
+            fmt_time(&r.irgit),
+            ratio(&r.irgit, &r.opt),
+            mem(&r.irgit),
+            fmt_time(&r.opt),
+            mem(&r.opt),
+            fmt_time(&r.normalize),
+            ratio(&r.normalize, &r.opt),
+            mem(&r.normalize)
+        )
+        .unwrap();
+    }
+    s
+}
+
+/// Invariance rate of irgit (in process) and of `opt -passes=normalize`
+/// (child processes) over the corpus, every perturbation kind, one seed.
+fn invariance(corpus: &[common::CorpusModule], scratch: &Path) -> (usize, usize, usize, usize) {
+    let (mut ok, mut total, mut nok, mut ntotal) = (0, 0, 0, 0);
+    let normalize = |path: &Path| -> Option<String> {
+        let out = Command::new(OPT)
+            .args(["-passes=normalize", "-S"])
+            .arg(path)
+            .args(["-o", "-"])
+            .output()
+            .ok()?;
+        out.status.success().then(|| {
+            // The ModuleID line names the input file; it is not part of the form.
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter(|l| !l.starts_with("; ModuleID"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+    };
+    for m in corpus {
+        let base = common::canon(&m.text, &m.name).ok();
+        let nbase = normalize(&m.path);
+        for kind in Kind::ALL {
+            let Ok(p) = common::perturbed(&m.text, &m.name, kind, 1) else {
+                continue;
+            };
+            total += 1;
+            if base.is_some() && common::canon(&p, &m.name).ok() == base {
+                ok += 1;
+            }
+            let pp = scratch.join("perturbed.ll");
+            std::fs::write(&pp, &p).unwrap();
+            ntotal += 1;
+            if nbase.is_some() && normalize(&pp) == nbase {
+                nok += 1;
+            }
+        }
+    }
+    (ok, total, nok, ntotal)
+}
+
+/// Locality: max(removed, added) and removed+added per single edit.
+fn locality(corpus: &[common::CorpusModule]) -> (Vec<usize>, Vec<usize>) {
+    let (mut mx, mut sm) = (Vec::new(), Vec::new());
+    for (i, m) in corpus.iter().enumerate() {
+        let Ok(base) = common::canon(&m.text, &m.name) else {
+            continue;
+        };
+        let s = Session::new();
+        let parsed = s.parse(m.text.as_bytes(), &m.name).unwrap();
+        for kind in ["constant", "opcode", "insert", "delete"] {
+            for seed in 0..3u64 {
+                let Some(e) = irgit::mutate::pick_kind(&parsed, seed * 7919 + i as u64, kind)
+                else {
+                    continue;
+                };
+                let Ok(c) = common::mutated(&m.text, &m.name, &[e])
+                    .and_then(|t| common::canon(&t, &m.name))
+                else {
+                    continue;
+                };
+                let (r, a) = common::diff_size(&base, &c);
+                mx.push(r.max(a));
+                sm.push(r + a);
+            }
+        }
+    }
+    mx.sort_unstable();
+    sm.sort_unstable();
+    (mx, sm)
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; ignore arguments.
+    let irgit = env!("CARGO_BIN_EXE_irgit");
+    let scratch = tempfile::tempdir().unwrap();
+    let corpus = common::corpus();
+    let stress_dir = common::cache_dir();
+    let mut stress: Vec<PathBuf> = Vec::new();
+    for &size in STRESS_SIZES {
+        let p = stress_dir.join(format!("bench-stress-1-{size}.ll"));
+        if !p.exists() {
+            common::stress_module(1, size, &p);
+        }
+        stress.push(p);
+    }
+
+    eprintln!(
+        "canon bench: {} corpus modules, stress sizes {STRESS_SIZES:?}",
+        corpus.len()
+    );
+    let mut corpus_rows = Vec::new();
+    for m in corpus {
+        let (i, o, n) = bench_file(irgit, &m.path, scratch.path(), 3);
+        corpus_rows.push(Row {
+            name: m.name.clone(),
+            insts: instruction_count(&m.path),
+            irgit: i,
+            opt: o,
+            normalize: n,
+        });
+    }
+    let sum = |f: fn(&Row) -> Measure| -> Measure {
+        let ms: Vec<Measure> = corpus_rows.iter().map(f).collect();
+        Measure {
+            wall: ms.iter().map(|m| m.wall).sum(),
+            rss_kb: ms.iter().map(|m| m.rss_kb).max().unwrap_or(0),
+            ok: ms.iter().all(|m| m.ok),
+            timed_out: ms.iter().any(|m| m.timed_out),
+        }
+    };
+    let total_row = Row {
+        name: format!("**corpus total ({} modules)**", corpus_rows.len()),
+        insts: corpus_rows.iter().map(|r| r.insts).sum(),
+        irgit: sum(|r| r.irgit),
+        opt: sum(|r| r.opt),
+        normalize: sum(|r| r.normalize),
+    };
+    let mut stress_rows = Vec::new();
+    for p in &stress {
+        eprintln!("  {}", p.display());
+        let (i, o, n) = bench_file(irgit, p, scratch.path(), 1);
+        stress_rows.push(Row {
+            name: p.file_stem().unwrap().to_string_lossy().into_owned(),
+            insts: instruction_count(p),
+            irgit: i,
+            opt: o,
+            normalize: n,
+        });
+    }
+
+    eprintln!("  invariance and locality...");
+    let (ok, total, nok, ntotal) = invariance(corpus, scratch.path());
+    let (mx, sm) = locality(corpus);
+
+    let mut report = String::new();
+    writeln!(report, "### Canonical form (`cargo bench --bench canon`)\n").unwrap();
+    writeln!(
+        report,
+        "Each tool runs as a child process on the same file; wall time (best of 3 for corpus \
+         modules, one run for stress modules) and peak RSS (`wait4` rusage). Ratios are to \
+         `opt -S` (LLVM parsing and printing the same file). Machine: {} cores.\n",
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(0)
+    )
+    .unwrap();
+    writeln!(report, "#### llvm-stress, one function\n").unwrap();
+    report.push_str(&table(&stress_rows));
+    writeln!(report, "\n#### Corpus\n").unwrap();
+    let mut all_rows = corpus_rows;
+    all_rows.push(total_row);
+    report.push_str(&table(&all_rows));
+    writeln!(report, "\n#### Properties\n").unwrap();
+    writeln!(
+        report,
+        "- invariance (corpus × {} perturbation kinds, seed 1): irgit {ok}/{total} ({:.1}%), \
+         `opt -passes=normalize` {nok}/{ntotal} ({:.1}%)",
+        Kind::ALL.len(),
+        100.0 * ok as f64 / total.max(1) as f64,
+        100.0 * nok as f64 / ntotal.max(1) as f64
+    )
+    .unwrap();
+    writeln!(
+        report,
+        "- locality ({} single edits: constant, opcode, insert, delete): changed lines \
+         max(removed, added) median {}, p90 {}; removed+added median {}, p90 {}",
+        mx.len(),
+        common::median(&mx),
+        common::percentile(&mx, 90.0),
+        common::median(&sm),
+        common::percentile(&sm, 90.0)
+    )
+    .unwrap();
+    println!("{report}");
+
+    if std::env::var_os("IRGIT_BENCH_NO_WRITE").is_none() {
+        write_section(&report);
+    }
+}
+
+const START: &str = "<!-- canon-bench:start -->";
+const END: &str = "<!-- canon-bench:end -->";
+
+/// Replaces the canon section of BENCHMARKS.md (between the markers), or
+/// appends it; the rest of the file is left as it is.
+fn write_section(report: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS.md");
+    let old = std::fs::read_to_string(&path).unwrap_or_else(|_| "# Benchmarks\n".to_string());
+    let section = format!("{START}\n{report}{END}");
+    let new = match (old.find(START), old.find(END)) {
+        (Some(a), Some(b)) if a < b => format!("{}{section}{}", &old[..a], &old[b + END.len()..]),
+        _ => format!("{}\n{section}\n", old.trim_end()),
+    };
+    std::fs::write(&path, new).unwrap();
+    eprintln!("wrote the canon section of {}", path.display());
+}
