@@ -7,12 +7,13 @@
 //! side's maximal hunks are compared: overlapping hunks conflict (replace vs
 //! delete inside, rule i), an insertion inside or at the edge of the other's
 //! replaced interval conflicts (rule ii), two insertions at one cut conflict
-//! (rule iii). Hunks that merely touch (`[0,1)` and `[1,2)`) are ordered by
-//! the base and both applied: their order is determined.
+//! (rule iii), and so do hunks that merely touch (`[0,1)` and `[1,2)`: two
+//! replacements with no kept line between them, rule iii again).
 //!
 //! ```text
 //! base            ours              theirs            merged
 //! %x = add %a, 1  %x = add %a, 2    %x = add %a, 1    %x = add %a, 2
+//! store %x, @g    store %x, @g      store %x, @g      store %x, @g
 //! %y = mul %x, 3  %y = mul %x, 3    %y = mul %x, 4    %y = mul %x, 4
 //! ```
 
@@ -47,7 +48,7 @@ fn matches(o: &[Line], s: &[Line]) -> Vec<Option<usize>> {
 fn hunks_conflict(x: &Hunk<Line>, y: &Hunk<Line>) -> bool {
     let lo = x.start.max(y.start);
     let hi = x.end.min(y.end);
-    lo < hi || (lo == hi && (x.start == x.end || y.start == y.end))
+    lo <= hi
 }
 
 fn same_hunk(x: &Hunk<Line>, y: &Hunk<Line>) -> bool {

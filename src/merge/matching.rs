@@ -31,17 +31,40 @@ pub struct Matching {
     pub values: HashMap<String, String>,
 }
 
-fn successors(f: &FuncText, labels: &HashSet<&str>, bi: usize) -> Vec<String> {
-    f.blocks[bi]
-        .lines
-        .last()
-        .map(|t| {
-            local_refs(t)
-                .into_iter()
-                .filter(|r| labels.contains(r.as_str()))
-                .collect()
-        })
-        .unwrap_or_default()
+/// Successor labels of a block, each with a key saying which edge it is:
+/// the case value for a `switch` (so an added case does not shift the
+/// others), the position otherwise.
+fn successors(f: &FuncText, labels: &HashSet<&str>, bi: usize) -> Vec<(String, String)> {
+    let Some(t) = f.blocks[bi].lines.last() else {
+        return Vec::new();
+    };
+    if opcode(t) == "switch" {
+        let mut out = Vec::new();
+        for (k, part) in t.split("label %").enumerate().skip(1) {
+            let name: String = part
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || "$._-".contains(*c))
+                .collect();
+            let key = if k == 1 {
+                "default".to_string()
+            } else {
+                let prev = t.split("label %").nth(k - 1).unwrap_or("");
+                let prev = prev.trim_end().trim_end_matches(',');
+                let toks: Vec<&str> = prev.split_whitespace().collect();
+                toks[toks.len().saturating_sub(2)..].join(" ")
+            };
+            if labels.contains(name.as_str()) {
+                out.push((key, name));
+            }
+        }
+        return out;
+    }
+    local_refs(t)
+        .into_iter()
+        .filter(|r| labels.contains(r.as_str()))
+        .enumerate()
+        .map(|(i, r)| (i.to_string(), r))
+        .collect()
 }
 
 fn opcode(line: &str) -> &str {
@@ -155,10 +178,14 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
         let os = successors(o, &o_labels, oi);
         let sop = s.blocks[si].lines.last().map(|l| opcode(l)).unwrap_or("");
         let oop = o.blocks[oi].lines.last().map(|l| opcode(l)).unwrap_or("");
-        if ss.len() != os.len() || sop != oop {
+        if sop != oop || (sop != "switch" && ss.len() != os.len()) {
             continue;
         }
-        for (a, b) in ss.iter().zip(&os) {
+        let pairs: Vec<(&String, &String)> = ss
+            .iter()
+            .filter_map(|(k, a)| os.iter().find(|(k2, _)| k2 == k).map(|(_, b)| (a, b)))
+            .collect();
+        for (a, b) in pairs {
             if st.m.blocks.contains_key(a) || block_image.contains(b) {
                 continue;
             }

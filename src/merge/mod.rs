@@ -61,12 +61,14 @@ fn canonical_text(m: &IrModule<'_>) -> String {
     m.print()
 }
 
-fn load(session: &Session, bytes: &[u8], name: &str) -> Result<String, MergeError> {
+/// Parses one input. Every side is parsed under the same `path`, because a
+/// module without `source_filename` takes its name from it.
+fn load(session: &Session, bytes: &[u8], path: &str, side: &str) -> Result<String, MergeError> {
     let m = session
-        .parse(bytes, name)
-        .map_err(|e| MergeError::Input(e.to_string()))?;
+        .parse(bytes, path)
+        .map_err(|e| MergeError::Input(format!("{side} version: {e}")))?;
     m.verify()
-        .map_err(|e| MergeError::Input(format!("{name}: {e}")))?;
+        .map_err(|e| MergeError::Input(format!("{side} version: {path}: {e}")))?;
     Ok(canonical_text(&m))
 }
 
@@ -80,10 +82,29 @@ pub fn merge_bytes(
     markers: &Markers,
 ) -> Result<Outcome, MergeError> {
     let session = Session::new();
-    let to = load(&session, base, &format!("{path} (base)"))?;
-    let ta = load(&session, ours, &format!("{path} ({})", markers.ours))?;
-    let tb = load(&session, theirs, &format!("{path} ({})", markers.theirs))?;
-    let clean = |text: String| Ok(Outcome { text, conflicts: 0 });
+    let to = load(&session, base, path, &markers.base)?;
+    let ta = load(&session, ours, path, &markers.ours)?;
+    let tb = load(&session, theirs, path, &markers.theirs)?;
+    // A module without `source_filename` gets one from its parse name; do
+    // not add that line to files that never had it.
+    let keep_header = !crate::ir::detect_format(base).eq(&crate::ir::Format::Text)
+        || base.windows(15).any(|w| w == b"source_filename");
+    let tidy = |text: String| {
+        if keep_header {
+            text
+        } else {
+            text.lines()
+                .filter(|l| !l.starts_with("source_filename = ") && !l.starts_with("; ModuleID = "))
+                .map(|l| format!("{l}\n"))
+                .collect()
+        }
+    };
+    let clean = |text: String| {
+        Ok(Outcome {
+            text: tidy(text),
+            conflicts: 0,
+        })
+    };
     if ta == to {
         return clean(tb);
     }
@@ -98,7 +119,7 @@ pub fn merge_bytes(
     let text = render::render(&merged.pieces, markers);
     if merged.conflicts > 0 {
         return Ok(Outcome {
-            text,
+            text: tidy(text),
             conflicts: merged.conflicts,
         });
     }

@@ -114,6 +114,21 @@ pub fn def_name(line: &str) -> Option<&str> {
         .then_some(name)
 }
 
+/// Unclosed `[` in a line, not counting quoted text.
+fn bracket_depth(line: &str) -> i32 {
+    let mut depth = 0;
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '[' if !quoted => depth += 1,
+            ']' if !quoted => depth -= 1,
+            _ => {}
+        }
+    }
+    depth
+}
+
 /// A basic block: its label and its lines (trimmed, terminator last).
 #[derive(Debug, Clone)]
 pub struct BlockText {
@@ -244,7 +259,15 @@ pub fn parse(text: &str, name: &str) -> Result<ModuleText, String> {
                         .blocks
                         .last_mut()
                         .ok_or_else(|| format!("{name}: unlabelled entry block in {}", f.name))?;
-                    b.lines.push(l.trim_start().to_string());
+                    // `switch ... [` prints its cases on the following lines:
+                    // keep one instruction per line.
+                    match b.lines.last_mut() {
+                        Some(prev) if bracket_depth(prev) > 0 => {
+                            prev.push(' ');
+                            prev.push_str(l.trim_start());
+                        }
+                        _ => b.lines.push(l.trim_start().to_string()),
+                    }
                 }
             }
             m.funcs.push(f);
