@@ -156,13 +156,19 @@ mod tests {
     }
 
     #[test]
-    fn touching_replacements_merge_in_base_order() {
+    fn touching_replacements_conflict_but_separated_ones_merge() {
         let r = merge3(
             &l(&["x", "y", "r"]),
             &l(&["X", "y", "r"]),
             &l(&["x", "Y", "r"]),
         );
-        assert_eq!(clean(&r).unwrap(), ["X", "Y", "r"]);
+        assert!(clean(&r).is_none());
+        let r = merge3(
+            &l(&["x", "k", "y", "r"]),
+            &l(&["X", "k", "y", "r"]),
+            &l(&["x", "k", "Y", "r"]),
+        );
+        assert_eq!(clean(&r).unwrap(), ["X", "k", "Y", "r"]);
     }
 
     #[test]
