@@ -27,6 +27,9 @@ fn cases(kind: &str) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/merge")
         .join(kind);
+    if kind == "failing" && !root.exists() {
+        return Vec::new();
+    }
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
         .map(|e| e.unwrap().path())

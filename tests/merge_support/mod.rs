@@ -54,9 +54,13 @@ pub fn canon(text: &str, name: &str) -> String {
 }
 
 /// Canonical form of `text`, or the reason it could not be computed.
+///
+/// Every text is parsed under one module name, so a module without a
+/// `source_filename` (hand-written cases) gets the same header whatever file
+/// it came from; errors name `name`.
 pub fn try_canon(text: &str, name: &str) -> Result<String, String> {
-    irgit::canon::canonicalize_bytes(text.as_bytes(), name, &CanonOptions::default())
-        .map_err(|e| e.to_string())
+    irgit::canon::canonicalize_bytes(text.as_bytes(), "module.ll", &CanonOptions::default())
+        .map_err(|e| format!("{name}: {e}"))
 }
 
 /// What one `irgit merge` run did.
@@ -208,7 +212,8 @@ pub fn git_merge_file(base: &str, ours: &str, theirs: &str) -> (bool, String, Du
 }
 
 /// Compiles C source `src` (a file) to textual IR with `clang-22 -S -emit-llvm`,
-/// `-O<opt>`, and `-D<name>` for each define. The module is named after the
+/// `-O<opt>`, and `-D<name>` for each define. Value names are discarded,
+/// as a release clang does by default: values print as `%0, %1, …`. The module is named after the
 /// source file only, so variants of one program print the same header.
 pub fn compile_c(src: &Path, opt: &str, defines: &[&str]) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -218,7 +223,7 @@ pub fn compile_c(src: &Path, opt: &str, defines: &[&str]) -> String {
     let out_path = dir.path().join("out.ll");
     let mut cmd = Command::new(clang());
     cmd.current_dir(dir.path())
-        .args(["-S", "-emit-llvm", "-w", "-fno-discard-value-names"])
+        .args(["-S", "-emit-llvm", "-w", "-fdiscard-value-names"])
         .arg(format!("-O{opt}"))
         .arg("-o")
         .arg(&out_path)
