@@ -353,17 +353,19 @@ fn check_file(
         ));
         return Outcome::Unchanged;
     }
-    canon::canonicalize(&module, &config.canon);
-    if let Err(e) = module.verify() {
-        report.warnings.push(format!(
-            "{path}: canonicalization produced invalid IR (an irgit bug, please report it): {e}; \
-             committed unchanged"
-        ));
-        return Outcome::Unchanged;
-    }
-    module.set_identifier(&module.source_filename());
+    // The canonical text is exactly what `irgit canon` prints for this file
+    // (one definition of the form), hence a second parse of the same bytes.
+    let canonical = match canon::canonicalize_bytes(bytes, path, &config.canon) {
+        Ok(t) => t,
+        Err(e) => {
+            report.warnings.push(format!(
+                "{e}; committed unchanged (canonicalization failed: please report this irgit bug)"
+            ));
+            return Outcome::Unchanged;
+        }
+    };
     let mut text = comments::kept_leading_block(&input);
-    text.push_str(&module.print());
+    text.push_str(&canonical);
     if text.as_bytes() == bytes {
         return Outcome::Unchanged;
     }

@@ -1,0 +1,752 @@
+//! End-to-end tests of the git integration: `irgit install` / `uninstall`,
+//! textconv through real `git diff`, the pre-commit hook, and `irgit doctor`.
+//! Every test drives the real `git` in a temporary repository with a clean
+//! environment (no user or system config leaks in) and the built `irgit`
+//! first on PATH.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const IRGIT: &str = env!("CARGO_BIN_EXE_irgit");
+
+/// A module and an alpha-equivalent permutation of it: values, arguments and
+/// blocks renamed, independent instructions swapped, PHI incomings swapped.
+const MOD_A: &str = r#"source_filename = "f.c"
+define i32 @f(i32 %a, i32 %b) {
+entry:
+  %x = add i32 %a, 1
+  %y = mul i32 %b, 3
+  %c = icmp sgt i32 %x, %y
+  br i1 %c, label %then, label %else
+then:
+  %t = sub i32 %x, %y
+  br label %join
+else:
+  %e = add i32 %y, 7
+  br label %join
+join:
+  %r = phi i32 [ %t, %then ], [ %e, %else ]
+  ret i32 %r
+}
+"#;
+const MOD_B: &str = r#"source_filename = "f.c"
+define i32 @f(i32 %p, i32 %q) {
+start:
+  %m = mul i32 %q, 3
+  %n = add i32 %p, 1
+  %cond = icmp sgt i32 %n, %m
+  br i1 %cond, label %yes, label %no
+yes:
+  %d = sub i32 %n, %m
+  br label %out
+no:
+  %k = add i32 %m, 7
+  br label %out
+out:
+  %v = phi i32 [ %k, %no ], [ %d, %yes ]
+  ret i32 %v
+}
+"#;
+
+struct Repo {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    path_env: String,
+}
+
+fn bin_dir() -> PathBuf {
+    Path::new(IRGIT).parent().unwrap().to_path_buf()
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let root = tmp.path().join("repo");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&root).unwrap();
+        let path_env = format!(
+            "{}:{}",
+            bin_dir().display(),
+            std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into())
+        );
+        let r = Repo {
+            _tmp: tmp,
+            root,
+            home,
+            path_env,
+        };
+        r.git(&["init", "-q", "-b", "main"]);
+        r.git(&["config", "user.name", "Test"]);
+        r.git(&["config", "user.email", "test@example.com"]);
+        r
+    }
+
+    fn command(&self, program: &str) -> Command {
+        let mut c = Command::new(program);
+        c.current_dir(&self.root)
+            .env_clear()
+            .env("PATH", &self.path_env)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
+            .env("LANG", "C")
+            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z");
+        c
+    }
+
+    fn run(&self, program: &str, args: &[&str]) -> Output {
+        self.command(program).args(args).output().unwrap()
+    }
+
+    fn git(&self, args: &[&str]) -> String {
+        let o = self.run("git", args);
+        assert!(
+            o.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    fn irgit(&self, args: &[&str]) -> Output {
+        self.run(IRGIT, args)
+    }
+
+    fn irgit_ok(&self, args: &[&str]) -> String {
+        let o = self.irgit(args);
+        assert!(
+            o.status.success(),
+            "irgit {args:?} failed: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) {
+        let p = self.root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+
+    fn read(&self, rel: &str) -> Vec<u8> {
+        std::fs::read(self.root.join(rel)).unwrap()
+    }
+
+    fn read_opt(&self, rel: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.root.join(rel)).ok()
+    }
+
+    fn commit_all(&self, msg: &str) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", msg]);
+    }
+
+    /// The canonical form `irgit canon` prints for `text`.
+    fn canon(&self, text: &str) -> String {
+        let f = self._tmp.path().join("canon-input.ll");
+        std::fs::write(&f, text).unwrap();
+        self.irgit_ok(&["canon", f.to_str().unwrap()])
+    }
+
+    fn doctor(&self) -> (bool, String) {
+        let o = self.irgit(&["doctor"]);
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    }
+}
+
+fn clang_ir(repo: &Repo, c_source: &str) -> String {
+    let dir = repo._tmp.path();
+    let c = dir.join("x.c");
+    let ll = dir.join("x.ll");
+    std::fs::write(&c, c_source).unwrap();
+    let o = Command::new("clang-22")
+        .args(["-S", "-emit-llvm", "-O0", "-o"])
+        .arg(&ll)
+        .arg(&c)
+        .current_dir(dir)
+        .output()
+        .expect("clang-22 is installed");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read_to_string(ll).unwrap()
+}
+
+fn llvm_as(repo: &Repo, text: &str, name: &str) -> Vec<u8> {
+    let dir = repo._tmp.path();
+    let ll = dir.join(format!("{name}.ll"));
+    let bc = dir.join(format!("{name}.bc"));
+    std::fs::write(&ll, text).unwrap();
+    let o = Command::new("/usr/lib/llvm-22/bin/llvm-as")
+        .arg(&ll)
+        .arg("-o")
+        .arg(&bc)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read(bc).unwrap()
+}
+
+fn changed_lines(diff: &str) -> Vec<&str> {
+    diff.lines()
+        .filter(|l| {
+            (l.starts_with('+') || l.starts_with('-'))
+                && !l.starts_with("+++")
+                && !l.starts_with("---")
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------- textconv
+
+#[test]
+fn the_permuted_modules_really_are_canonically_equal_and_textually_different() {
+    let r = Repo::new();
+    assert_ne!(MOD_A, MOD_B);
+    assert_eq!(r.canon(MOD_A), r.canon(MOD_B));
+}
+
+#[test]
+fn diff_log_and_show_see_only_semantic_changes() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    r.write("f.ll", MOD_A);
+    r.commit_all("a");
+    r.write("f.ll", MOD_B);
+    r.commit_all("renamed and reordered");
+    let edited = MOD_B.replace("add i32 %m, 7", "add i32 %m, 8");
+    r.write("f.ll", &edited);
+    r.commit_all("one instruction changed");
+
+    // Without textconv the renaming commit is a big diff; with it, nothing.
+    let raw = r.git(&["diff", "--no-textconv", "HEAD~2", "HEAD~1"]);
+    assert!(changed_lines(&raw).len() > 10, "{raw}");
+    let semantic = r.git(&["diff", "HEAD~2", "HEAD~1"]);
+    assert!(changed_lines(&semantic).is_empty(), "{semantic}");
+
+    // A one-instruction change is a small diff naming the new constant.
+    let d = r.git(&["diff", "HEAD~1", "HEAD"]);
+    let lines = changed_lines(&d);
+    assert!(!lines.is_empty() && lines.len() <= 6, "{d}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with('+') && l.contains(", 8")),
+        "{d}"
+    );
+
+    // git show and git log -p use the same driver.
+    let show = r.git(&["show", "HEAD~1"]);
+    assert!(changed_lines(&show).is_empty(), "{show}");
+    let show = r.git(&["show", "HEAD"]);
+    assert_eq!(changed_lines(&show), lines);
+    let log = r.git(&["log", "-p", "--format=commit %s"]);
+    let renamed = log
+        .split("commit ")
+        .find(|c| c.starts_with("renamed and reordered"))
+        .unwrap();
+    assert!(changed_lines(renamed).is_empty(), "{renamed}");
+    assert!(
+        log.contains("+  %add.") || log.lines().any(|l| l.starts_with('+') && l.contains(", 8"))
+    );
+}
+
+#[test]
+fn textconv_cache_is_filled_once_and_reused() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    r.write("f.ll", MOD_A);
+    r.commit_all("a");
+    r.write("f.ll", MOD_A.replace("mul i32 %b, 3", "mul i32 %b, 5"));
+    r.commit_all("b");
+    let notes = "refs/notes/textconv/llvm-ir";
+    assert!(r
+        .run("git", &["rev-parse", "--verify", "-q", notes])
+        .stdout
+        .is_empty());
+    let first = r.git(&["diff", "HEAD~1", "HEAD"]);
+    let after_first = r.git(&["rev-parse", notes]);
+    // The cache holds the canonical text of the new side.
+    let cached = r.git(&["notes", "--ref=textconv/llvm-ir", "show", "HEAD:f.ll"]);
+    assert!(cached.contains("mul i32 %arg1, 5"), "{cached}");
+    let second = r.git(&["diff", "HEAD~1", "HEAD"]);
+    assert_eq!(first, second);
+    assert_eq!(
+        after_first,
+        r.git(&["rev-parse", notes]),
+        "cache was rewritten"
+    );
+}
+
+#[test]
+fn bitcode_diffs_as_canonical_text() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    r.write("f.bc", llvm_as(&r, MOD_A, "a"));
+    r.commit_all("a");
+    r.write("f.bc", llvm_as(&r, MOD_B, "b"));
+    r.commit_all("permuted");
+    r.write(
+        "f.bc",
+        llvm_as(&r, &MOD_B.replace("sub i32 %n, %m", "sub i32 %m, %n"), "c"),
+    );
+    r.commit_all("edit");
+    assert!(changed_lines(&r.git(&["diff", "HEAD~2", "HEAD~1"])).is_empty());
+    let d = r.git(&["diff", "HEAD~1", "HEAD"]);
+    assert!(!d.contains("Binary files"), "{d}");
+    assert!(
+        changed_lines(&d).iter().any(|l| l.contains("sub i32")),
+        "{d}"
+    );
+    // Without the driver git sees binary content.
+    let raw = r.git(&["diff", "--no-textconv", "HEAD~1", "HEAD"]);
+    assert!(raw.contains("Binary files"), "{raw}");
+}
+
+#[test]
+fn textconv_shows_unparseable_input_unchanged_and_exits_zero() {
+    let r = Repo::new();
+    let truncated = &MOD_A[..MOD_A.len() / 2];
+    let conflict = format!("<<<<<<< ours\n{MOD_A}=======\n{MOD_B}>>>>>>> theirs\n");
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("garbage.ll", b"\x00\xffnot IR at all\x01".to_vec()),
+        ("truncated.ll", truncated.as_bytes().to_vec()),
+        ("conflict.ll", conflict.into_bytes()),
+    ];
+    for (name, bytes) in &cases {
+        r.write(name, bytes);
+        let o = r.irgit(&["textconv", "--canon-version=1", name]);
+        assert!(o.status.success(), "{name}: {:?}", o.status);
+        assert_eq!(&o.stdout, bytes, "{name}");
+    }
+    // And through git: the diff of a broken file still shows its lines.
+    r.irgit_ok(&["install"]);
+    r.write("t.ll", truncated);
+    r.commit_all("t");
+    r.write("t.ll", format!("{truncated}  ; more\n"));
+    let d = r.git(&["diff"]);
+    assert!(
+        changed_lines(&d)
+            .iter()
+            .any(|l| l.starts_with('+') && l.ends_with("; more")),
+        "{d}"
+    );
+}
+
+/// Known gap (owner: src/git/textconv.rs / canon): LLVM parses an empty file
+/// as a valid empty module, so textconv prints a two-line module header
+/// instead of the empty bytes, and adding an empty `.ll` shows two lines.
+#[test]
+#[ignore = "known gap: textconv prints an empty module's header for an empty file"]
+fn textconv_shows_an_empty_file_as_empty() {
+    let r = Repo::new();
+    r.write("empty.ll", "");
+    let o = r.irgit(&["textconv", "--canon-version=1", "empty.ll"]);
+    assert!(o.status.success());
+    assert_eq!(o.stdout, b"");
+}
+
+// ---------------------------------------------------------------- the hook
+
+const C_SOURCE: &str = "int sum(int *a, int n) {\n  int s = 0;\n  for (int i = 0; i < n; i++)\n    s += a[i];\n  return s;\n}\n";
+
+fn hook_repo() -> Repo {
+    let r = Repo::new();
+    r.irgit_ok(&["install", "--hook"]);
+    r.write("README", "hello\n");
+    r.commit_all("init");
+    r
+}
+
+#[test]
+fn hook_stores_the_canonical_form_and_keeps_the_leading_comment_block() {
+    let r = hook_repo();
+    let ir = clang_ir(&r, C_SOURCE);
+    let header = "; Copyright 2026 Test\n; Generated from x.c, do not edit by hand.\n\n";
+    let input = format!("{header}{ir}");
+    r.write("sum.ll", &input);
+    r.commit_all("add sum");
+    let committed = r.git(&["show", "HEAD:sum.ll"]);
+    assert_eq!(committed, format!("{header}{}", r.canon(&ir)));
+    assert_ne!(committed, input);
+    // The worktree equalled the staged blob, so it was updated too, and git
+    // sees it as clean.
+    assert_eq!(r.read("sum.ll"), committed.as_bytes());
+    assert_eq!(r.git(&["status", "--porcelain"]), "");
+    // Idempotent: committing the canonical file again changes nothing.
+    r.write("sum.ll", &committed);
+    r.git(&["commit", "-q", "--allow-empty", "-m", "again"]);
+    assert_eq!(r.git(&["show", "HEAD:sum.ll"]), committed);
+}
+
+#[test]
+fn hook_canonicalizes_only_the_staged_part_of_a_partially_staged_file() {
+    let r = hook_repo();
+    let staged = MOD_B.to_string();
+    let worktree = format!("{MOD_B}\ndefine i32 @unstaged() {{\n  ret i32 42\n}}\n");
+    r.write("f.ll", &worktree);
+    // Simulate `git add -p`: the index gets `staged`, the worktree keeps more.
+    let blob_file = r._tmp.path().join("staged.ll");
+    std::fs::write(&blob_file, &staged).unwrap();
+    let id = r.git(&["hash-object", "-w", blob_file.to_str().unwrap()]);
+    r.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("100644,{},f.ll", id.trim()),
+    ]);
+    r.git(&["commit", "-q", "-m", "partial"]);
+    assert_eq!(r.git(&["show", "HEAD:f.ll"]), r.canon(&staged));
+    assert_eq!(r.read("f.ll"), worktree.as_bytes(), "unstaged part lost");
+    assert!(r.git(&["diff", "--no-textconv"]).contains("+  ret i32 42"));
+}
+
+#[test]
+fn hook_refuses_interior_comments_and_changes_nothing() {
+    let r = hook_repo();
+    let input = MOD_A.replace(
+        "  %y = mul i32 %b, 3\n",
+        "  %y = mul i32 %b, 3 ; scale by three\n",
+    );
+    r.write("f.ll", &input);
+    r.git(&["add", "f.ll"]);
+    let index_before = r.git(&["ls-files", "-s"]);
+    let o = r.run("git", &["commit", "-q", "-m", "x"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("f.ll") && err.contains("scale by three"),
+        "{err}"
+    );
+    assert!(err.contains("comment"), "{err}");
+    assert_eq!(r.git(&["rev-list", "--count", "HEAD"]).trim(), "1");
+    assert_eq!(r.git(&["ls-files", "-s"]), index_before);
+    assert_eq!(r.read("f.ll"), input.as_bytes());
+}
+
+#[test]
+fn hook_refuses_a_file_that_does_not_parse() {
+    let r = hook_repo();
+    r.write("bad.ll", "define i32 @f( {\n  ret i32 0\n");
+    r.git(&["add", "bad.ll"]);
+    let o = r.run("git", &["commit", "-q", "-m", "x"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.ll") && err.contains("not valid LLVM IR"),
+        "{err}"
+    );
+    assert_eq!(r.git(&["rev-list", "--count", "HEAD"]).trim(), "1");
+}
+
+#[test]
+fn hook_leaves_commits_without_ir_untouched() {
+    let r = hook_repo();
+    r.write("notes.txt", "; not IR ; at all\n");
+    r.write("fake.ll.txt", "garbage\n");
+    r.git(&["add", "notes.txt", "fake.ll.txt"]);
+    let index = r.read(".git/index");
+    let o = r.irgit(&["hook", "pre-commit"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(r.read(".git/index"), index, "index was rewritten");
+    r.git(&["commit", "-q", "-m", "text"]);
+    assert_eq!(r.git(&["show", "HEAD:notes.txt"]), "; not IR ; at all\n");
+}
+
+#[test]
+fn hook_leaves_bitcode_bytes_alone_but_refuses_broken_bitcode() {
+    let r = hook_repo();
+    let bc = llvm_as(&r, MOD_B, "b");
+    r.write("f.bc", &bc);
+    r.commit_all("bc");
+    let o = r.run("git", &["cat-file", "blob", "HEAD:f.bc"]);
+    assert_eq!(o.stdout, bc);
+    r.write("f.bc", &bc[..bc.len() / 2]);
+    r.git(&["add", "f.bc"]);
+    let o = r.run("git", &["commit", "-q", "-m", "broken"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("f.bc"));
+}
+
+#[test]
+fn hook_check_mode_refuses_non_canonical_files_without_rewriting() {
+    let r = hook_repo();
+    r.write(".irgit.yaml", "hook:\n  mode: check\n");
+    r.write("f.ll", MOD_A);
+    r.git(&["add", "."]);
+    let o = r.run("git", &["commit", "-q", "-m", "x"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("f.ll: not in canonical form"));
+    r.write("f.ll", r.canon(MOD_A));
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "-m", "canonical"]);
+}
+
+// ---------------------------------------------------------------- install
+
+fn snapshot(r: &Repo) -> Vec<Option<Vec<u8>>> {
+    [
+        ".git/config",
+        ".gitattributes",
+        ".git/hooks/pre-commit",
+        ".git/hooks/pre-commit.irgit-chained",
+        ".git/irgit-install.yaml",
+    ]
+    .iter()
+    .map(|p| r.read_opt(p))
+    .collect()
+}
+
+#[test]
+fn install_twice_is_install_once() {
+    let r = Repo::new();
+    r.irgit_ok(&["install", "--hook"]);
+    let once = snapshot(&r);
+    let out = r.irgit_ok(&["install", "--hook"]);
+    assert!(out.contains("nothing changed"), "{out}");
+    assert_eq!(snapshot(&r), once);
+    let config = String::from_utf8(once[0].clone().unwrap()).unwrap();
+    assert_eq!(config.matches("[diff \"llvm-ir\"]").count(), 1);
+    assert!(config.contains("textconv = irgit textconv --canon-version="));
+    assert!(config.contains("driver = irgit merge %O %A %B %L %P"));
+}
+
+#[test]
+fn uninstall_restores_config_attributes_and_chained_hook_byte_for_byte() {
+    let r = Repo::new();
+    r.git(&["config", "diff.llvm-ir.textconv", "cat"]);
+    r.git(&["config", "core.autocrlf", "false"]);
+    r.write(".gitattributes", "*.png binary\n*.txt text"); // no final newline
+    let user_hook =
+        "#!/bin/sh\necho user-hook-ran > \"$(git rev-parse --git-dir)/user-hook-ran\"\n";
+    r.write(".git/hooks/pre-commit", user_hook);
+    std::fs::set_permissions(
+        r.root.join(".git/hooks/pre-commit"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let before = snapshot(&r);
+
+    r.irgit_ok(&["install", "--hook"]);
+    assert_eq!(
+        r.git(&["config", "diff.llvm-ir.textconv"]).trim(),
+        format!(
+            "irgit textconv --canon-version={}",
+            irgit::canon::CANON_VERSION
+        )
+    );
+    // Both hooks run on commit: irgit's, then the chained one.
+    r.write("f.ll", MOD_A);
+    r.commit_all("with hooks");
+    assert!(r.root.join(".git/user-hook-ran").exists());
+    assert_eq!(r.git(&["show", "HEAD:f.ll"]), r.canon(MOD_A));
+    // The .gitattributes was committed as install left it; restore needs the worktree as it was.
+    r.irgit_ok(&["uninstall"]);
+    assert_eq!(snapshot(&r), before);
+    assert_eq!(
+        r.git(&["config", "diff.llvm-ir.textconv"]).trim(),
+        "cat",
+        "previous value restored"
+    );
+}
+
+#[test]
+fn uninstall_after_later_user_edits_undoes_only_its_own_changes() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    r.git(&["config", "user.signingkey", "ABC"]);
+    let mut attrs = r.read(".gitattributes");
+    attrs.extend_from_slice(b"*.md text\n");
+    r.write(".gitattributes", &attrs);
+    r.irgit_ok(&["uninstall"]);
+    assert_eq!(r.read(".gitattributes"), b"*.md text\n");
+    let config = String::from_utf8(r.read(".git/config")).unwrap();
+    assert!(!config.contains("llvm"), "{config}");
+    assert!(config.contains("signingkey = ABC"), "{config}");
+}
+
+#[test]
+fn global_install_writes_global_config_and_attributes_and_uninstall_restores_them() {
+    let r = Repo::new();
+    std::fs::write(r.home.join(".gitconfig"), "[user]\n\tname = Someone\n").unwrap();
+    r.irgit_ok(&["install", "--global"]);
+    let attrs = r.home.join(".config/git/attributes");
+    assert!(std::fs::read_to_string(&attrs)
+        .unwrap()
+        .contains("*.ll diff=llvm-ir merge=llvm-ir"));
+    assert!(std::fs::read_to_string(r.home.join(".gitconfig"))
+        .unwrap()
+        .contains("[merge \"llvm-ir\"]"));
+    // A repository without local config uses the global setup.
+    r.write("f.ll", MOD_A);
+    r.commit_all("a");
+    r.write("f.ll", MOD_B);
+    assert!(changed_lines(&r.git(&["diff"])).is_empty());
+    r.irgit_ok(&["uninstall", "--global"]);
+    assert_eq!(
+        std::fs::read_to_string(r.home.join(".gitconfig")).unwrap(),
+        "[user]\n\tname = Someone\n"
+    );
+    assert!(!attrs.exists());
+    assert!(!r.home.join(".config/git").exists());
+}
+
+#[test]
+fn install_uses_patterns_from_the_command_line_or_the_config_file() {
+    let r = Repo::new();
+    r.irgit_ok(&["install", "--pattern", "ir/*.txt", "--pattern", "*.bc"]);
+    assert_eq!(
+        String::from_utf8(r.read(".gitattributes")).unwrap(),
+        "ir/*.txt diff=llvm-ir merge=llvm-ir\n*.bc -text diff=llvm-bc -merge\n"
+    );
+    r.irgit_ok(&["uninstall"]);
+    r.write(".irgit.yaml", "files:\n  text: [\"*.ir\"]\n  bitcode: []\n");
+    r.irgit_ok(&["install"]);
+    assert_eq!(
+        String::from_utf8(r.read(".gitattributes")).unwrap(),
+        "*.ir diff=llvm-ir merge=llvm-ir\n"
+    );
+}
+
+#[test]
+fn bad_settings_are_refused_naming_file_and_key() {
+    let r = Repo::new();
+    r.write(".irgit.yaml", "hook:\n  mode: always\n");
+    let o = r.irgit(&["install"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(".irgit.yaml") && err.contains("always"),
+        "{err}"
+    );
+    assert!(r.read_opt(".gitattributes").is_none());
+    r.write(".irgit.yaml", "files:\n  txt: [\"*.ll\"]\n");
+    let err = String::from_utf8_lossy(&r.irgit(&["install"]).stderr).into_owned();
+    assert!(err.contains("txt"), "{err}");
+}
+
+// ---------------------------------------------------------------- doctor
+
+#[test]
+fn doctor_is_happy_with_a_full_install() {
+    let r = Repo::new();
+    r.irgit_ok(&["install", "--hook"]);
+    let (ok, out) = r.doctor();
+    assert!(ok, "{out}");
+    assert!(!out.contains("problem:"), "{out}");
+}
+
+#[test]
+fn doctor_detects_irgit_missing_from_path() {
+    let mut r = Repo::new();
+    r.irgit_ok(&["install", "--hook"]);
+    r.path_env = "/usr/bin:/bin".into();
+    let (ok, out) = r.doctor();
+    assert!(!ok);
+    assert!(
+        out.contains("`irgit`") && out.contains("not on PATH"),
+        "{out}"
+    );
+}
+
+#[test]
+fn doctor_detects_another_irgit_version_on_path() {
+    let mut r = Repo::new();
+    r.irgit_ok(&["install", "--hook"]);
+    let fake = r._tmp.path().join("old-bin");
+    std::fs::create_dir_all(&fake).unwrap();
+    std::fs::write(fake.join("irgit"), "#!/bin/sh\necho irgit 0.0.1\n").unwrap();
+    std::fs::set_permissions(fake.join("irgit"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    r.path_env = format!("{}:{}", fake.display(), r.path_env);
+    let (ok, out) = r.doctor();
+    assert!(!ok);
+    assert!(out.contains("\"irgit 0.0.1\""), "{out}");
+}
+
+#[test]
+fn doctor_detects_a_driver_named_in_attributes_but_not_configured() {
+    let r = Repo::new();
+    r.write(".gitattributes", "*.ll diff=llvm-ir merge=llvm-ir\n");
+    let (ok, out) = r.doctor();
+    assert!(!ok);
+    assert!(
+        out.contains("names merge driver \"llvm-ir\", which is not configured"),
+        "{out}"
+    );
+    assert!(out.contains("merges these files as plain text"), "{out}");
+}
+
+#[test]
+fn doctor_detects_a_configured_driver_whose_program_is_missing() {
+    let r = Repo::new();
+    r.irgit_ok(&["install", "--hook"]);
+    r.git(&[
+        "config",
+        "merge.llvm-ir.driver",
+        "irgit-gone merge %O %A %B %L %P",
+    ]);
+    let (ok, out) = r.doctor();
+    assert!(!ok);
+    assert!(
+        out.contains("`irgit-gone`") && out.contains("keeps \"ours\""),
+        "{out}"
+    );
+}
+
+#[test]
+fn doctor_detects_a_stale_canonical_form_version() {
+    let r = Repo::new();
+    r.irgit_ok(&["install", "--hook"]);
+    r.git(&[
+        "config",
+        "diff.llvm-ir.textconv",
+        "irgit textconv --canon-version=0",
+    ]);
+    let (ok, out) = r.doctor();
+    assert!(!ok);
+    assert!(out.contains("names canonical form 0"), "{out}");
+}
+
+#[test]
+fn doctor_detects_a_missing_or_inert_hook() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    let (ok, out) = r.doctor();
+    assert!(!ok);
+    assert!(out.contains("no pre-commit hook"), "{out}");
+    r.irgit_ok(&["install", "--hook"]);
+    std::fs::set_permissions(
+        r.root.join(".git/hooks/pre-commit"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let (ok, out) = r.doctor();
+    assert!(!ok);
+    assert!(out.contains("is not executable"), "{out}");
+}
+
+#[test]
+fn doctor_detects_tracked_ir_without_attributes() {
+    let r = Repo::new();
+    r.irgit_ok(&["install", "--hook", "--pattern", "*.ll"]);
+    r.write("f.bc", llvm_as(&r, MOD_A, "a"));
+    r.git(&["add", "f.bc"]);
+    let (ok, out) = r.doctor();
+    assert!(!ok);
+    assert!(
+        out.contains("have no irgit diff driver, e.g. f.bc"),
+        "{out}"
+    );
+}
