@@ -14,21 +14,26 @@
 //! a hash of its type and initializer, so `.str`/`.str.7` renumbering vanishes. Definitions come first, then
 //! declarations, each sorted by name; globals and aliases by name.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
+use super::signature::GlobalKeys;
 use crate::hash::StableHasher;
 use crate::ir::{IrModule, Val};
 
-/// `.str.12` -> `.str`; names without a numeric suffix are returned whole.
+/// The part of a private global's name that carries meaning: without a
+/// numeric `.N` suffix and without the `.<8 hex digits>` content part irgit
+/// itself adds (`.str.12` -> `.str`, `.str.9a3f12bc.1` -> `.str`).
 fn stem(name: &str) -> &str {
-    match name.rfind('.') {
-        Some(dot)
-            if dot + 1 < name.len() && name[dot + 1..].bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            &name[..dot]
-        }
-        _ => name,
+    fn strip_suffix(name: &str, ok: impl Fn(&str) -> bool) -> Option<&str> {
+        let dot = name.rfind('.')?;
+        let tail = &name[dot + 1..];
+        (!tail.is_empty() && ok(tail)).then(|| &name[..dot])
     }
+    let name = strip_suffix(name, |t| t.bytes().all(|b| b.is_ascii_digit())).unwrap_or(name);
+    strip_suffix(name, |t| {
+        t.len() == 8 && t.bytes().all(|b| b.is_ascii_hexdigit())
+    })
+    .unwrap_or(name)
 }
 
 fn content_hash(g: Val) -> u64 {
@@ -40,8 +45,12 @@ fn content_hash(g: Val) -> u64 {
         .finish()
 }
 
-/// Renames every private global to its stem plus a hash of its content.
-pub fn name_private_constants(module: &IrModule<'_>) {
+/// Renames every private global to its stem plus a hash of its content and
+/// returns those content hashes (what instructions hash such a global by).
+/// Globals with equal stem and content get provisional `.1`, `.2` suffixes;
+/// [`settle_identical_constants`] fixes them once functions are canonical.
+pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
+    let mut keys = GlobalKeys::new();
     // stem -> globals sharing it
     let mut groups: BTreeMap<String, Vec<Val>> = BTreeMap::new();
     for g in module.globals() {
@@ -64,12 +73,66 @@ pub fn name_private_constants(module: &IrModule<'_>) {
         for (h, g) in named {
             repeat = if previous == Some(h) { repeat + 1 } else { 0 };
             previous = Some(h);
-            let mut name = format!("{stem}.{:08x}", h >> 32);
-            if repeat > 0 {
-                name.push_str(&format!(".{repeat}"));
-            }
-            g.set_name(&name);
+            g.set_name(&tie_name(&format!("{stem}.{:08x}", h >> 32), repeat));
+            keys.insert(g, h);
         }
+    }
+    keys
+}
+
+fn tie_name(base: &str, repeat: usize) -> String {
+    if repeat == 0 {
+        base.to_string()
+    } else {
+        format!("{base}.{repeat}")
+    }
+}
+
+/// Private globals with the same stem and content are told apart by the
+/// order in which the (canonical) functions first use them.
+pub fn settle_identical_constants(module: &IrModule<'_>, keys: &GlobalKeys) {
+    let mut by_name: BTreeMap<String, Vec<Val>> = BTreeMap::new();
+    for (&g, &h) in keys {
+        let base = format!("{}.{:08x}", stem_of_named(&g.name(), h), h >> 32);
+        by_name.entry(base).or_default().push(g);
+    }
+    by_name.retain(|_, members| members.len() > 1);
+    if by_name.is_empty() {
+        return;
+    }
+    let tied: HashMap<Val, ()> = by_name.values().flatten().map(|&g| (g, ())).collect();
+    let mut first_use: HashMap<Val, usize> = HashMap::new();
+    let mut counter = 0;
+    for f in module.functions() {
+        for b in f.blocks() {
+            for i in b.instructions() {
+                for v in i.operands() {
+                    if tied.contains_key(&v) && !first_use.contains_key(&v) {
+                        first_use.insert(v, counter);
+                    }
+                    counter += 1;
+                }
+            }
+        }
+    }
+    for (base, mut members) in by_name {
+        members.sort_by_key(|g| (first_use.get(g).copied().unwrap_or(usize::MAX), g.name()));
+        for g in &members {
+            g.set_name("");
+        }
+        for (k, g) in members.iter().enumerate() {
+            g.set_name(&tie_name(&base, k));
+        }
+    }
+}
+
+/// The stem of a name given by [`name_private_constants`]: what precedes
+/// the `.<8 hex digits>` content part.
+fn stem_of_named(name: &str, h: u64) -> &str {
+    let hex = format!(".{:08x}", h >> 32);
+    match name.find(&hex) {
+        Some(at) => &name[..at],
+        None => name,
     }
 }
 
@@ -102,5 +165,8 @@ mod tests {
         assert_eq!(stem(".str"), ".str");
         assert_eq!(stem("__const.main.arr"), "__const.main.arr");
         assert_eq!(stem("x."), "x.");
+        assert_eq!(stem(".str.9a3f12bc"), ".str");
+        assert_eq!(stem(".str.9a3f12bc.2"), ".str");
+        assert_eq!(stem(".str.12345678"), ".str");
     }
 }

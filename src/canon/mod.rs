@@ -49,9 +49,11 @@ pub enum CanonError {
 
 /// Canonicalizes a whole module in place.
 pub fn canonicalize(module: &IrModule<'_>, opts: &CanonOptions) {
-    if opts.rename_private_constants {
-        globals::name_private_constants(module);
-    }
+    let global_keys = if opts.rename_private_constants {
+        globals::name_private_constants(module)
+    } else {
+        Default::default()
+    };
     if opts.reorder_globals {
         globals::order_module(module);
     }
@@ -59,11 +61,21 @@ pub fn canonicalize(module: &IrModule<'_>, opts: &CanonOptions) {
         if func.is_declaration() {
             continue;
         }
-        canonicalize_function(func, opts);
+        canonicalize_function(func, opts, &global_keys);
+    }
+    if opts.rename_private_constants {
+        globals::settle_identical_constants(module, &global_keys);
+        if opts.reorder_globals {
+            globals::order_module(module);
+        }
     }
 }
 
-fn canonicalize_function(func: crate::ir::Func, opts: &CanonOptions) {
+fn canonicalize_function(
+    func: crate::ir::Func,
+    opts: &CanonOptions,
+    global_keys: &signature::GlobalKeys,
+) {
     let layout = blocks::canonical_order(func);
     if opts.reorder_blocks {
         blocks::apply_order(&layout);
@@ -71,7 +83,7 @@ fn canonicalize_function(func: crate::ir::Func, opts: &CanonOptions) {
     if opts.rename_blocks {
         blocks::apply_names(&layout);
     }
-    let sigs = signature::compute(func, &layout);
+    let sigs = signature::compute(func, &layout, global_keys);
     if opts.order_operands {
         operands::order(&sigs);
     }
@@ -113,7 +125,52 @@ pub fn canonicalize_bytes(
     })?;
     let id = module.source_filename();
     module.set_identifier(&id);
-    Ok(module.print())
+    Ok(print(&module))
+}
+
+/// Prints a canonicalized module. LLVM lists a block's predecessors in the
+/// `; preds = ...` comment in use-list order, which follows the input's
+/// history, not its meaning; they are sorted here (`%bb2` before `%bb10`).
+pub fn print(module: &IrModule<'_>) -> String {
+    sort_pred_comments(&module.print())
+}
+
+fn sort_pred_comments(text: &str) -> String {
+    const MARK: &str = "; preds = ";
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let Some(at) = line.find(MARK) else {
+            out.push_str(line);
+            continue;
+        };
+        let (head, rest) = line.split_at(at + MARK.len());
+        let body = rest.trim_end_matches('\n');
+        let mut preds: Vec<&str> = body.split(", ").collect();
+        preds.sort_by_key(|p| {
+            let n = p.strip_prefix("%bb").and_then(|d| d.parse::<u64>().ok());
+            (n.is_none(), n, p.to_string())
+        });
+        out.push_str(head);
+        out.push_str(&preds.join(", "));
+        if line.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_pred_comments;
+
+    #[test]
+    fn pred_comments_are_sorted_numerically() {
+        let t = "bb3:                 ; preds = %bb10, %bb2, %entry\n  ret void\n";
+        assert_eq!(
+            sort_pred_comments(t),
+            "bb3:                 ; preds = %bb2, %bb10, %entry\n  ret void\n"
+        );
+    }
 }
 
 /// Whether `bytes` look like bitcode (raw or wrapped).

@@ -74,7 +74,7 @@ pub fn current_positions(func: Func) -> Positions {
 pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
     let mut positions = Positions::with_capacity(sigs.insts.len());
     for (bi, &b) in layout.order.iter().enumerate() {
-        let order = block_order(b, bi == 0, sigs);
+        let order = block_order(b, bi == 0, sigs, &positions);
         reorder_block(&order);
         for inst in order {
             let n = positions.len();
@@ -85,7 +85,7 @@ pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
 }
 
 /// The canonical order of one block's instructions.
-fn block_order(b: Block, is_entry: bool, sigs: &Signatures) -> Vec<Inst> {
+fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) -> Vec<Inst> {
     let insts = b.instructions();
     if insts.iter().any(|i| i.is_musttail()) {
         return insts;
@@ -146,7 +146,6 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures) -> Vec<Inst> {
             });
         }
     }
-    let key = |i: usize| (rank[i], sigs.of(insts[i]), i);
 
     let segments = outputs.len();
     let mut readers: Vec<Vec<usize>> = vec![Vec::new(); segments + 1];
@@ -158,10 +157,6 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures) -> Vec<Inst> {
             _ => {}
         }
     }
-    for r in &mut readers {
-        r.sort_by_key(|&i| key(i));
-    }
-    leftovers.sort_by_key(|&i| key(i));
 
     // The constrained walk.
     let mut placed = vec![false; n];
@@ -178,14 +173,49 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures) -> Vec<Inst> {
         placed[i] = true;
         order.push(i);
     }
+    // Instructions placed by a flush (readers at the end of their segment,
+    // leftovers before the terminator) are sorted by walk rank, then hash,
+    // then where their operands were placed: ties are structurally
+    // interchangeable, and ordering them by their operands keeps each
+    // pairing of definition and use the same whatever the input order was.
+    // (The input position is the very last resort.)
+    let earlier = before.len();
+    // local_pos[i]: where instruction i sits in `order`, kept in step lazily.
+    let mut local_pos = vec![usize::MAX; n];
+    let mut synced = 0;
     for (k, &o) in outputs.iter().enumerate() {
         walk_operands_then(o, &deps, &mut placed, &mut order);
-        for &r in &readers[k] {
-            walk_root(r, &deps, &mut placed, &mut order);
-        }
-        if k + 1 == outputs.len() {
-            for &l in &leftovers {
-                walk_root(l, &deps, &mut placed, &mut order);
+        let last = k + 1 == outputs.len();
+        for group in [Some(&readers[k]), last.then_some(&leftovers)]
+            .into_iter()
+            .flatten()
+        {
+            for (p, &i) in order.iter().enumerate().skip(synced) {
+                local_pos[i] = p;
+            }
+            synced = order.len();
+            let mut keyed: Vec<_> = group
+                .iter()
+                .filter(|&&i| !placed[i])
+                .map(|&i| {
+                    let places: Vec<(usize, u64)> = insts[i]
+                        .operands()
+                        .into_iter()
+                        .map(|v| {
+                            let place = match local.get(&v) {
+                                Some(&j) if local_pos[j] != usize::MAX => earlier + local_pos[j],
+                                Some(_) => usize::MAX,
+                                None => before.get(&v).copied().unwrap_or(usize::MAX),
+                            };
+                            (place, sigs.operand_hash(v))
+                        })
+                        .collect();
+                    ((rank[i], sigs.of(insts[i]), places), i)
+                })
+                .collect();
+            keyed.sort();
+            for (_, i) in keyed {
+                walk_root(i, &deps, &mut placed, &mut order);
             }
         }
         placed[o] = true;

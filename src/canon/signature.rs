@@ -97,8 +97,11 @@ pub fn is_compare(op: LLVMOpcode) -> bool {
 }
 
 /// Descriptor hash of an operand that is not an instruction of the function.
-fn leaf_hash(v: Val, args: &HashMap<Val, usize>, layout: &Layout) -> u64 {
+fn leaf_hash(v: Val, args: &HashMap<Val, usize>, layout: &Layout, globals: &GlobalKeys) -> u64 {
     let h = StableHasher::new();
+    if let Some(&k) = globals.get(&v) {
+        return h.str("@private").u64(k).finish();
+    }
     match v.kind() {
         ValKind::Argument => h.str("a").u64(args.get(&v).copied().unwrap_or(0) as u64),
         ValKind::BasicBlock => {
@@ -150,7 +153,11 @@ fn feed_operands(
 }
 
 /// Computes base and refined hashes for every instruction of `func`.
-pub fn compute(func: Func, layout: &Layout) -> Signatures {
+/// Content hashes standing for private globals, whose names may carry a
+/// tie-breaking suffix that is only settled after all functions are done.
+pub type GlobalKeys = HashMap<Val, u64>;
+
+pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
     let args: HashMap<Val, usize> = func
         .params()
         .into_iter()
@@ -193,8 +200,8 @@ pub fn compute(func: Func, layout: &Layout) -> Signatures {
                 .map(|(v, b)| {
                     let bh = *leaf
                         .entry(b.as_val())
-                        .or_insert_with(|| leaf_hash(b.as_val(), &args, layout));
-                    let (r, d) = describe(v, &index, &insts, &mut leaf, &args, layout);
+                        .or_insert_with(|| leaf_hash(b.as_val(), &args, layout, globals));
+                    let (r, d) = describe(v, &index, &insts, &mut leaf, &args, layout, globals);
                     (bh, r, d)
                 })
                 .collect();
@@ -207,7 +214,7 @@ pub fn compute(func: Func, layout: &Layout) -> Signatures {
             }
         } else {
             for v in inst.operands() {
-                let (r, d) = describe(v, &index, &insts, &mut leaf, &args, layout);
+                let (r, d) = describe(v, &index, &insts, &mut leaf, &args, layout, globals);
                 ops.push(r);
                 descriptors.push(d);
             }
@@ -243,6 +250,7 @@ fn describe(
     leaf: &mut HashMap<Val, u64>,
     args: &HashMap<Val, usize>,
     layout: &Layout,
+    globals: &GlobalKeys,
 ) -> (Result<usize, u64>, u64) {
     match index.get(&v) {
         Some(&j) => (
@@ -253,7 +261,9 @@ fn describe(
                 .finish(),
         ),
         None => {
-            let h = *leaf.entry(v).or_insert_with(|| leaf_hash(v, args, layout));
+            let h = *leaf
+                .entry(v)
+                .or_insert_with(|| leaf_hash(v, args, layout, globals));
             let descriptor = match v.kind() {
                 // The base hash sees only a constant's type; its value enters
                 // through refinement, and only where it separates a collision.
