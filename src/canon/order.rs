@@ -73,15 +73,66 @@ pub fn current_positions(func: Func) -> Positions {
 /// Reorders every block of the function and returns the canonical positions.
 pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
     let mut positions = Positions::with_capacity(sigs.insts.len());
+    let mut orders = Vec::with_capacity(layout.order.len());
     for (bi, &b) in layout.order.iter().enumerate() {
         let order = block_order(b, bi == 0, sigs, &positions);
-        reorder_block(&order);
-        for inst in order {
+        for inst in &order {
+            let n = positions.len();
+            positions.insert(inst.val(), n);
+        }
+        orders.push(order);
+    }
+    // Identical computations (same hash, same operands) sitting side by side
+    // are interchangeable; put them in the order of their first users, which
+    // the walk fixed for every block, so their names follow their uses.
+    let mut changed = false;
+    for order in &mut orders {
+        changed |= order_identical_runs(order, sigs, &positions);
+    }
+    if changed {
+        positions.clear();
+        for inst in orders.iter().flatten() {
             let n = positions.len();
             positions.insert(inst.val(), n);
         }
     }
+    for order in &orders {
+        reorder_block(order);
+    }
     positions
+}
+
+fn order_identical_runs(order: &mut [Inst], sigs: &Signatures, positions: &Positions) -> bool {
+    let same = |a: Inst, b: Inst| {
+        sigs.of(a) == sigs.of(b)
+            && a.opcode() != LLVMOpcode::LLVMPHI
+            && !a.is_terminator()
+            && !a.may_have_side_effects()
+            && a.operands() == b.operands()
+    };
+    let first_use = |i: Inst| {
+        i.val()
+            .uses()
+            .iter()
+            .filter_map(|(u, _)| positions.get(u).copied())
+            .min()
+            .unwrap_or(usize::MAX)
+    };
+    let mut changed = false;
+    let mut start = 0;
+    while start < order.len() {
+        let mut end = start + 1;
+        while end < order.len() && same(order[start], order[end]) {
+            end += 1;
+        }
+        if end - start > 1 {
+            let before: Vec<Inst> = order[start..end].to_vec();
+            order[start..end].sort_by_cached_key(|&i| first_use(i));
+            changed |= before != order[start..end];
+        }
+        start = end;
+    }
+    changed
 }
 
 /// The canonical order of one block's instructions.
