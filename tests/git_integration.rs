@@ -494,6 +494,70 @@ fn hook_check_mode_refuses_non_canonical_files_without_rewriting() {
     r.git(&["commit", "-q", "-m", "canonical"]);
 }
 
+#[test]
+fn hook_works_for_commit_all_and_commit_with_paths() {
+    let r = hook_repo();
+    r.write("f.ll", MOD_A);
+    r.git(&["add", "f.ll"]);
+    r.git(&["commit", "-q", "-m", "a"]);
+    // `git commit -a`: git points the hook at the locked index.
+    r.write("f.ll", MOD_B.replace("add i32 %m, 7", "add i32 %m, 9"));
+    r.git(&["commit", "-q", "-a", "-m", "b"]);
+    let b = r.git(&["show", "HEAD:f.ll"]);
+    assert_eq!(b, r.canon(&MOD_B.replace("add i32 %m, 7", "add i32 %m, 9")));
+    assert_eq!(r.git(&["status", "--porcelain"]), "");
+    // `git commit <path>`: a temporary index, and the main index updated after.
+    r.write("g.ll", MOD_B);
+    r.git(&["add", "g.ll"]);
+    r.write("g.ll", MOD_B.replace("mul i32 %q, 3", "mul i32 %q, 4"));
+    r.git(&["commit", "-q", "-m", "g", "g.ll"]);
+    let g = r.git(&["show", "HEAD:g.ll"]);
+    assert_eq!(g, r.canon(&MOD_B.replace("mul i32 %q, 3", "mul i32 %q, 4")));
+    assert_eq!(r.read("g.ll"), g.as_bytes());
+    assert_eq!(
+        r.git(&["status", "--porcelain"]),
+        "",
+        "main index left stale"
+    );
+}
+
+#[test]
+fn hook_accepts_llvm_stress_modules_and_is_idempotent() {
+    let r = hook_repo();
+    for seed in [1, 7, 42] {
+        let o = Command::new("/usr/lib/llvm-22/bin/llvm-stress")
+            .args(["-size", "300", &format!("-seed={seed}")])
+            .output()
+            .expect("llvm-stress is installed");
+        assert!(o.status.success());
+        let text = String::from_utf8(o.stdout).unwrap();
+        let name = format!("stress{seed}.ll");
+        r.write(&name, &text);
+        r.git(&["add", &name]);
+        r.git(&["commit", "-q", "-m", &name]);
+        let committed = r.git(&["show", &format!("HEAD:{name}")]);
+        assert_eq!(committed, r.canon(&text), "{name}");
+        // Committing the canonical form again is a no-op for the hook.
+        let index = r.read(".git/index");
+        let o = r.irgit(&["hook", "pre-commit"]);
+        assert!(o.status.success());
+        assert_eq!(r.read(".git/index"), index);
+    }
+}
+
+#[test]
+fn hook_install_follows_core_hooks_path() {
+    let r = Repo::new();
+    r.git(&["config", "core.hooksPath", "githooks"]);
+    r.irgit_ok(&["install", "--hook"]);
+    assert!(r.read("githooks/pre-commit").starts_with(b"#!/bin/sh"));
+    r.write("f.ll", MOD_A);
+    r.commit_all("a");
+    assert_eq!(r.git(&["show", "HEAD:f.ll"]), r.canon(MOD_A));
+    r.irgit_ok(&["uninstall"]);
+    assert!(r.read_opt("githooks/pre-commit").is_none());
+}
+
 // ---------------------------------------------------------------- install
 
 fn snapshot(r: &Repo) -> Vec<Option<Vec<u8>>> {

@@ -322,9 +322,22 @@ fn unattributed_ir_files(top: &Path) -> Result<Vec<String>, String> {
     if paths.is_empty() {
         return Ok(Vec::new());
     }
-    let mut args = vec!["check-attr", "-z", "diff", "--"];
-    args.extend(paths.iter().copied());
-    let attrs = cmd::git(top, &args)?;
+    let mut child = Command::new("git")
+        .args(["check-attr", "-z", "--stdin", "diff"])
+        .current_dir(top)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run git check-attr: {e}"))?;
+    let input = paths.join("\0") + "\0";
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let writer =
+        std::thread::spawn(move || std::io::Write::write_all(&mut stdin, input.as_bytes()));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("git check-attr: {e}"))?;
+    let _ = writer.join();
+    let attrs = String::from_utf8_lossy(&out.stdout).into_owned();
     let fields: Vec<&str> = attrs.split('\0').collect();
     Ok(fields
         .chunks(3)

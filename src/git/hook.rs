@@ -129,16 +129,19 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
         return Ok(report);
     }
     // git points hooks at the index being committed (e.g. `git commit -a`).
-    let mut index = match std::env::var_os("GIT_INDEX_FILE") {
+    let index_file = match std::env::var_os("GIT_INDEX_FILE") {
         Some(p) => {
             let p = PathBuf::from(p);
-            let p = if p.is_absolute() {
+            Some(if p.is_absolute() {
                 p
             } else {
                 std::env::current_dir().map_err(err("cwd"))?.join(p)
-            };
-            git2::Index::open(&p).map_err(err(&p.display().to_string()))?
+            })
         }
+        None => None,
+    };
+    let mut index = match &index_file {
+        Some(p) => git2::Index::open(p).map_err(err(&p.display().to_string()))?,
         None => repo.index().map_err(err("cannot read the index"))?,
     };
 
@@ -174,7 +177,9 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
         return Ok(report);
     }
 
+    let mut written = Vec::new();
     for (path, mut entry, old, new) in updates {
+        let old_id = entry.id;
         let id = repo
             .blob(&new)
             .map_err(err(&format!("{path}: cannot write the canonical blob")))?;
@@ -202,10 +207,48 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
         index
             .add(&entry)
             .map_err(err(&format!("{path}: cannot update the index entry")))?;
+        written.push((old_id, entry));
         report.rewritten.push(path);
     }
     index.write().map_err(err("cannot write the index"))?;
+    if let Some(pending) = pending_main_index(&repo, index_file.as_deref()) {
+        update_pending_main_index(&pending, &written)?;
+    }
     Ok(report)
+}
+
+/// `git commit <paths>` commits from a temporary index and, when the commit
+/// succeeds, installs `index.lock` (the updated main index) as the index.
+/// Entries there still holding the blob we replaced get the canonical one
+/// too, so the main index does not stage the non-canonical form afterwards.
+fn pending_main_index(repo: &git2::Repository, hook_index: Option<&Path>) -> Option<PathBuf> {
+    let hook_index = hook_index?.canonicalize().ok()?;
+    let git_dir = repo.path().canonicalize().ok()?;
+    let lock = git_dir.join("index.lock");
+    if hook_index == git_dir.join("index") || hook_index == lock || !lock.is_file() {
+        return None;
+    }
+    Some(lock)
+}
+
+fn update_pending_main_index(
+    pending: &Path,
+    written: &[(git2::Oid, git2::IndexEntry)],
+) -> Result<(), String> {
+    let what = pending.display().to_string();
+    let mut main = git2::Index::open(pending).map_err(err(&what))?;
+    let mut changed = false;
+    for (old_id, entry) in written {
+        let path = Path::new(std::str::from_utf8(&entry.path).unwrap_or_default());
+        if main.get_path(path, 0).is_some_and(|e| e.id == *old_id) {
+            main.add(entry).map_err(err(&what))?;
+            changed = true;
+        }
+    }
+    if changed {
+        main.write().map_err(err(&what))?;
+    }
+    Ok(())
 }
 
 fn write_keeping_mode(path: &Path, bytes: &[u8]) -> Result<(), String> {
