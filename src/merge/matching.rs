@@ -206,10 +206,29 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
             st.add_value(&n, &n);
         }
     }
+    // An equal name is only an anchor when the lines agree apart from the
+    // local names they use (names are local hashes and can coincide).
+    let blank = |line: &str, locals: &HashSet<String>| {
+        rewrite(line, |r| match r {
+            Ref::Local(n) if locals.contains(n) => Some("%?".into()),
+            Ref::Meta(_) => Some("!".into()),
+            Ref::Attr(_) => Some("#".into()),
+            _ => None,
+        })
+    };
+    let o_text: HashMap<&str, &str> = o
+        .blocks
+        .iter()
+        .flat_map(|b| {
+            b.lines
+                .iter()
+                .filter_map(|l| def_name(l).map(|d| (d, l.as_str())))
+        })
+        .collect();
     for b in &s.blocks {
         for l in &b.lines {
             if let Some(d) = def_name(l) {
-                if o_defs.contains(d) {
+                if o_defs.contains(d) && blank(l, &st.s_locals) == blank(o_text[d], &st.o_locals) {
                     st.add_value(d, d);
                 }
             }

@@ -81,10 +81,11 @@ pub fn merge_bytes(
     path: &str,
     markers: &Markers,
 ) -> Result<Outcome, MergeError> {
-    let session = Session::new();
-    let to = load(&session, base, path, &markers.base)?;
-    let ta = load(&session, ours, path, &markers.ours)?;
-    let tb = load(&session, theirs, path, &markers.theirs)?;
+    // One LLVM context per input: named types are per context, and a second
+    // module in the same context would see `%struct.rect` renamed `%struct.rect.0`.
+    let to = load(&Session::new(), base, path, &markers.base)?;
+    let ta = load(&Session::new(), ours, path, &markers.ours)?;
+    let tb = load(&Session::new(), theirs, path, &markers.theirs)?;
     // A module without `source_filename` gets one from its parse name; do
     // not add that line to files that never had it.
     let keep_header = !crate::ir::detect_format(base).eq(&crate::ir::Format::Text)
@@ -123,6 +124,7 @@ pub fn merge_bytes(
             conflicts: merged.conflicts,
         });
     }
+    let session = Session::new();
     let m = session
         .parse(text.as_bytes(), path)
         .map_err(|e| MergeError::Internal(format!("the merged module does not parse: {e}")))?;
