@@ -495,6 +495,25 @@ fn hook_check_mode_refuses_non_canonical_files_without_rewriting() {
 }
 
 #[test]
+fn hook_policy_can_allow_invalid_ir_or_switch_the_hook_off() {
+    let r = hook_repo();
+    r.write(".irgit.yaml", "hook:\n  invalid_ir: allow\n");
+    r.write("bad.ll", "this is not IR\n");
+    r.git(&["add", "."]);
+    let o = r.run("git", &["commit", "-q", "-m", "allowed"]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.ll") && err.contains("warning"), "{err}");
+    assert_eq!(r.git(&["show", "HEAD:bad.ll"]), "this is not IR\n");
+
+    r.write(".irgit.yaml", "hook:\n  mode: off\n");
+    r.write("f.ll", MOD_A);
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "-m", "off"]);
+    assert_eq!(r.git(&["show", "HEAD:f.ll"]), MOD_A);
+}
+
+#[test]
 fn hook_works_for_commit_all_and_commit_with_paths() {
     let r = hook_repo();
     r.write("f.ll", MOD_A);

@@ -37,7 +37,7 @@ use std::process::{Command, ExitCode, Stdio};
 use super::comments;
 use super::drivers;
 use crate::canon;
-use crate::config::{Config, HookMode, HookOptions, InvalidIrPolicy};
+use crate::config::{Config, HookMode, InvalidIrPolicy};
 use crate::ir::Session;
 
 /// Arguments of `irgit hook`.
@@ -159,14 +159,7 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
         let blob = repo
             .find_blob(entry.id)
             .map_err(err(&format!("{path}: cannot read the staged blob")))?;
-        match check_file(
-            path,
-            blob.content(),
-            kind,
-            &config.hook,
-            &config,
-            &mut report,
-        ) {
+        match check_file(path, blob.content(), kind, &config, &mut report) {
             Outcome::Unchanged => {}
             Outcome::Rewrite(new) => {
                 updates.push((path.clone(), entry, blob.content().to_vec(), new))
@@ -200,6 +193,10 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
             entry.uid = m.uid();
             entry.gid = m.gid();
         } else {
+            // Stat data that cannot match the work tree file, so git compares
+            // its content with the new blob instead of trusting old stat data.
+            entry.mtime = git2::IndexTime::new(0, 0);
+            entry.ctime = git2::IndexTime::new(0, 0);
             report.warnings.push(format!(
                 "{path}: has unstaged changes; they stay in the work tree, only the staged version was canonicalized"
             ));
@@ -354,12 +351,11 @@ fn check_file(
     path: &str,
     bytes: &[u8],
     kind: Kind,
-    policy: &HookOptions,
     config: &Config,
     report: &mut Report,
 ) -> Outcome {
     let invalid = |report: &mut Report, why: String| {
-        match policy.invalid_ir {
+        match config.hook.invalid_ir {
             InvalidIrPolicy::Refuse => report.refused.push(format!("{path}: {why}")),
             InvalidIrPolicy::Allow => report.warnings.push(format!(
                 "{path}: {why}; committed unchanged (hook.invalid_ir: allow)"
