@@ -95,6 +95,9 @@ fn canonicalize_function(
     } else {
         order::current_positions(func)
     };
+    if opts.order_operands {
+        operands::order_ties_by_position(&sigs, &positions);
+    }
     if opts.rename_values {
         naming::apply(func, &sigs, &positions);
     }

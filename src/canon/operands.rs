@@ -11,6 +11,7 @@
 //! their structural hash. Swapping a compare mirrors its predicate, so
 //! `icmp sgt a, b` and `icmp slt b, a` print alike.
 
+use super::order::Positions;
 use super::signature::{is_commutative_binop, is_compare, mirrored_predicate, Signatures};
 use crate::ir::{Val, ValKind};
 
@@ -44,6 +45,35 @@ pub fn order(sigs: &Signatures) {
                 .predicate_name()
                 .is_some_and(|p| mirrored_predicate(p) < p);
         if ka > kb || tie_prefers_mirror {
+            if compare {
+                inst.swap_cmp_operands();
+            } else {
+                inst.set_operand(0, b);
+                inst.set_operand(1, a);
+            }
+        }
+    }
+}
+
+/// Second pass, once positions are final: operands that tie on the sort key
+/// (structurally interchangeable, such as two loads of one pointer) go in
+/// the order of their definitions, so the printed order does not depend on
+/// the input's.
+pub fn order_ties_by_position(sigs: &Signatures, positions: &Positions) {
+    for &inst in &sigs.insts {
+        let op = inst.opcode();
+        let compare = is_compare(op);
+        if !(is_commutative_binop(op) || compare) || inst.num_operands() != 2 {
+            continue;
+        }
+        let (a, b) = (inst.operand(0), inst.operand(1));
+        if (class(a), sigs.operand_hash(a)) != (class(b), sigs.operand_hash(b)) {
+            continue;
+        }
+        let (Some(pa), Some(pb)) = (positions.get(&a), positions.get(&b)) else {
+            continue;
+        };
+        if pa > pb {
             if compare {
                 inst.swap_cmp_operands();
             } else {

@@ -82,19 +82,12 @@ pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
         }
         orders.push(order);
     }
-    // Identical computations (same hash, same operands) sitting side by side
-    // are interchangeable; put them in the order of their first users, which
-    // the walk fixed for every block, so their names follow their uses.
-    let mut changed = false;
-    for order in &mut orders {
-        changed |= order_identical_runs(order, sigs, &positions);
-    }
-    if changed {
-        positions.clear();
-        for inst in orders.iter().flatten() {
-            let n = positions.len();
-            positions.insert(inst.val(), n);
-        }
+    // Interchangeable computations (same hash, no side effects, independent
+    // of each other) sitting side by side were ordered by the input as a last
+    // resort; put them in the order of their first users instead. Going
+    // bottom-up, users are settled before the definitions that feed them.
+    for order in orders.iter_mut().rev() {
+        order_interchangeable_runs(order, sigs, &mut positions);
     }
     for order in &orders {
         reorder_block(order);
@@ -102,37 +95,46 @@ pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
     positions
 }
 
-fn order_identical_runs(order: &mut [Inst], sigs: &Signatures, positions: &Positions) -> bool {
-    let same = |a: Inst, b: Inst| {
-        sigs.of(a) == sigs.of(b)
-            && a.opcode() != LLVMOpcode::LLVMPHI
+fn order_interchangeable_runs(order: &mut [Inst], sigs: &Signatures, positions: &mut Positions) {
+    let movable = |a: Inst| {
+        a.opcode() != LLVMOpcode::LLVMPHI
+            && a.opcode() != LLVMOpcode::LLVMAlloca
             && !a.is_terminator()
             && !a.may_have_side_effects()
-            && a.operands() == b.operands()
     };
-    let first_use = |i: Inst| {
-        i.val()
-            .uses()
-            .iter()
-            .filter_map(|(u, _)| positions.get(u).copied())
-            .min()
-            .unwrap_or(usize::MAX)
-    };
-    let mut changed = false;
-    let mut start = 0;
-    while start < order.len() {
-        let mut end = start + 1;
-        while end < order.len() && same(order[start], order[end]) {
-            end += 1;
+    let mut end = order.len();
+    while end > 0 {
+        let mut start = end - 1;
+        while start > 0
+            && movable(order[start - 1])
+            && movable(order[end - 1])
+            && sigs.of(order[start - 1]) == sigs.of(order[end - 1])
+        {
+            start -= 1;
         }
         if end - start > 1 {
-            let before: Vec<Inst> = order[start..end].to_vec();
-            order[start..end].sort_by_cached_key(|&i| first_use(i));
-            changed |= before != order[start..end];
+            let run = &mut order[start..end];
+            let members: Vec<Val> = run.iter().map(|i| i.val()).collect();
+            let independent = run
+                .iter()
+                .all(|i| i.operands().iter().all(|v| !members.contains(v)));
+            if independent {
+                let slots: Vec<usize> = run.iter().map(|i| positions[&i.val()]).collect();
+                run.sort_by_cached_key(|&i| {
+                    i.val()
+                        .uses()
+                        .iter()
+                        .filter_map(|(u, _)| positions.get(u).copied())
+                        .min()
+                        .unwrap_or(usize::MAX)
+                });
+                for (inst, slot) in run.iter().zip(slots) {
+                    positions.insert(inst.val(), slot);
+                }
+            }
         }
-        start = end;
+        end = start;
     }
-    changed
 }
 
 /// The canonical order of one block's instructions.
