@@ -259,6 +259,37 @@ fn diff_log_and_show_see_only_semantic_changes() {
 }
 
 #[test]
+fn git_merge_runs_the_installed_merge_driver() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    r.write("f.ll", MOD_A);
+    r.commit_all("base");
+    r.git(&["checkout", "-q", "-b", "side"]);
+    r.write("f.ll", MOD_A.replace("mul i32 %b, 3", "mul i32 %b, 5"));
+    r.commit_all("side");
+    r.git(&["checkout", "-q", "main"]);
+    r.write("f.ll", MOD_A.replace("add i32 %y, 7", "add i32 %y, 9"));
+    r.commit_all("main");
+    let o = r
+        .command("git")
+        .args(["merge", "-q", "--no-edit", "side"])
+        .env("GIT_TRACE", "1")
+        .output()
+        .unwrap();
+    let trace = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        trace.contains("run_command: 'irgit merge .merge_file_"),
+        "{trace}"
+    );
+    assert!(o.status.success(), "{trace}");
+    let merged = r.git(&["show", "HEAD:f.ll"]);
+    assert!(
+        merged.contains("mul i32 %arg1, 5") && merged.contains(", 9\n"),
+        "{merged}"
+    );
+}
+
+#[test]
 fn textconv_cache_is_filled_once_and_reused() {
     let r = Repo::new();
     r.irgit_ok(&["install"]);
