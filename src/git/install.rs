@@ -573,16 +573,16 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
         }
     }
 
-    for d in rec.created_dirs.iter().rev() {
-        // Only removes empty directories.
-        let _ = std::fs::remove_dir(d);
-    }
     std::fs::remove_file(&t.record_file)
         .map_err(|e| format!("{}: {e}", t.record_file.display()))?;
     if let Some(dir) = t.record_file.parent() {
         if args.global {
             let _ = std::fs::remove_dir(dir);
         }
+    }
+    for d in rec.created_dirs.iter().rev() {
+        // Only removes empty directories.
+        let _ = std::fs::remove_dir(d);
     }
     Ok((changes, warnings))
 }
