@@ -117,11 +117,13 @@ fn instruction_count(path: &Path) -> usize {
     m.functions().iter().map(|f| f.instruction_count()).sum()
 }
 
+/// `reps` runs of irgit and `opt -S`, `nreps` of normalize (which can take minutes).
 fn bench_file(
     irgit: &str,
     path: &Path,
     scratch: &Path,
     reps: usize,
+    nreps: usize,
 ) -> (Measure, Measure, Measure) {
     let out = scratch.join("out.ll");
     let i = best_of(reps, || {
@@ -134,7 +136,7 @@ fn bench_file(
             TIMEOUT,
         )
     });
-    let n = best_of(reps, || {
+    let n = best_of(nreps, || {
         measure(
             Command::new(OPT)
                 .args(["-passes=normalize", "-S"])
@@ -295,7 +297,7 @@ fn main() {
     );
     let mut corpus_rows = Vec::new();
     for m in corpus {
-        let (i, o, n) = bench_file(irgit, &m.path, scratch.path(), 3);
+        let (i, o, n) = bench_file(irgit, &m.path, scratch.path(), 3, 3);
         corpus_rows.push(Row {
             name: m.name.clone(),
             insts: instruction_count(&m.path),
@@ -323,7 +325,7 @@ fn main() {
     let mut stress_rows = Vec::new();
     for p in &stress {
         eprintln!("  {}", p.display());
-        let (i, o, n) = bench_file(irgit, p, scratch.path(), 1);
+        let (i, o, n) = bench_file(irgit, p, scratch.path(), 3, 1);
         stress_rows.push(Row {
             name: p.file_stem().unwrap().to_string_lossy().into_owned(),
             insts: instruction_count(p),
@@ -341,9 +343,10 @@ fn main() {
     writeln!(report, "### Canonical form (`cargo bench --bench canon`)\n").unwrap();
     writeln!(
         report,
-        "Each tool runs as a child process on the same file; wall time (best of 3 for corpus \
-         modules, one run for stress modules) and peak RSS (`wait4` rusage). Ratios are to \
-         `opt -S` (LLVM parsing and printing the same file). Machine: {} cores.\n",
+        "Each tool runs as a child process on the same file; wall time (best of 3; a single run \
+         of `opt -passes=normalize` on stress modules) and peak RSS (`wait4` rusage). Ratios are to \
+         `opt -S` (LLVM parsing and printing the same file). Machine: {} cores, shared with \
+         other jobs, so small timings are noisy; process start-up (~10 ms) dominates small modules.\n",
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(0)

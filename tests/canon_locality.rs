@@ -91,35 +91,36 @@ fn single_edits_change_few_canonical_lines() {
         all_max.push(*rem.max(add));
         all_sum.push(rem + add);
     }
-    println!(
-        "locality over {} single edits on {} modules:",
+    let mut summary = format!(
+        "locality over {} single edits on {} modules:\n",
         rows.len(),
         mods.len()
     );
-    println!(
-        "  {:10} {:>5}  {:>14} {:>14}",
+    summary += &format!(
+        "  {:10} {:>5}  {:>14} {:>14}\n",
         "kind", "edits", "max(rem,add)", "rem+add"
     );
-    println!(
-        "  {:10} {:>5}  {:>6} {:>7} {:>6} {:>7}",
+    summary += &format!(
+        "  {:10} {:>5}  {:>6} {:>7} {:>6} {:>7}\n",
         "", "", "median", "p90", "median", "p90"
     );
     let line = |k: &str, mx: &mut Vec<usize>, sm: &mut Vec<usize>| {
         mx.sort_unstable();
         sm.sort_unstable();
-        println!(
-            "  {k:10} {:>5}  {:>6} {:>7} {:>6} {:>7}",
+        format!(
+            "  {k:10} {:>5}  {:>6} {:>7} {:>6} {:>7}\n",
             mx.len(),
             median(mx),
             percentile(mx, 90.0),
             median(sm),
             percentile(sm, 90.0)
-        );
+        )
     };
     for (k, (mx, sm)) in by_kind.iter_mut() {
-        line(k, mx, sm);
+        summary += &line(k, mx, sm);
     }
-    line("all", &mut all_max, &mut all_sum);
+    summary += &line("all", &mut all_max, &mut all_sum);
+    println!("{summary}");
 
     // The largest diffs go to the lead's to-do list.
     rows.sort_by_key(|r| std::cmp::Reverse(r.3.max(r.4)));
@@ -131,7 +132,11 @@ fn single_edits_change_few_canonical_lines() {
             format!("### {m}: {e}\n\n-{rem} +{add} lines\n\n```diff\n{d}\n```")
         })
         .collect();
-    common::report_failures("5-locality-largest-diffs", &worst);
+    common::report_failures_with(
+        "5-locality-largest-diffs",
+        &format!("```text\n{summary}```\n(largest canonical diffs below)"),
+        &worst,
+    );
 
     let med = median(&all_max);
     assert!(

@@ -107,38 +107,40 @@ fn invariance_under_every_perturbation() {
             }
         }
     }
-    println!(
-        "invariance over {} modules, seeds {:?}:",
+    let mut summary = format!(
+        "invariance over {} modules, seeds {:?}:\n",
         results.len(),
         SEEDS
     );
     let (mut pass, mut total) = (0, 0);
     for (k, (p, t)) in &per_kind {
-        println!(
-            "  {k:28} {p:4}/{t:<4} {:6.1}%",
+        summary += &format!(
+            "  {k:28} {p:4}/{t:<4} {:6.1}%\n",
             100.0 * *p as f64 / *t as f64
         );
         pass += p;
         total += t;
     }
-    println!(
+    summary += &format!(
         "  {:28} {pass:4}/{total:<4} {:6.1}%",
         "total",
         100.0 * pass as f64 / total as f64
     );
-    // Keep the report readable: at most 3 cases per (module, kind).
+    println!("{summary}");
+    // Keep the report readable: the first seed's case per (module, kind).
     let mut shown: BTreeMap<String, usize> = BTreeMap::new();
-    let trimmed: Vec<String> = failures
-        .iter()
-        .filter(|f| {
-            let key = f.split(" (seed").next().unwrap_or(f).to_string();
-            let n = shown.entry(key).or_default();
-            *n += 1;
-            *n <= 1
-        })
-        .cloned()
-        .collect();
-    common::report_failures("1-invariance", &trimmed);
+    let first_per_kind = failures.iter().filter(|f| {
+        let key = f.split(" (seed").next().unwrap_or(f).to_string();
+        let n = shown.entry(key).or_default();
+        *n += 1;
+        *n <= 1
+    });
+    let trimmed: Vec<String> = first_per_kind.cloned().collect();
+    common::report_failures_with(
+        "1-invariance",
+        &format!("```text\n{summary}\n```\n(first failing seed per module and kind below)"),
+        &trimmed,
+    );
     assert!(
         failures.is_empty(),
         "invariance: {} of {total} (module, perturbation, seed) cases differ, in modules {:?}; \

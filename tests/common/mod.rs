@@ -424,6 +424,12 @@ pub fn median(sorted: &[usize]) -> usize {
 /// Rewrites one section of `CANON_FAILURES.md` (the lead's to-do list) and
 /// reassembles the file from every section written so far by any test.
 pub fn report_failures(section: &str, failures: &[String]) {
+    report_failures_with(section, "", failures)
+}
+
+/// [`report_failures`] with a preface (e.g. a summary table) shown when
+/// there are failures.
+pub fn report_failures_with(section: &str, preface: &str, failures: &[String]) {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let dir = cache_dir().join("failures");
@@ -432,7 +438,7 @@ pub fn report_failures(section: &str, failures: &[String]) {
         format!("## {section}\n\nno failures\n")
     } else {
         format!(
-            "## {section}\n\n{} failure(s)\n\n{}\n",
+            "## {section}\n\n{preface}\n\n{} failure(s)\n\n{}\n",
             failures.len(),
             failures.join("\n\n")
         )
