@@ -714,7 +714,10 @@ fn global_install_writes_global_config_and_attributes_and_uninstall_restores_the
         "[user]\n\tname = Someone\n"
     );
     assert!(!attrs.exists());
-    assert!(!r.home.join(".config").exists(), "created directories left behind");
+    assert!(
+        !r.home.join(".config").exists(),
+        "created directories left behind"
+    );
 }
 
 #[test]
