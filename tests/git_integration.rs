@@ -317,6 +317,39 @@ fn textconv_cache_is_filled_once_and_reused() {
 }
 
 #[test]
+fn changed_canon_settings_are_flagged_by_doctor_and_invalidate_the_cache_on_reinstall() {
+    let r = Repo::new();
+    let config_before = r.read(".git/config");
+    r.irgit_ok(&["install", "--hook"]);
+    r.write("f.ll", MOD_A);
+    r.write(".irgit.yaml", "hook:\n  mode: off\n");
+    r.commit_all("a");
+    r.write("f.ll", MOD_B);
+    r.commit_all("b");
+    assert!(changed_lines(&r.git(&["diff", "HEAD~1", "HEAD"])).is_empty());
+
+    // Keeping the input's names makes the renaming visible: a new form.
+    r.write(
+        ".irgit.yaml",
+        "hook:\n  mode: off\ncanon:\n  rename_values: false\n",
+    );
+    let (ok, out) = r.doctor();
+    assert!(!ok);
+    assert!(out.contains("with these settings prints form 1+"), "{out}");
+    r.irgit_ok(&["install", "--hook"]);
+    let tc = r.git(&["config", "diff.llvm-ir.textconv"]);
+    assert!(tc.starts_with("irgit textconv --canon-version=1+"), "{tc}");
+    let (ok, out) = r.doctor();
+    assert!(ok, "{out}");
+    // The cached canonical texts of the old form are not reused.
+    let d = r.git(&["diff", "HEAD~1", "HEAD"]);
+    assert!(changed_lines(&d).iter().any(|l| l.contains("%q")), "{d}");
+
+    r.irgit_ok(&["uninstall"]);
+    assert_eq!(r.read(".git/config"), config_before);
+}
+
+#[test]
 fn bitcode_diffs_as_canonical_text() {
     let r = Repo::new();
     r.irgit_ok(&["install"]);

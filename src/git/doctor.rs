@@ -113,7 +113,8 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
 
     // 1. The configured drivers.
     let mut programs: Vec<(String, String)> = Vec::new(); // (program, used by key)
-    for (key, want) in drivers::config_entries() {
+    let form = drivers::canon_form_id(&config.canon);
+    for (key, want) in drivers::config_entries(&config.canon) {
         match cmd::config_get(cwd, &key) {
             None => out.push(problem(
                 format!("{key} is not set"),
@@ -122,10 +123,11 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
             Some(have) if have == want => {}
             Some(have) if key.ends_with(".textconv") => {
                 match drivers::canon_version_of(&have) {
-                    Some(v) if v != CANON_VERSION.to_string() => out.push(problem(
+                    Some(v) if v != form => out.push(problem(
                         format!(
-                            "{key} = {have:?} names canonical form {v}, this irgit prints form {CANON_VERSION}: \
-                             git's textconv cache would keep showing the old form"
+                            "{key} = {have:?} names canonical form {v}, but this irgit (canonical form \
+                             version {CANON_VERSION}) with these settings prints form {form}: git's \
+                             textconv cache would keep showing the old form"
                         ),
                         "run `irgit install` again to update the command",
                     )),

@@ -13,11 +13,14 @@
 //! The canonical-form version is part of the textconv command because git
 //! keys its textconv cache (`refs/notes/textconv/<driver>`) on the command
 //! string: a new canonical form invalidates the cache, and nothing else does.
+//! Stages switched off in `.irgit.yaml` change the form too, so they add a
+//! hash of the settings: `--canon-version=1+9c41d2e0` (plain `1` for the
+//! defaults); `irgit doctor` reports a command that no longer matches.
 //! Bitcode gets `-merge` (git's binary merge: keep ours, report a conflict)
 //! because the structured merge writes text, which must not replace a `.bc`.
 
 use crate::canon::CANON_VERSION;
-use crate::config::FileOptions;
+use crate::config::{CanonOptions, FileOptions};
 
 /// Diff driver for textual IR.
 pub const DIFF_TEXT: &str = "llvm-ir";
@@ -28,9 +31,22 @@ pub const MERGE: &str = "llvm-ir";
 /// The program name written into every command; git finds it on `PATH`.
 pub const PROGRAM: &str = "irgit";
 
+/// Names the canonical form printed with `opts`: the version, plus a hash
+/// of the settings when they are not the defaults.
+pub fn canon_form_id(opts: &CanonOptions) -> String {
+    if *opts == CanonOptions::default() {
+        return CANON_VERSION.to_string();
+    }
+    let settings = serde_yaml::to_string(opts).unwrap_or_default();
+    format!(
+        "{CANON_VERSION}+{:08x}",
+        crate::hash::hash_str(&settings) as u32
+    )
+}
+
 /// The textconv command string for this build's canonical form.
-pub fn textconv_command() -> String {
-    format!("{PROGRAM} textconv --canon-version={CANON_VERSION}")
+pub fn textconv_command(opts: &CanonOptions) -> String {
+    format!("{PROGRAM} textconv --canon-version={}", canon_form_id(opts))
 }
 
 /// The merge driver command string.
@@ -39,8 +55,8 @@ pub fn merge_command() -> String {
 }
 
 /// Every `(key, value)` install writes, in the order it writes them.
-pub fn config_entries() -> Vec<(String, String)> {
-    let tc = textconv_command();
+pub fn config_entries(opts: &CanonOptions) -> Vec<(String, String)> {
+    let tc = textconv_command(opts);
     vec![
         (format!("diff.{DIFF_TEXT}.textconv"), tc.clone()),
         (format!("diff.{DIFF_TEXT}.cachetextconv"), "true".into()),
@@ -126,18 +142,30 @@ mod tests {
 
     #[test]
     fn textconv_carries_the_canon_version() {
-        let tc = textconv_command();
+        let tc = textconv_command(&CanonOptions::default());
         assert_eq!(
             canon_version_of(&tc),
             Some(CANON_VERSION.to_string().as_str())
         );
+        let off = CanonOptions {
+            reorder_blocks: false,
+            ..CanonOptions::default()
+        };
+        let tc_off = textconv_command(&off);
+        assert!(
+            canon_version_of(&tc_off)
+                .unwrap()
+                .starts_with(&format!("{CANON_VERSION}+")),
+            "{tc_off}"
+        );
+        assert_eq!(tc_off, textconv_command(&off.clone()));
         assert_eq!(program_of(&tc), Some("irgit"));
         assert_eq!(canon_version_of("irgit textconv"), None);
     }
 
     #[test]
     fn bitcode_has_its_own_binary_driver() {
-        let e = config_entries();
+        let e = config_entries(&CanonOptions::default());
         assert!(e.contains(&("diff.llvm-bc.binary".into(), "true".into())));
         assert!(!e.iter().any(|(k, _)| k == "diff.llvm-ir.binary"));
         let lines = attribute_lines(&FileOptions::default());

@@ -87,6 +87,8 @@ struct Record {
 struct KeyRecord {
     key: String,
     previous: Vec<String>,
+    /// The value install wrote last.
+    value: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -260,8 +262,9 @@ pub fn run_install(args: InstallArgs, config: Option<&Path>) -> ExitCode {
 
 fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, String> {
     let t = target(args.global)?;
+    let settings = load_config(config, &t.cwd)?;
     let files = if args.patterns.is_empty() {
-        load_config(config, &t.cwd)?.files
+        settings.files.clone()
     } else {
         patterns_from_args(&args.patterns)?
     };
@@ -291,16 +294,18 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
         (Some(_), None) => false,
     };
     let mut config_changed = false;
-    for (key, value) in drivers::config_entries() {
+    for (key, value) in drivers::config_entries(&settings.canon) {
         let current = cmd::config_get_all(&t.cwd, &t.config_file, &key)?;
         if current.len() == 1 && current[0] == value {
             continue;
         }
-        if !rec.keys.iter().any(|k| k.key == key) {
-            rec.keys.push(KeyRecord {
+        match rec.keys.iter_mut().find(|k| k.key == key) {
+            Some(k) => k.value = value.clone(),
+            None => rec.keys.push(KeyRecord {
                 key: key.clone(),
                 previous: current,
-            });
+                value: value.clone(),
+            }),
         }
         if let Some(dir) = t.config_file.parent() {
             create_dirs(dir, &mut rec.created_dirs)?;
@@ -513,12 +518,9 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
         }
         _ => {
             let file = rec.config_file.to_string_lossy().into_owned();
-            let ours: std::collections::HashMap<String, String> =
-                drivers::config_entries().into_iter().collect();
             for k in &rec.keys {
                 let current = cmd::config_get_all(&t.cwd, &rec.config_file, &k.key)?;
-                let expected = ours.get(&k.key);
-                if current.len() != 1 || Some(&current[0]) != expected {
+                if current.len() != 1 || current[0] != k.value {
                     warnings.push(format!(
                         "{}: {} was changed after install; left as it is",
                         rec.config_file.display(),
