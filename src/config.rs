@@ -124,7 +124,7 @@ pub struct HookOptions {
 
 impl FileOptions {
     /// Checks that every pattern can be written as one gitattributes line.
-    fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), String> {
         for (key, list) in [("files.text", &self.text), ("files.bitcode", &self.bitcode)] {
             for p in list {
                 if p.is_empty() || p.starts_with('#') || p.starts_with('!') {

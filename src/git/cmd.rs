@@ -9,6 +9,7 @@
 //! git config --file .git/config --get-all diff.llvm-ir.textconv  ─►  irgit textconv --canon-version=1
 //! ```
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -95,7 +96,8 @@ fn home() -> Result<PathBuf, String> {
         .ok_or_else(|| "HOME is not set: cannot find the global git configuration".to_string())
 }
 
-fn xdg_config_home() -> Result<PathBuf, String> {
+/// `$XDG_CONFIG_HOME`, else `~/.config`.
+pub fn xdg_config_home() -> Result<PathBuf, String> {
     match std::env::var_os("XDG_CONFIG_HOME").filter(|x| !x.is_empty()) {
         Some(x) => Ok(PathBuf::from(x)),
         None => Ok(home()?.join(".config")),
@@ -158,4 +160,84 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|d| d.join(program))
         .find(|p| is_exe(p))
+}
+
+/// The value of attribute `attr` for each of `paths` (`unspecified`, `set`,
+/// `unset` or the value), as `git check-attr` computes it; with `cached`,
+/// from the `.gitattributes` in the index only.
+pub fn check_attr(
+    cwd: &Path,
+    attr: &str,
+    paths: &[&str],
+    cached: bool,
+) -> Result<Vec<String>, String> {
+    let mut args = vec!["check-attr", "-z", "--stdin"];
+    if cached {
+        args.push("--cached");
+    }
+    args.push(attr);
+    let mut child = Command::new("git")
+        .args(&args)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run git check-attr: {e}"))?;
+    let mut input = Vec::new();
+    for p in paths {
+        input.extend_from_slice(p.as_bytes());
+        input.push(0);
+    }
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    // Written from a thread: git answers while reading, so a large input
+    // would otherwise fill both pipes.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("git check-attr: {e}"))?;
+    let _ = writer.join();
+    if !out.status.success() {
+        return Err(format!(
+            "git check-attr failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let fields: Vec<&str> = text.split('\0').collect();
+    let mut by_path = std::collections::HashMap::new();
+    for rec in fields.chunks(3) {
+        if let [path, _attr, value] = rec {
+            by_path.insert(*path, value.to_string());
+        }
+    }
+    Ok(paths
+        .iter()
+        .map(|p| {
+            by_path
+                .get(p)
+                .cloned()
+                .unwrap_or_else(|| "unspecified".into())
+        })
+        .collect())
+}
+
+/// Replaces `path` through a temporary file in the same directory (so a
+/// failure never leaves half a file), keeping the permissions it had.
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    tmp.write_all(bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Ok(meta) = path.metadata() {
+        std::fs::set_permissions(tmp.path(), meta.permissions())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    tmp.persist(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(())
 }

@@ -324,31 +324,12 @@ fn unattributed_ir_files(top: &Path) -> Result<Vec<String>, String> {
     if paths.is_empty() {
         return Ok(Vec::new());
     }
-    let mut child = Command::new("git")
-        .args(["check-attr", "-z", "--stdin", "diff"])
-        .current_dir(top)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run git check-attr: {e}"))?;
-    let input = paths.join("\0") + "\0";
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let writer =
-        std::thread::spawn(move || std::io::Write::write_all(&mut stdin, input.as_bytes()));
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("git check-attr: {e}"))?;
-    let _ = writer.join();
-    let attrs = String::from_utf8_lossy(&out.stdout).into_owned();
-    let fields: Vec<&str> = attrs.split('\0').collect();
-    Ok(fields
-        .chunks(3)
-        .filter_map(|r| match r {
-            [path, _, value] if *value != drivers::DIFF_TEXT && *value != drivers::DIFF_BITCODE => {
-                Some(path.to_string())
-            }
-            _ => None,
-        })
+    let values = cmd::check_attr(top, "diff", &paths, false)?;
+    Ok(paths
+        .iter()
+        .zip(values)
+        .filter(|(_, v)| v != drivers::DIFF_TEXT && v != drivers::DIFF_BITCODE)
+        .map(|(p, _)| p.to_string())
         .collect())
 }
 

@@ -29,11 +29,11 @@
 //! All files are checked first; the index is written once, only if every file
 //! passed, so a refused commit leaves the index exactly as it was.
 
-use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::ExitCode;
 
+use super::cmd;
 use super::comments;
 use super::drivers;
 use crate::canon;
@@ -184,7 +184,7 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
             .unwrap_or(false)
             && std::fs::read(&file).map(|b| b == old).unwrap_or(false);
         if worktree_is_staged {
-            write_keeping_mode(&file, &new)?;
+            cmd::write_file_atomically(&file, &new)?;
             let m = std::fs::metadata(&file).map_err(err(&file.display().to_string()))?;
             entry.ctime = git2::IndexTime::new(m.ctime() as i32, m.ctime_nsec() as u32);
             entry.mtime = git2::IndexTime::new(m.mtime() as i32, m.mtime_nsec() as u32);
@@ -248,20 +248,6 @@ fn update_pending_main_index(
     Ok(())
 }
 
-fn write_keeping_mode(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(err(&dir.display().to_string()))?;
-    tmp.write_all(bytes)
-        .map_err(err(&path.display().to_string()))?;
-    let perms = std::fs::metadata(path)
-        .map_err(err(&path.display().to_string()))?
-        .permissions();
-    std::fs::set_permissions(tmp.path(), perms).map_err(err(&path.display().to_string()))?;
-    tmp.persist(path)
-        .map_err(err(&path.display().to_string()))?;
-    Ok(())
-}
-
 /// Paths added or modified in the index relative to `HEAD` (everything on
 /// the first commit), regular files only.
 fn staged_paths(repo: &git2::Repository, index: &git2::Index) -> Result<Vec<String>, String> {
@@ -303,46 +289,16 @@ enum Kind {
 }
 
 /// The `diff` attribute of each path, as git computes it from the index
-/// (`git check-attr --cached`, so global and info attributes count too).
+/// (`--cached`; global and info attributes count too).
 fn ir_kinds(workdir: &Path, paths: &[String]) -> Result<Vec<Option<Kind>>, String> {
-    let mut child = Command::new("git")
-        .args(["check-attr", "--cached", "-z", "--stdin", "diff"])
-        .current_dir(workdir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(err("cannot run git check-attr"))?;
-    let mut input = Vec::new();
-    for p in paths {
-        input.extend_from_slice(p.as_bytes());
-        input.push(0);
-    }
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().map_err(err("git check-attr"))?;
-    let _ = writer.join();
-    if !out.status.success() {
-        return Err(format!(
-            "git check-attr failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim_end()
-        ));
-    }
-    let fields: Vec<&[u8]> = out.stdout.split(|b| *b == 0).collect();
-    let mut by_path = std::collections::HashMap::new();
-    for rec in fields.chunks(3) {
-        if let [path, _attr, value] = rec {
-            let kind = match *value {
-                v if v == drivers::DIFF_TEXT.as_bytes() => Some(Kind::Text),
-                v if v == drivers::DIFF_BITCODE.as_bytes() => Some(Kind::Bitcode),
-                _ => None,
-            };
-            by_path.insert(path.to_vec(), kind);
-        }
-    }
-    Ok(paths
-        .iter()
-        .map(|p| by_path.get(p.as_bytes()).copied().flatten())
+    let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    Ok(cmd::check_attr(workdir, "diff", &refs, true)?
+        .into_iter()
+        .map(|v| match v.as_str() {
+            drivers::DIFF_TEXT => Some(Kind::Text),
+            drivers::DIFF_BITCODE => Some(Kind::Bitcode),
+            _ => None,
+        })
         .collect())
 }
 

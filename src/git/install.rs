@@ -20,7 +20,6 @@
 //! for byte when the file is still exactly as install left it, and otherwise
 //! undoes only its own keys and lines, leaving later edits by the user alone.
 
-use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -119,10 +118,7 @@ fn target(global: bool) -> Result<Target, String> {
     if global {
         let config_file = cmd::global_config_file()?;
         let attributes_file = cmd::global_attributes_file(&cwd)?;
-        let base = match std::env::var_os("XDG_CONFIG_HOME").filter(|x| !x.is_empty()) {
-            Some(x) => PathBuf::from(x),
-            None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".config"),
-        };
+        let base = cmd::xdg_config_home()?;
         return Ok(Target {
             cwd,
             config_file,
@@ -157,17 +153,7 @@ fn read_opt(path: &Path) -> Result<Option<String>, String> {
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp =
-        tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    tmp.write_all(text.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    if let Ok(meta) = path.metadata() {
-        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
-    }
-    tmp.persist(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(())
+    cmd::write_file_atomically(path, text.as_bytes())
 }
 
 fn restore(path: &Path, content: &Option<String>) -> Result<(), String> {
@@ -202,22 +188,9 @@ fn load_config(explicit: Option<&Path>, cwd: &Path) -> Result<Config, String> {
 }
 
 fn patterns_from_args(patterns: &[String]) -> Result<FileOptions, String> {
-    let mut files = FileOptions {
-        text: Vec::new(),
-        bitcode: Vec::new(),
-    };
-    for p in patterns {
-        if p.is_empty() || p.chars().any(|c| c.is_whitespace() || c == '"') || p.starts_with('#') {
-            return Err(format!(
-                "--pattern {p:?}: not a usable gitattributes pattern (empty, '#', whitespace or quotes)"
-            ));
-        }
-        if p.ends_with(".bc") {
-            files.bitcode.push(p.clone());
-        } else {
-            files.text.push(p.clone());
-        }
-    }
+    let (bitcode, text) = patterns.iter().cloned().partition(|p| p.ends_with(".bc"));
+    let files = FileOptions { text, bitcode };
+    files.validate().map_err(|e| format!("--pattern {e}"))?;
     Ok(files)
 }
 
