@@ -19,6 +19,9 @@
 //! hook:
 //!   mode: rewrite                # rewrite | check | off (check: refuse non-canonical files)
 //!   invalid_ir: refuse           # refuse | allow: staged IR that does not parse or verify
+//! merge:
+//!   style: diff3                 # diff3 | merge: conflict markers with or without the base part
+//!   timeout_seconds: 120         # then fall back to a line merge (reported as a conflict)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -69,6 +72,26 @@ pub struct Config {
     pub canon: CanonOptions,
     pub files: FileOptions,
     pub hook: HookOptions,
+    pub merge: MergeOptions,
+}
+
+/// Settings of the merge driver (`irgit merge`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MergeOptions {
+    /// Conflict presentation: `diff3` (with the base section) or `merge`.
+    pub style: crate::merge::Style,
+    /// Seconds before the structured merge gives up and a line merge runs.
+    pub timeout_seconds: u64,
+}
+
+impl Default for MergeOptions {
+    fn default() -> Self {
+        MergeOptions {
+            style: crate::merge::Style::Diff3,
+            timeout_seconds: 120,
+        }
+    }
 }
 
 /// Which files are LLVM IR (gitattributes patterns, one per line written).

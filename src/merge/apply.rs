@@ -43,6 +43,10 @@ pub struct Merged {
 }
 
 impl Merged {
+    fn absorb(&mut self, other: Merged) {
+        self.conflicts += other.conflicts;
+        self.pieces.extend(other.pieces);
+    }
     fn text(&mut self, s: String) {
         self.pieces.push(Piece::Text(s));
     }
@@ -88,6 +92,7 @@ fn rewrite_side(
     t: &SideTables,
     nb: &mut Numbering,
     block_prefix: &str,
+    value_prefix: &str,
 ) -> SideFunc {
     let locals = f.locals();
     let labels: HashSet<&str> = f.blocks.iter().map(|b| b.label.as_str()).collect();
@@ -102,6 +107,8 @@ fn rewrite_side(
         }
         if labels.contains(n) && m.is_some() {
             Some(format!("{block_prefix}{n}"))
+        } else if m.is_some() && !n.starts_with("arg") {
+            Some(format!("{value_prefix}{n}"))
         } else {
             Some(n.to_string())
         }
@@ -219,8 +226,8 @@ pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
         out.text(String::new());
         let (po, pa, pb) = (get(o, name), get(a, name), get(b, name));
         let Some(po) = po else {
-            let sa = pa.map(|i| rewrite_side(&a.funcs[i], None, &ta, &mut nb, ""));
-            let sb = pb.map(|i| rewrite_side(&b.funcs[i], None, &tb, &mut nb, ""));
+            let sa = pa.map(|i| rewrite_side(&a.funcs[i], None, &ta, &mut nb, "", ""));
+            let sb = pb.map(|i| rewrite_side(&b.funcs[i], None, &tb, &mut nb, "", ""));
             match (sa, sb) {
                 (Some(x), Some(y)) => {
                     if unchanged(&x, &y) {
@@ -235,11 +242,11 @@ pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
             continue;
         };
         let fo = &o.funcs[po];
-        let so = rewrite_side(fo, None, &to, &mut nb, "");
+        let so = rewrite_side(fo, None, &to, &mut nb, "", "");
         let ma = pa.map(|i| match_function(fo, &a.funcs[i]));
         let mb = pb.map(|i| match_function(fo, &b.funcs[i]));
-        let sa = pa.map(|i| rewrite_side(&a.funcs[i], ma.as_ref(), &ta, &mut nb, "l."));
-        let sb = pb.map(|i| rewrite_side(&b.funcs[i], mb.as_ref(), &tb, &mut nb, "r."));
+        let sa = pa.map(|i| rewrite_side(&a.funcs[i], ma.as_ref(), &ta, &mut nb, "l.", ""));
+        let sb = pb.map(|i| rewrite_side(&b.funcs[i], mb.as_ref(), &tb, &mut nb, "r.", ""));
         match (sa, sb) {
             (None, None) => {}
             (Some(s), None) | (None, Some(s)) => {
@@ -253,7 +260,27 @@ pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
                     out.conflict(x, func_text(&so), y);
                 }
             }
-            (Some(sa), Some(sb)) => merge_function(&so, &sa, &sb, &mut out),
+            (Some(sa), Some(sb)) => {
+                // New values keep their canonical names, so both sides adding
+                // the same instruction at one place is one change. Two
+                // different additions can share a name, though: then retry
+                // with theirs' new values renamed apart.
+                match merge_function(&so, &sa, &sb) {
+                    Ok(local) => out.absorb(local),
+                    Err(first) => {
+                        let fb = &b.funcs[pb.unwrap()];
+                        let sb2 = rewrite_side(fb, mb.as_ref(), &tb, &mut nb, "r.", "r.");
+                        let fa = &a.funcs[pa.unwrap()];
+                        let sa2 = rewrite_side(fa, ma.as_ref(), &ta, &mut nb, "l.", "l.");
+                        match merge_function(&so, &sa, &sb2)
+                            .or_else(|_| merge_function(&so, &sa2, &sb2))
+                        {
+                            Ok(local) => out.absorb(local),
+                            Err(_) => out.absorb(first),
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -264,7 +291,10 @@ pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
     out
 }
 
-fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc, out: &mut Merged) {
+/// Merges one function present in all three versions. `Err` holds the
+/// whole-function conflict used when the merged body would use a value no
+/// side defines any more, or define one twice.
+fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc) -> Result<Merged, Merged> {
     let mut local = Merged::default();
     match resolve3(Some(&so.header), Some(&sa.header), Some(&sb.header)) {
         Ok(Some(h)) => local.text(format!("{} {{", h.out)),
@@ -361,10 +391,10 @@ fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc, out: &mut Merged)
             }
         }
         if !ok {
-            out.conflict(func_text(sa), func_text(so), func_text(sb));
-            return;
+            let mut whole = Merged::default();
+            whole.conflict(func_text(sa), func_text(so), func_text(sb));
+            return Err(whole);
         }
     }
-    out.conflicts += local.conflicts;
-    out.pieces.extend(local.pieces);
+    Ok(local)
 }

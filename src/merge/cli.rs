@@ -19,6 +19,7 @@ use std::time::Duration;
 use super::fallback::line_merge;
 use super::render::{Markers, Style};
 use super::{merge_bytes, MergeError, Outcome};
+use crate::config::{Config, MergeOptions};
 
 /// Arguments of `irgit merge`.
 #[derive(clap::Args, Debug)]
@@ -41,10 +42,11 @@ pub struct MergeArgs {
     /// Write the result here instead of overwriting OURS
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// Conflict style
+    /// Conflict style (default: `merge.style` in .irgit.yaml, else diff3)
     #[arg(long, value_enum)]
     pub style: Option<Style>,
-    /// Give up on the structured merge after this many seconds (then line merge)
+    /// Give up on the structured merge after this many seconds, then line merge
+    /// (default: `merge.timeout_seconds` in .irgit.yaml, else 120)
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<u64>,
     /// Label of our side in conflict markers
@@ -58,17 +60,34 @@ pub struct MergeArgs {
     pub theirs_label: String,
 }
 
-/// Default structured-merge timeout in seconds.
-pub const DEFAULT_TIMEOUT_SECS: u64 = 120;
+/// The `merge:` settings: from `--config`, else `.irgit.yaml` found from the
+/// current directory (git runs drivers at the top of the work tree).
+fn merge_options(explicit: Option<&Path>) -> Result<MergeOptions, String> {
+    let config = match explicit {
+        Some(p) => Config::load(p),
+        None => {
+            let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+            Config::discover(&cwd)
+        }
+    };
+    config.map(|c| c.merge).map_err(|e| e.to_string())
+}
 
-pub fn run(args: MergeArgs, _config: Option<&Path>) -> ExitCode {
+pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
     let display = args
         .path
         .clone()
         .unwrap_or_else(|| args.ours.display().to_string());
+    let options = match merge_options(config) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("irgit merge: {display}: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let markers = Markers {
         size: args.marker_size,
-        style: args.style.unwrap_or_default(),
+        style: args.style.unwrap_or(options.style),
         ours: args.ours_label.clone(),
         base: args.base_label.clone(),
         theirs: args.theirs_label.clone(),
@@ -84,7 +103,7 @@ pub fn run(args: MergeArgs, _config: Option<&Path>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let timeout = Duration::from_secs(args.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS).max(1));
+    let timeout = Duration::from_secs(args.timeout.unwrap_or(options.timeout_seconds).max(1));
 
     let (tx, rx) = mpsc::channel();
     let worker_markers = markers.clone();

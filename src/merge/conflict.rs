@@ -8,7 +8,12 @@
 //! delete inside, rule i), an insertion inside or at the edge of the other's
 //! replaced interval conflicts (rule ii), two insertions at one cut conflict
 //! (rule iii), and so do hunks that merely touch (`[0,1)` and `[1,2)`: two
-//! replacements with no kept line between them, rule iii again).
+//! replacements with no kept line between them, rule iii again) — unless
+//! the order is forced by def-use: the later hunk in base order uses a value
+//! the earlier one defines (ours edits `%x`, theirs inserts a use of `%x`
+//! right after it), so only one order verifies; or one of the two hunks only
+//! deletes or adds instructions without side effects or memory reads, whose
+//! place only matters through def-use.
 //!
 //! ```text
 //! base            ours              theirs            merged
@@ -17,8 +22,10 @@
 //! %y = mul %x, 3  %y = mul %x, 3    %y = mul %x, 4    %y = mul %x, 4
 //! ```
 
+use std::collections::HashSet;
+
 use super::diff::{self, Hunk};
-use super::model::Line;
+use super::model::{def_name, local_refs, Line};
 
 /// A stretch of merged output.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,10 +52,91 @@ fn matches(o: &[Line], s: &[Line]) -> Vec<Option<usize>> {
     m
 }
 
-fn hunks_conflict(x: &Hunk<Line>, y: &Hunk<Line>) -> bool {
+/// Whether two hunks of different sides conflict. Overlapping hunks do.
+/// Touching hunks (no kept base line between them) do too (rule iii), unless
+/// their order is forced: the base orders them (`[0,1)` before `[1,1)`
+/// before `[1,2)`) and the later one uses a value the earlier one defines,
+/// so no other order is valid.
+fn hunks_conflict(x: &Hunk<Line>, y: &Hunk<Line>, o: &[Line]) -> bool {
     let lo = x.start.max(y.start);
     let hi = x.end.min(y.end);
-    lo <= hi
+    if lo < hi {
+        return true;
+    }
+    if lo > hi {
+        return false;
+    }
+    let (first, second) = match (x.start, x.end).cmp(&(y.start, y.end)) {
+        std::cmp::Ordering::Less => (x, y),
+        std::cmp::Ordering::Greater => (y, x),
+        std::cmp::Ordering::Equal => return true,
+    };
+    if uses_defs_of(second, first, o) {
+        return false;
+    }
+    // Order does not matter next to instructions without side effects or
+    // memory reads (or a pure deletion): the base order is as good as any.
+    let pure = |h: &Hunk<Line>| h.new.iter().all(|l| is_pure(&l.out));
+    !((pure(first) || pure(second)) && !uses_defs_of(first, second, o))
+}
+
+/// `user`'s new lines use a value that `def`'s old or new lines define.
+fn uses_defs_of(user: &Hunk<Line>, def: &Hunk<Line>, o: &[Line]) -> bool {
+    let defs: HashSet<&str> = o[def.start..def.end]
+        .iter()
+        .chain(&def.new)
+        .filter_map(|l| def_name(&l.out))
+        .collect();
+    user.new
+        .iter()
+        .any(|l| local_refs(&l.out).iter().any(|r| defs.contains(r.as_str())))
+}
+
+/// An instruction whose position only matters through def-use.
+fn is_pure(line: &str) -> bool {
+    let Some(rest) = line.split_once(" = ").map(|(_, r)| r) else {
+        return false;
+    };
+    let op = rest.split_whitespace().next().unwrap_or("");
+    matches!(
+        op,
+        "add"
+            | "sub"
+            | "mul"
+            | "shl"
+            | "lshr"
+            | "ashr"
+            | "and"
+            | "or"
+            | "xor"
+            | "fadd"
+            | "fsub"
+            | "fmul"
+            | "fneg"
+            | "trunc"
+            | "zext"
+            | "sext"
+            | "fptrunc"
+            | "fpext"
+            | "fptoui"
+            | "fptosi"
+            | "uitofp"
+            | "sitofp"
+            | "ptrtoint"
+            | "inttoptr"
+            | "bitcast"
+            | "addrspacecast"
+            | "icmp"
+            | "fcmp"
+            | "select"
+            | "getelementptr"
+            | "extractvalue"
+            | "insertvalue"
+            | "extractelement"
+            | "insertelement"
+            | "shufflevector"
+            | "freeze"
+    )
 }
 
 fn same_hunk(x: &Hunk<Line>, y: &Hunk<Line>) -> bool {
@@ -95,7 +183,7 @@ pub fn merge3(o: &[Line], a: &[Line], b: &[Line]) -> Vec<Chunk> {
                 if ha.iter().any(|x| same_hunk(x, y)) {
                     continue;
                 }
-                if ha.iter().any(|x| hunks_conflict(x, y)) {
+                if ha.iter().any(|x| hunks_conflict(x, y, o)) {
                     clash = true;
                     break;
                 }

@@ -19,7 +19,7 @@
 //! matched users whose operands at the same position are unmatched values of
 //! the same opcode match them.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use super::diff;
 use super::model::{def_name, local_refs, rewrite, FuncText, Ref};
@@ -27,8 +27,8 @@ use super::model::{def_name, local_refs, rewrite, FuncText, Ref};
 /// Side name -> base name, for blocks and values.
 #[derive(Debug, Default, Clone)]
 pub struct Matching {
-    pub blocks: HashMap<String, String>,
-    pub values: HashMap<String, String>,
+    pub blocks: BTreeMap<String, String>,
+    pub values: BTreeMap<String, String>,
 }
 
 /// Successor labels of a block, each with a key saying which edge it is:
@@ -73,6 +73,124 @@ fn opcode(line: &str) -> &str {
         _ => line,
     };
     rest.split_whitespace().next().unwrap_or("")
+}
+
+/// `var.8263.1` -> `var.8263`; `add.0405` stays.
+fn stem(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((head, tail)) if head.contains('.') && tail.bytes().all(|c| c.is_ascii_digit()) => {
+            head
+        }
+        _ => name,
+    }
+}
+
+/// Matches values whose names are ambiguous by how they are used: each
+/// unmatched value's users, printed with the value as `%SELF` and the other
+/// operands in base names, form its context; a side value and a base value
+/// whose contexts share the most lines, uniquely and mutually, match.
+fn match_by_users(
+    st: &mut State<'_>,
+    amb_s: &HashSet<String>,
+    amb_o: &HashSet<String>,
+    s_line_of: &HashMap<&str, &str>,
+    o_line_of: &HashMap<&str, &str>,
+) -> bool {
+    let mut ctx_s: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut ctx_o: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for b in &st.s.blocks {
+        for l in &b.lines {
+            for r in local_refs(l) {
+                if amb_s.contains(&r) && !st.m.values.contains_key(&r) && def_name(l) != Some(&r) {
+                    let shape = rewrite(l, |x| match x {
+                        Ref::Local(n) if n == r => Some("%SELF".into()),
+                        Ref::Local(n) if st.s_locals.contains(n) => Some(
+                            st.m.values
+                                .get(n)
+                                .or_else(|| st.m.blocks.get(n))
+                                .map(|o| format!("%{o}"))
+                                .unwrap_or_else(|| "%?".into()),
+                        ),
+                        Ref::Meta(_) => Some("!".into()),
+                        Ref::Attr(_) => Some("#".into()),
+                        _ => None,
+                    });
+                    ctx_s.entry(r).or_default().push(shape);
+                }
+            }
+        }
+    }
+    let image_blocks: HashSet<&String> = st.m.blocks.values().collect();
+    for b in &st.o.blocks {
+        for l in &b.lines {
+            for r in local_refs(l) {
+                if amb_o.contains(&r) && !st.image.contains(&r) && def_name(l) != Some(&r) {
+                    let shape = rewrite(l, |x| match x {
+                        Ref::Local(n) if n == r => Some("%SELF".into()),
+                        Ref::Local(n) if st.o_locals.contains(n) => {
+                            if st.image.contains(n) || image_blocks.contains(&n.to_string()) {
+                                None
+                            } else {
+                                Some("%?".into())
+                            }
+                        }
+                        Ref::Meta(_) => Some("!".into()),
+                        Ref::Attr(_) => Some("#".into()),
+                        _ => None,
+                    });
+                    ctx_o.entry(r).or_default().push(shape);
+                }
+            }
+        }
+    }
+    let score = |x: &[String], y: &[String]| {
+        let mut y: Vec<&String> = y.iter().collect();
+        let mut n = 0;
+        for a in x {
+            if let Some(p) = y.iter().position(|b| *b == a) {
+                y.swap_remove(p);
+                n += 1;
+            }
+        }
+        n
+    };
+    let same_def = |a: &str, b: &str| {
+        let (Some(la), Some(lb)) = (s_line_of.get(a), o_line_of.get(b)) else {
+            return false;
+        };
+        let strip = |l: &str| {
+            l.split_once(" = ")
+                .map(|(_, r)| r.to_string())
+                .unwrap_or_default()
+        };
+        mnemonic(a) == mnemonic(b)
+            && opcode(la) == opcode(lb)
+            && (stem(a) == stem(b) || strip(la) == strip(lb))
+    };
+    let best = |scores: Vec<(usize, String)>| -> Option<String> {
+        let max = scores.iter().map(|x| x.0).max()?;
+        let mut top = scores.iter().filter(|x| x.0 == max);
+        let first = top.next()?;
+        (max > 0 && top.next().is_none()).then(|| first.1.clone())
+    };
+    let mut changed = false;
+    for (a, ca) in &ctx_s {
+        let cand: Vec<(usize, String)> = ctx_o
+            .iter()
+            .filter(|(b, _)| !st.image.contains(*b) && same_def(a, b))
+            .map(|(b, cb)| (score(ca, cb), b.clone()))
+            .collect();
+        let Some(b) = best(cand) else { continue };
+        let back: Vec<(usize, String)> = ctx_s
+            .iter()
+            .filter(|(x, _)| !st.m.values.contains_key(*x) && same_def(x, &b))
+            .map(|(x, cx)| (score(cx, &ctx_o[&b]), x.clone()))
+            .collect();
+        if best(back).as_deref() == Some(a.as_str()) {
+            changed |= st.add_value(a, &b);
+        }
+    }
+    changed
 }
 
 fn mnemonic(name: &str) -> &str {
@@ -225,9 +343,33 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
                 .filter_map(|l| def_name(l).map(|d| (d, l.as_str())))
         })
         .collect();
+    // `%var.8263` and `%var.8263.1` are equal up to a bounded neighbourhood:
+    // their suffixes follow canonical order, so they are no identity.
+    let ambiguous = |f: &FuncText| -> HashSet<String> {
+        let mut groups: HashMap<String, Vec<String>> = HashMap::new();
+        for b in &f.blocks {
+            for l in &b.lines {
+                if let Some(d) = def_name(l) {
+                    groups
+                        .entry(stem(d).to_string())
+                        .or_default()
+                        .push(d.to_string());
+                }
+            }
+        }
+        groups
+            .into_values()
+            .filter(|v| v.len() > 1)
+            .flatten()
+            .collect()
+    };
+    let (amb_o, amb_s) = (ambiguous(o), ambiguous(s));
     for b in &s.blocks {
         for l in &b.lines {
             if let Some(d) = def_name(l) {
+                if amb_s.contains(d) || amb_o.contains(d) {
+                    continue;
+                }
                 if o_defs.contains(d) && blank(l, &st.s_locals) == blank(o_text[d], &st.o_locals) {
                     st.add_value(d, d);
                 }
@@ -275,7 +417,9 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
                 }
                 if i < ol.len() {
                     if let (Some(a), Some(b)) = (def_name(&sl[j]), def_name(&ol[i])) {
-                        changed |= st.add_value(a, b);
+                        if !amb_s.contains(a) && !amb_o.contains(b) {
+                            changed |= st.add_value(a, b);
+                        }
                     }
                 }
                 po = i + 1;
@@ -285,7 +429,7 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
                 let mut next_o = o0;
                 for j in s0..s1 {
                     let Some(a) = def_name(&sl[j]) else { continue };
-                    if st.m.values.contains_key(a) {
+                    if st.m.values.contains_key(a) || amb_s.contains(a) {
                         continue;
                     }
                     for i in next_o..o1 {
@@ -334,6 +478,9 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
                     }
                 }
             }
+        }
+        if !changed {
+            changed |= match_by_users(&mut st, &amb_s, &amb_o, &s_line_of, &o_line_of);
         }
         if !changed {
             // Leftover blocks: pair by the number of equal lines.

@@ -1,0 +1,330 @@
+//! Unit tests of the structured merge's stages and of the `irgit merge`
+//! command line, on small hand-written IR and on clang-22 output.
+//!
+//! ```text
+//! base: %1 = add i32 %x, 1     ours: ... add i32 %x, 2     theirs: call @log(i32 %1)
+//! merged: the call uses ours' edited add (the rebase)
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use irgit::config::CanonOptions;
+use irgit::merge::model::{self, Numbering, Side, SideTables};
+use irgit::merge::{matching, merge_bytes, Markers, Style};
+
+fn canon(text: &str) -> String {
+    let t = irgit::canon::canonicalize_bytes(text.as_bytes(), "m.ll", &CanonOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    t.lines()
+        .filter(|l| !l.starts_with("; ModuleID") && !l.starts_with("source_filename"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn merge(o: &str, a: &str, b: &str) -> irgit::merge::Outcome {
+    merge_bytes(
+        o.as_bytes(),
+        a.as_bytes(),
+        b.as_bytes(),
+        "m.ll",
+        &Markers::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+const BASE: &str = "declare void @log(i32)
+define i32 @f(i32 %x) {
+entry:
+  %1 = add i32 %x, 1
+  %2 = mul i32 %1, 3
+  ret i32 %2
+}
+";
+
+#[test]
+fn an_added_use_follows_the_value_the_other_side_edited() {
+    let ours = BASE.replace("add i32 %x, 1", "add i32 %x, 2");
+    let theirs = BASE.replace("  ret i32 %2", "  call void @log(i32 %1)\n  ret i32 %2");
+    let expected = ours.replace("  ret i32 %2", "  call void @log(i32 %1)\n  ret i32 %2");
+    let r = merge(BASE, &ours, &theirs);
+    assert_eq!(r.conflicts, 0, "{}", r.text);
+    assert_eq!(canon(&r.text), canon(&expected));
+}
+
+#[test]
+fn a_use_of_a_value_the_other_side_deleted_conflicts() {
+    let ours = BASE.replace("  %2 = mul i32 %1, 3\n  ret i32 %2", "  ret i32 %1");
+    let theirs = BASE.replace("  ret i32 %2", "  call void @log(i32 %2)\n  ret i32 %2");
+    let r = merge(BASE, &ours, &theirs);
+    assert!(r.conflicts > 0, "expected a conflict:\n{}", r.text);
+    assert!(r.text.contains("<<<<<<< ours") && r.text.contains(">>>>>>> theirs"));
+}
+
+#[test]
+fn the_same_instruction_edited_twice_conflicts_with_all_three_versions() {
+    let ours = BASE.replace("mul i32 %1, 3", "mul i32 %1, 4");
+    let theirs = BASE.replace("mul i32 %1, 3", "mul i32 %1, 5");
+    let r = merge(BASE, &ours, &theirs);
+    assert_eq!(r.conflicts, 1, "{}", r.text);
+    for needle in ["mul i32 %add.", ", 4", ", 3", ", 5", "||||||| base"] {
+        assert!(r.text.contains(needle), "missing {needle:?} in\n{}", r.text);
+    }
+}
+
+#[test]
+fn a_function_removed_on_one_side_and_unchanged_on_the_other_goes() {
+    let base = format!("{BASE}define i32 @g() {{\n  ret i32 7\n}}\n");
+    let ours = BASE.to_string();
+    let theirs = base.replace("add i32 %x, 1", "add i32 %x, 9");
+    let r = merge(&base, &ours, &theirs);
+    assert_eq!(r.conflicts, 0, "{}", r.text);
+    assert_eq!(
+        canon(&r.text),
+        canon(&theirs.replace("define i32 @g() {\n  ret i32 7\n}\n", ""))
+    );
+}
+
+/// Metadata numbers are positions: a loop added above renumbers `!llvm.loop`
+/// references below. That must not look like an edit.
+#[test]
+fn renumbered_metadata_is_not_an_edit() {
+    let src = |a: bool, b: bool| {
+        format!(
+            "int g;\n{}int f(int n) {{ int s = 0; for (int i = 0; i < n; i++) s += i; return s + {}; }}\n",
+            if a { "void h(int n) { for (int i = 0; i < n; i++) g += i; }\n" } else { "" },
+            if b { 2 } else { 1 }
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let ll = |name: &str, c: String| {
+        let p = dir.path().join(format!("{name}.c"));
+        std::fs::write(&p, c).unwrap();
+        let out = Command::new(clang())
+            .args(["-S", "-emit-llvm", "-O0", "-o", "-"])
+            .arg(&p)
+            .output()
+            .expect("clang-22 runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // Same source_filename on every side.
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .replace(&format!("{name}.c"), "p.c")
+    };
+    let (o, a, b, e) = (
+        ll("o", src(false, false)),
+        ll("a", src(true, false)),
+        ll("b", src(false, true)),
+        ll("e", src(true, true)),
+    );
+    assert!(
+        a.contains("!llvm.loop !6") && a.contains("!llvm.loop !8"),
+        "{a}"
+    );
+    let r = merge(&o, &a, &b);
+    assert_eq!(r.conflicts, 0, "{}", r.text);
+    assert_eq!(canon(&r.text), canon(&e));
+}
+
+#[test]
+fn metadata_keys_ignore_numbering_but_outputs_keep_distinct_nodes() {
+    let m = model::parse(
+        "define void @f() {\nbb0:\n  ret void, !a !1\n}\n!0 = !{!\"x\"}\n!1 = distinct !{!1, !0}\n!2 = distinct !{!2, !0}\n",
+        "t",
+    )
+    .unwrap();
+    let n = model::parse(
+        "define void @f() {\nbb0:\n  ret void, !a !5\n}\n!4 = !{!\"x\"}\n!5 = distinct !{!5, !4}\n",
+        "t",
+    )
+    .unwrap();
+    let (tm, tn) = (
+        SideTables::new(Side::Base, &m),
+        SideTables::new(Side::Ours, &n),
+    );
+    let mut nb = Numbering::default();
+    let none = |_: &str| -> Option<String> { None };
+    let lm = nb.line(&tm, "ret void, !a !1", &none);
+    let ln = nb.line(&tn, "ret void, !a !5", &none);
+    let lm2 = nb.line(&tm, "ret void, !a !2", &none);
+    assert_eq!(lm.key, ln.key);
+    assert_eq!(lm.key, lm2.key);
+    // !1 and !2 are two distinct nodes with one content: they stay two.
+    assert_ne!(lm.out, lm2.out);
+}
+
+#[test]
+fn matching_follows_an_edited_value_to_its_users() {
+    let o = model::parse(
+        "define i32 @f(i32 %arg0) {\nbb0:\n  %add.1 = add i32 %arg0, 1\n  %mul.2 = mul i32 %add.1, 3\n  ret i32 %mul.2\n}\n",
+        "o",
+    )
+    .unwrap();
+    let a = model::parse(
+        "define i32 @f(i32 %arg0) {\nbb0:\n  %add.9 = add i32 %arg0, 2\n  %mul.8 = mul i32 %add.9, 3\n  ret i32 %mul.8\n}\n",
+        "a",
+    )
+    .unwrap();
+    let m = matching::match_function(&o.funcs[0], &a.funcs[0]);
+    assert_eq!(m.values.get("add.9").map(String::as_str), Some("add.1"));
+    assert_eq!(m.values.get("mul.8").map(String::as_str), Some("mul.2"));
+    assert_eq!(m.blocks.get("bb0").map(String::as_str), Some("bb0"));
+}
+
+// ---- the command line ----
+
+fn irgit() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_irgit"))
+}
+
+fn clang() -> PathBuf {
+    if Path::new("/usr/bin/clang-22").exists() {
+        PathBuf::from("/usr/bin/clang-22")
+    } else {
+        PathBuf::from("/usr/lib/llvm-22/bin/clang")
+    }
+}
+
+/// Runs `irgit merge` in `dir` with a clean git environment.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    let global = dir.join("gitconfig");
+    std::fs::write(&global, "").unwrap();
+    Command::new(irgit())
+        .arg("merge")
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", &global)
+        .output()
+        .unwrap()
+}
+
+fn write3(dir: &Path, o: &str, a: &str, b: &str) {
+    std::fs::write(dir.join("O"), o).unwrap();
+    std::fs::write(dir.join("A"), a).unwrap();
+    std::fs::write(dir.join("B"), b).unwrap();
+}
+
+#[test]
+fn git_driver_shape_overwrites_ours_and_exits_zero_when_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let ours = BASE.replace("add i32 %x, 1", "add i32 %x, 2");
+    let theirs = BASE.replace("mul i32 %1, 3", "mul i32 %1, 5");
+    let theirs = theirs.replace("  ret i32 %2", "  call void @log(i32 0)\n  ret i32 %2");
+    write3(dir.path(), BASE, &ours, &theirs);
+    let out = run(dir.path(), &["O", "A", "B", "7", "src/m.ll"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = std::fs::read_to_string(dir.path().join("A")).unwrap();
+    assert!(merged.contains("add i32 %arg0, 2"), "{merged}");
+    assert!(merged.contains("call void @log(i32 0)"), "{merged}");
+    assert!(merged.contains(", 5"), "{merged}");
+}
+
+#[test]
+fn conflicts_exit_one_with_markers_of_the_given_size_and_style() {
+    let dir = tempfile::tempdir().unwrap();
+    let ours = BASE.replace("mul i32 %1, 3", "mul i32 %1, 4");
+    let theirs = BASE.replace("mul i32 %1, 3", "mul i32 %1, 5");
+    write3(dir.path(), BASE, &ours, &theirs);
+    let out = run(
+        dir.path(),
+        &["O", "A", "B", "10", "m.ll", "-o", "out", "--style", "merge"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = std::fs::read_to_string(dir.path().join("out")).unwrap();
+    assert!(
+        text.contains(&format!("{} ours\n", "<".repeat(10))),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{} theirs\n", ">".repeat(10))),
+        "{text}"
+    );
+    assert!(
+        !text.contains("|||"),
+        "merge style has no base section:\n{text}"
+    );
+    // -o leaves ours alone.
+    assert_eq!(std::fs::read_to_string(dir.path().join("A")).unwrap(), ours);
+}
+
+#[test]
+fn the_style_comes_from_irgit_yaml_and_a_bad_key_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let ours = BASE.replace("mul i32 %1, 3", "mul i32 %1, 4");
+    let theirs = BASE.replace("mul i32 %1, 3", "mul i32 %1, 5");
+    write3(dir.path(), BASE, &ours, &theirs);
+    std::fs::write(dir.path().join(".irgit.yaml"), "merge:\n  style: merge\n").unwrap();
+    let out = run(dir.path(), &["O", "A", "B", "-o", "out"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = std::fs::read_to_string(dir.path().join("out")).unwrap();
+    assert!(
+        text.contains("<<<<<<< ours") && !text.contains("||||||| base"),
+        "{text}"
+    );
+
+    std::fs::write(dir.path().join(".irgit.yaml"), "merge:\n  stlye: merge\n").unwrap();
+    let out = run(dir.path(), &["O", "A", "B", "-o", "out2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(".irgit.yaml") && err.contains("stlye"),
+        "{err}"
+    );
+}
+
+#[test]
+fn inputs_that_are_not_ir_get_a_line_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    write3(dir.path(), "a\nb\nc\n", "A\nb\nc\n", "a\nb\nC\n");
+    let out = run(dir.path(), &["O", "A", "B", "7", "notes.ll"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("A")).unwrap(),
+        "A\nb\nC\n"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("notes.ll: falling back to a line merge"),
+        "{err}"
+    );
+
+    write3(dir.path(), "a\nb\n", "x\nb\n", "y\nb\n");
+    let out = run(dir.path(), &["O", "A", "B", "9", "notes.ll"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = std::fs::read_to_string(dir.path().join("A")).unwrap();
+    assert!(
+        text.contains("<<<<<<<<< ours") && text.contains("||||||||| base"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_missing_input_is_an_error_not_a_clean_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("A"), BASE).unwrap();
+    let out = run(dir.path(), &["nope", "A", "A"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read nope"));
+}
+
+#[test]
+fn style_names_parse_from_yaml() {
+    let c = irgit::config::Config::from_yaml(
+        "merge:\n  style: diff3\n  timeout_seconds: 5\n",
+        Path::new("x"),
+    )
+    .unwrap();
+    assert_eq!(c.merge.style, Style::Diff3);
+    assert_eq!(c.merge.timeout_seconds, 5);
+}
