@@ -49,7 +49,7 @@ enum Role {
     Pure,
 }
 
-fn is_output(inst: Inst) -> bool {
+pub(crate) fn is_output(inst: Inst) -> bool {
     use LLVMOpcode::*;
     inst.is_terminator()
         || inst.is_volatile_or_atomic()
