@@ -221,7 +221,43 @@ pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
             }
         }
     }
-    let get = |m: &'_ ModuleText, n: &str| m.funcs.iter().position(|f| f.name == n);
+    let index_of = |m: &ModuleText| -> HashMap<String, usize> {
+        m.funcs
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.name.clone(), i))
+            .collect()
+    };
+    let indexes = [index_of(o), index_of(a), index_of(b)];
+    let get = |m: &'_ ModuleText, n: &str| {
+        let k = if std::ptr::eq(m, o) {
+            0
+        } else if std::ptr::eq(m, a) {
+            1
+        } else {
+            2
+        };
+        indexes[k].get(n).copied()
+    };
+    // Match every function of each side to the base's, the two sides in parallel.
+    let match_side = |side: &ModuleText| -> HashMap<usize, Matching> {
+        side.funcs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                let fo = &o.funcs[get(o, &f.name)?];
+                Some((i, match_function(fo, f)))
+            })
+            .collect()
+    };
+    let (match_a, match_b) = std::thread::scope(|scope| {
+        let h = scope.spawn(|| match_side(a));
+        let mb = match_side(b);
+        (
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            mb,
+        )
+    });
     for name in names {
         out.text(String::new());
         let (po, pa, pb) = (get(o, name), get(a, name), get(b, name));
@@ -243,8 +279,8 @@ pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
         };
         let fo = &o.funcs[po];
         let so = rewrite_side(fo, None, &to, &mut nb, "", "");
-        let ma = pa.map(|i| match_function(fo, &a.funcs[i]));
-        let mb = pb.map(|i| match_function(fo, &b.funcs[i]));
+        let ma = pa.and_then(|i| match_a.get(&i).cloned());
+        let mb = pb.and_then(|i| match_b.get(&i).cloned());
         let sa = pa.map(|i| rewrite_side(&a.funcs[i], ma.as_ref(), &ta, &mut nb, "l.", ""));
         let sb = pb.map(|i| rewrite_side(&b.funcs[i], mb.as_ref(), &tb, &mut nb, "r.", ""));
         match (sa, sb) {

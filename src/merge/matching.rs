@@ -396,18 +396,34 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
         })
         .collect();
 
+    // Block pairs whose lines are all equal have nothing more to teach;
+    // matched pairs are extended along def-use once.
+    let mut settled: HashSet<(usize, usize)> = HashSet::new();
+    let mut extended: HashSet<String> = HashSet::new();
     for _round in 0..12 {
         let mut changed = false;
         let pairs: Vec<(usize, usize)> =
             st.m.blocks
                 .iter()
                 .map(|(a, b)| (s_idx[a.as_str()], o_idx[b.as_str()]))
+                .filter(|p| !settled.contains(p))
                 .collect();
         for (si, oi) in pairs {
             let sl = &s.blocks[si].lines;
             let ol = &o.blocks[oi].lines;
             let sk: Vec<String> = sl.iter().map(|l| st.shape_s(l)).collect();
             let ok: Vec<String> = ol.iter().map(|l| st.shape_o(l, &block_image)).collect();
+            if sk == ok {
+                settled.insert((si, oi));
+                for (a, b) in sl.iter().zip(ol) {
+                    if let (Some(a), Some(b)) = (def_name(a), def_name(b)) {
+                        if !amb_s.contains(a) && !amb_o.contains(b) {
+                            changed |= st.add_value(a, b);
+                        }
+                    }
+                }
+                continue;
+            }
             let common = diff::common(&ok, &sk);
             let mut gaps = Vec::new();
             let (mut po, mut ps) = (0, 0);
@@ -450,8 +466,10 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
         let matched: Vec<(String, String)> =
             st.m.values
                 .iter()
+                .filter(|(a, _)| !extended.contains(*a))
                 .map(|(a, b)| (a.clone(), b.clone()))
                 .collect();
+        extended.extend(matched.iter().map(|(a, _)| a.clone()));
         for (a, b) in matched {
             let (Some(la), Some(lb)) = (s_line_of.get(a.as_str()), o_line_of.get(b.as_str()))
             else {

@@ -83,9 +83,18 @@ pub fn merge_bytes(
 ) -> Result<Outcome, MergeError> {
     // One LLVM context per input: named types are per context, and a second
     // module in the same context would see `%struct.rect` renamed `%struct.rect.0`.
-    let to = load(&Session::new(), base, path, &markers.base)?;
-    let ta = load(&Session::new(), ours, path, &markers.ours)?;
-    let tb = load(&Session::new(), theirs, path, &markers.theirs)?;
+    // The three are independent: canonicalize ours and theirs on other
+    // threads (a panic there resumes here, where the caller catches it).
+    let (to, ta, tb) = std::thread::scope(|scope| {
+        let ha = scope.spawn(|| load(&Session::new(), ours, path, &markers.ours));
+        let hb = scope.spawn(|| load(&Session::new(), theirs, path, &markers.theirs));
+        let to = load(&Session::new(), base, path, &markers.base);
+        let join = |h: std::thread::ScopedJoinHandle<'_, Result<String, MergeError>>| {
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+        };
+        (to, join(ha), join(hb))
+    });
+    let (to, ta, tb) = (to?, ta?, tb?);
     // A module without `source_filename` gets one from its parse name; do
     // not add that line to files that never had it.
     let keep_header = !crate::ir::detect_format(base).eq(&crate::ir::Format::Text)
