@@ -340,7 +340,7 @@ fn main() {
     let (mx, sm) = locality(corpus);
 
     let mut report = String::new();
-    writeln!(report, "### Canonical form (`cargo bench --bench canon`)\n").unwrap();
+    writeln!(report, "## Canonical form (`cargo bench --bench canon`)\n").unwrap();
     writeln!(
         report,
         "Each tool runs as a child process on the same file; wall time (best of 3; a single run \
@@ -352,13 +352,13 @@ fn main() {
             .unwrap_or(0)
     )
     .unwrap();
-    writeln!(report, "#### llvm-stress, one function\n").unwrap();
+    writeln!(report, "### llvm-stress, one function\n").unwrap();
     report.push_str(&table(&stress_rows));
-    writeln!(report, "\n#### Corpus\n").unwrap();
+    writeln!(report, "\n### Corpus\n").unwrap();
     let mut all_rows = corpus_rows;
     all_rows.push(total_row);
     report.push_str(&table(&all_rows));
-    writeln!(report, "\n#### Properties\n").unwrap();
+    writeln!(report, "\n### Properties\n").unwrap();
     writeln!(
         report,
         "- invariance (corpus × {} perturbation kinds, seed 1): irgit {ok}/{total} ({:.1}%), \

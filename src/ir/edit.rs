@@ -30,21 +30,6 @@ pub fn same_type(a: Val, b: Val) -> bool {
     unsafe { LLVMTypeOf(a.raw) == LLVMTypeOf(b.raw) }
 }
 
-/// Whether the value's type is a scalar floating-point type.
-pub fn is_float(v: Val) -> bool {
-    use LLVMTypeKind::*;
-    matches!(
-        unsafe { LLVMGetTypeKind(LLVMTypeOf(v.raw)) },
-        LLVMHalfTypeKind
-            | LLVMBFloatTypeKind
-            | LLVMFloatTypeKind
-            | LLVMDoubleTypeKind
-            | LLVMX86_FP80TypeKind
-            | LLVMFP128TypeKind
-            | LLVMPPC_FP128TypeKind
-    )
-}
-
 /// The integer constant `value` (sign-extended / truncated to the width) of
 /// the same scalar integer type as `like`. `None` if `like` is not an integer.
 pub fn const_int_like(like: Val, value: i64) -> Option<Val> {
