@@ -328,3 +328,42 @@ fn style_names_parse_from_yaml() {
     assert_eq!(c.merge.style, Style::Diff3);
     assert_eq!(c.merge.timeout_seconds, 5);
 }
+
+#[test]
+fn bitcode_inputs_give_a_bitcode_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let ours = BASE.replace("add i32 %x, 1", "add i32 %x, 2");
+    let theirs = BASE.replace("  ret i32 %2", "  call void @log(i32 7)\n  ret i32 %2");
+    let expected = ours.replace("  ret i32 %2", "  call void @log(i32 7)\n  ret i32 %2");
+    for (name, text) in [("O", BASE), ("A", ours.as_str()), ("B", theirs.as_str())] {
+        let ll = dir.path().join(format!("{name}.ll"));
+        std::fs::write(&ll, text).unwrap();
+        // From stdin, so every side gets the same source_filename.
+        let st = Command::new("/usr/lib/llvm-22/bin/llvm-as")
+            .arg("-")
+            .arg("-o")
+            .arg(dir.path().join(name))
+            .stdin(std::fs::File::open(&ll).unwrap())
+            .status()
+            .expect("llvm-as runs");
+        assert!(st.success());
+    }
+    let out = run(dir.path(), &["O", "A", "B", "7", "m.bc"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = std::fs::read(dir.path().join("A")).unwrap();
+    assert!(
+        merged.starts_with(b"BC\xC0\xDE"),
+        "the result is not bitcode"
+    );
+    let text = irgit::canon::canonicalize_bytes(&merged, "m.bc", &CanonOptions::default()).unwrap();
+    let text: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("; ModuleID") && !l.starts_with("source_filename"))
+        .collect();
+    assert_eq!(text.join("\n"), canon(&expected));
+}

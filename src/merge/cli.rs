@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use super::fallback::line_merge;
 use super::render::{Markers, Style};
-use super::{merge_bytes, MergeError, Outcome};
+use super::{merge_bytes, output_bytes, MergeError, Outcome};
 use crate::config::{Config, MergeOptions};
 
 /// Arguments of `irgit merge`.
@@ -113,11 +113,14 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
         .stack_size(256 << 20)
         .spawn(move || {
             let r = std::panic::catch_unwind(|| {
-                merge_bytes(&base, &ours, &theirs, &worker_path, &worker_markers)
+                merge_bytes(&base, &ours, &theirs, &worker_path, &worker_markers).and_then(|o| {
+                    let bytes = output_bytes(&ours, &o, &worker_path)?;
+                    Ok((o, bytes))
+                })
             });
             let _ = tx.send(r);
         });
-    let result: Result<Outcome, (String, bool)> = match spawned {
+    let result: Result<(Outcome, Vec<u8>), (String, bool)> = match spawned {
         Err(e) => Err((format!("cannot start the merge: {e}"), false)),
         Ok(_) => match rx.recv_timeout(timeout) {
             Ok(Ok(Ok(o))) => Ok(o),
@@ -140,8 +143,8 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
         },
     };
     match result {
-        Ok(o) => {
-            if let Err(e) = std::fs::write(&out_path, o.text.as_bytes()) {
+        Ok((o, bytes)) => {
+            if let Err(e) = std::fs::write(&out_path, bytes) {
                 eprintln!(
                     "irgit merge: {display}: cannot write {}: {e}",
                     out_path.display()

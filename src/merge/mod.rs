@@ -72,6 +72,19 @@ fn load(session: &Session, bytes: &[u8], path: &str, side: &str) -> Result<Strin
     Ok(canonical_text(&m))
 }
 
+/// Bytes to write for a merge result: bitcode when ours was bitcode and the
+/// merge is clean, the text otherwise (a conflict can only be shown as text).
+pub fn output_bytes(ours: &[u8], outcome: &Outcome, path: &str) -> Result<Vec<u8>, MergeError> {
+    if outcome.conflicts > 0 || !crate::canon::is_bitcode(ours) {
+        return Ok(outcome.text.clone().into_bytes());
+    }
+    let session = Session::new();
+    let m = session
+        .parse(outcome.text.as_bytes(), path)
+        .map_err(|e| MergeError::Internal(format!("the merged module does not parse: {e}")))?;
+    Ok(m.to_bitcode())
+}
+
 /// Three-way merge of `base`, `ours`, `theirs` (text IR or bitcode).
 /// `path` names the file in messages.
 pub fn merge_bytes(
