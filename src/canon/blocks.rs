@@ -16,7 +16,7 @@
 //! of a branch comes before the second). Unreachable blocks follow, ordered
 //! by a hash of their opcode sequence.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::hash::StableHasher;
 use crate::ir::{Block, Func};
@@ -64,7 +64,8 @@ fn reverse_postorder(blocks: &[Block]) -> Vec<Block> {
     let Some(&entry) = blocks.first() else {
         return Vec::new();
     };
-    let mut seen: HashSet<Block> = HashSet::with_capacity(blocks.len());
+    let mut seen: HashSet<Block> =
+        HashSet::with_capacity_and_hasher(blocks.len(), Default::default());
     let mut postorder = Vec::with_capacity(blocks.len());
     let mut stack: Vec<(Block, Vec<Block>, usize)> = Vec::new();
     seen.insert(entry);

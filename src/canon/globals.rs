@@ -14,7 +14,9 @@
 //! a hash of its type and initializer, so `.str`/`.str.7` renumbering vanishes. Definitions come first, then
 //! declarations, each sorted by name; globals and aliases by name.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::signature::GlobalKeys;
 use crate::hash::StableHasher;
@@ -50,7 +52,7 @@ fn content_hash(g: Val) -> u64 {
 /// Globals with equal stem and content get provisional `.1`, `.2` suffixes;
 /// [`settle_identical_constants`] fixes them once functions are canonical.
 pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
-    let mut keys = GlobalKeys::new();
+    let mut keys = GlobalKeys::default();
     // stem -> globals sharing it
     let mut groups: BTreeMap<String, Vec<Val>> = BTreeMap::new();
     for g in module.globals() {
@@ -101,7 +103,7 @@ pub fn settle_identical_constants(module: &IrModule<'_>, keys: &GlobalKeys) {
         return;
     }
     let tied: HashMap<Val, ()> = by_name.values().flatten().map(|&g| (g, ())).collect();
-    let mut first_use: HashMap<Val, usize> = HashMap::new();
+    let mut first_use: HashMap<Val, usize> = HashMap::default();
     let mut counter = 0;
     for f in module.functions() {
         for b in f.blocks() {

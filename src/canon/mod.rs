@@ -47,6 +47,30 @@ pub enum CanonError {
     Internal { name: String, message: String },
 }
 
+/// With `IRGIT_TIMINGS=1` in the environment, prints how long each phase
+/// took on stderr (for profiling; never on by default).
+struct PhaseTimer {
+    on: bool,
+    last: std::time::Instant,
+}
+
+impl PhaseTimer {
+    fn new() -> Self {
+        PhaseTimer {
+            on: std::env::var_os("IRGIT_TIMINGS").is_some_and(|v| v == "1"),
+            last: std::time::Instant::now(),
+        }
+    }
+
+    fn lap(&mut self, phase: &str) {
+        if self.on {
+            let now = std::time::Instant::now();
+            eprintln!("irgit: {phase}: {:.3} s", (now - self.last).as_secs_f64());
+            self.last = now;
+        }
+    }
+}
+
 /// Canonicalizes a whole module in place.
 pub fn canonicalize(module: &IrModule<'_>, opts: &CanonOptions) {
     let global_keys = if opts.rename_private_constants {
@@ -76,6 +100,7 @@ fn canonicalize_function(
     opts: &CanonOptions,
     global_keys: &signature::GlobalKeys,
 ) {
+    let mut timer = PhaseTimer::new();
     let layout = blocks::canonical_order(func);
     if opts.reorder_blocks {
         blocks::apply_order(&layout);
@@ -83,24 +108,29 @@ fn canonicalize_function(
     if opts.rename_blocks {
         blocks::apply_names(&layout);
     }
+    timer.lap("  blocks");
     let sigs = signature::compute(func, &layout, global_keys);
+    timer.lap("  signatures");
     if opts.order_operands {
         operands::order(&sigs);
     }
     if opts.sort_phis {
         phis::sort_incoming(&layout);
     }
+    timer.lap("  operands+phis");
     let positions = if opts.reorder_instructions {
         order::reorder(&layout, &sigs)
     } else {
         order::current_positions(func)
     };
+    timer.lap("  order");
     if opts.order_operands {
         operands::order_ties_by_position(&sigs, &positions);
     }
     if opts.rename_values {
         naming::apply(func, &sigs, &positions);
     }
+    timer.lap("  naming");
 }
 
 /// Parses `bytes` (text or bitcode), canonicalizes and prints the module.
@@ -110,6 +140,7 @@ pub fn canonicalize_bytes(
     name: &str,
     opts: &CanonOptions,
 ) -> Result<String, CanonError> {
+    let mut timer = PhaseTimer::new();
     let session = Session::new();
     let module = session
         .parse(bytes, name)
@@ -117,18 +148,30 @@ pub fn canonicalize_bytes(
             name: name.to_string(),
             source,
         })?;
+    timer.lap("parse");
     module.verify().map_err(|source| CanonError::Ir {
         name: name.to_string(),
         source,
     })?;
+    timer.lap("verify input");
     canonicalize(&module, opts);
+    timer.lap("canonicalize");
     module.verify().map_err(|e| CanonError::Internal {
         name: name.to_string(),
         message: e.to_string(),
     })?;
-    let id = module.source_filename();
+    timer.lap("verify output");
+    // Without a `source_filename` line LLVM takes the name we parsed under
+    // (for git, a random temporary path): the canonical form must not.
+    let mut id = module.source_filename();
+    if id == name {
+        id.clear();
+        module.set_source_filename("");
+    }
     module.set_identifier(&id);
-    Ok(print(&module))
+    let text = print(&module);
+    timer.lap("print");
+    Ok(text)
 }
 
 /// Prints a canonicalized module. LLVM lists a block's predecessors in the

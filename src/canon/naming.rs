@@ -17,13 +17,15 @@
 //! name, later ones get `.1`, `.2`, ... No function-wide counter is involved,
 //! so an edit renames only the edited value and the few that looked at it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use llvm_sys::LLVMOpcode;
 
 use super::order::Positions;
 use super::signature::Signatures;
-use crate::ir::{Func, Inst};
+use crate::ir::{Func, Inst, Val};
 
 /// The readable part of a value name.
 pub fn mnemonic(inst: Inst) -> &'static str {
@@ -50,20 +52,15 @@ pub fn mnemonic(inst: Inst) -> &'static str {
 /// Names every argument and every non-void instruction of `func`.
 pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
     let params = func.params();
-    for p in &params {
-        p.set_name("");
-    }
     let named: Vec<Inst> = sigs
         .insts
         .iter()
         .copied()
         .filter(|i| !i.val().is_void())
         .collect();
-    for i in &named {
-        i.val().set_name("");
-    }
+    let mut renamer = Renamer::default();
     for (k, p) in params.iter().enumerate() {
-        p.set_name(&format!("arg{k}"));
+        renamer.set(*p, format!("arg{k}"));
     }
 
     // (mnemonic, full hash) -> members; then detect short-prefix clashes.
@@ -74,11 +71,11 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
             .or_default()
             .push(i);
     }
-    let mut prefix_users: HashMap<(&'static str, u64), u32> = HashMap::new();
+    let mut prefix_users: HashMap<(&'static str, u64), u32> = HashMap::default();
     for &(m, h) in by_hash.keys() {
         *prefix_users.entry((m, h >> 48)).or_insert(0) += 1;
     }
-    let mut long_users: HashMap<(&'static str, u64), u32> = HashMap::new();
+    let mut long_users: HashMap<(&'static str, u64), u32> = HashMap::default();
     for &(m, h) in by_hash.keys() {
         if prefix_users[&(m, h >> 48)] > 1 {
             *long_users.entry((m, h >> 32)).or_insert(0) += 1;
@@ -99,7 +96,37 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
             } else {
                 format!("{m}.{hex}.{k}")
             };
-            inst.val().set_name(&name);
+            renamer.set(inst.val(), name);
+        }
+    }
+    renamer.finish();
+}
+
+/// Gives values their new names without first clearing the old ones: when
+/// a new name is still held by another value's old name, LLVM appends a
+/// number; those few values are named again once every old name is gone.
+#[derive(Default)]
+struct Renamer {
+    retry: Vec<(Val, String)>,
+}
+
+impl Renamer {
+    fn set(&mut self, v: Val, name: String) {
+        v.set_name(&name);
+        if v.name() != name {
+            self.retry.push((v, name));
+        }
+    }
+
+    fn finish(self) {
+        // Clear the temporary names first: then every name still held
+        // belongs to a value that already has its final (unique) name.
+        for (v, _) in &self.retry {
+            v.set_name("");
+        }
+        for (v, name) in self.retry {
+            v.set_name(&name);
+            debug_assert_eq!(v.name(), name);
         }
     }
 }

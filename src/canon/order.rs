@@ -25,7 +25,7 @@
 //! Instructions only move down past outputs, never up, so a trapping
 //! instruction is never hoisted above a call that might not return.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use llvm_sys::LLVMOpcode;
 
@@ -72,7 +72,7 @@ pub fn current_positions(func: Func) -> Positions {
 
 /// Reorders every block of the function and returns the canonical positions.
 pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
-    let mut positions = Positions::with_capacity(sigs.insts.len());
+    let mut positions = Positions::with_capacity_and_hasher(sigs.insts.len(), Default::default());
     let mut orders = Vec::with_capacity(layout.order.len());
     for (bi, &b) in layout.order.iter().enumerate() {
         let order = block_order(b, bi == 0, sigs, &positions);

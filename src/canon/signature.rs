@@ -25,13 +25,13 @@
 //! as far as a bounded neighbourhood can tell; [`crate::canon::naming`]
 //! separates those by canonical position.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use llvm_sys::LLVMOpcode;
 
 use super::blocks::Layout;
 use crate::hash::StableHasher;
-use crate::ir::{Func, Inst, Val, ValKind};
+use crate::ir::{Func, Inst, TypeNames, Val, ValKind};
 
 /// Most refinement rounds (operand or user) per function.
 const MAX_ROUNDS: usize = 64;
@@ -176,7 +176,8 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         .map(|(i, inst)| (inst.val(), i))
         .collect();
 
-    let mut leaf: HashMap<Val, u64> = HashMap::new();
+    let mut leaf: HashMap<Val, u64> = HashMap::default();
+    let mut types = TypeNames::default();
     // operand lists as indices: Ok(instruction index) or Err(leaf hash)
     let mut operands: Vec<Vec<Result<usize, u64>>> = Vec::with_capacity(insts.len());
     let mut base = Vec::with_capacity(insts.len());
@@ -184,7 +185,7 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         let op = inst.opcode();
         let mut h = StableHasher::new()
             .str(inst.opcode_name())
-            .str(&inst.val().type_string());
+            .str(&types.of(inst.val()));
         if let Some(t) = inst.allocated_type() {
             h = h.str(&t);
         }
@@ -348,7 +349,7 @@ fn refine(
             }
             Step::Anchor => {
                 let mut next = full.clone();
-                let mut rank: HashMap<u64, u64> = HashMap::new();
+                let mut rank: HashMap<u64, u64> = HashMap::default();
                 for &i in &colliding {
                     if super::order::is_output(insts[i]) {
                         let r = rank.entry(full[i]).or_insert(0);
@@ -366,7 +367,7 @@ fn refine(
                 // Only where operands cannot help any more: collisions whose
                 // instruction operands are all unique already (allocas, say).
                 // The others wait for their operands to separate.
-                let set: std::collections::HashSet<usize> = colliding.iter().copied().collect();
+                let set: rustc_hash::FxHashSet<usize> = colliding.iter().copied().collect();
                 let stuck: Vec<usize> = colliding
                     .iter()
                     .copied()
@@ -388,9 +389,7 @@ fn refine(
         let progressed = now.len() < colliding.len();
         colliding = now;
         progress_since_up |= progressed;
-        step = if step == Step::Down && progressed {
-            Step::Down
-        } else if step != Step::Down {
+        step = if step != Step::Down || progressed {
             Step::Down
         } else if let Some(next) = escalations.next() {
             next
@@ -482,7 +481,8 @@ fn refine_up(full: &[u64], colliding: &[usize], users: &[Vec<(usize, u32)>]) -> 
 
 /// Indices whose hash occurs more than once.
 fn collisions(hashes: &[u64]) -> Vec<usize> {
-    let mut count: HashMap<u64, u32> = HashMap::with_capacity(hashes.len());
+    let mut count: HashMap<u64, u32> =
+        HashMap::with_capacity_and_hasher(hashes.len(), Default::default());
     for &h in hashes {
         *count.entry(h).or_insert(0) += 1;
     }

@@ -23,6 +23,12 @@ pub fn run(file: &Path, config: Option<&Path>) {
             return;
         }
     };
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        // LLVM would read this as an empty module and print a header; an
+        // empty side of a diff must stay empty.
+        let _ = std::io::stdout().write_all(&bytes);
+        return;
+    }
     match canonicalize_in_child(file, config) {
         Ok(text) => {
             let _ = std::io::stdout().write_all(&text);

@@ -117,6 +117,24 @@ impl Session {
     }
 }
 
+/// Prints types, remembering each (types are uniqued per context, so the
+/// pointer identifies the type).
+#[derive(Default)]
+pub struct TypeNames {
+    cache: rustc_hash::FxHashMap<usize, std::rc::Rc<str>>,
+}
+
+impl TypeNames {
+    /// The type of `v` as LLVM prints it.
+    pub fn of(&mut self, v: Val) -> std::rc::Rc<str> {
+        let ty = unsafe { LLVMTypeOf(v.raw) };
+        self.cache
+            .entry(ty as usize)
+            .or_insert_with(|| unsafe { take_message(LLVMPrintTypeToString(ty)) }.into())
+            .clone()
+    }
+}
+
 /// A parsed module. Handles obtained from it live as long as it does.
 pub struct IrModule<'ctx> {
     module: Module<'ctx>,
@@ -150,6 +168,11 @@ impl<'ctx> IrModule<'ctx> {
             let p = LLVMGetSourceFileName(self.raw(), &mut len);
             raw_str(p, len)
         }
+    }
+
+    /// Sets the `source_filename` of the module.
+    pub fn set_source_filename(&self, name: &str) {
+        unsafe { LLVMSetSourceFileName(self.raw(), name.as_ptr() as *const _, name.len()) }
     }
 
     /// Sets the identifier printed in the `; ModuleID = '...'` header line.
@@ -704,26 +727,10 @@ impl Inst {
                         word("nsw");
                     }
                 }
-                LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr => {
-                    if LLVMGetExact(r) != 0 {
-                        word("exact");
-                    }
-                }
-                LLVMOr => {
-                    if LLVMGetIsDisjoint(r) != 0 {
-                        word("disjoint");
-                    }
-                }
-                LLVMZExt => {
-                    if LLVMGetNNeg(r) != 0 {
-                        word("nneg");
-                    }
-                }
-                LLVMICmp => {
-                    if LLVMGetICmpSameSign(r) != 0 {
-                        word("samesign");
-                    }
-                }
+                LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr if LLVMGetExact(r) != 0 => word("exact"),
+                LLVMOr if LLVMGetIsDisjoint(r) != 0 => word("disjoint"),
+                LLVMZExt if LLVMGetNNeg(r) != 0 => word("nneg"),
+                LLVMICmp if LLVMGetICmpSameSign(r) != 0 => word("samesign"),
                 LLVMGetElementPtr => {
                     let f = LLVMGEPGetNoWrapFlags(r);
                     if f & llvm_sys::LLVMGEPFlagInBounds != 0 {
