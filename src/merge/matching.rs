@@ -501,7 +501,14 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
             changed |= match_by_users(&mut st, &amb_s, &amb_o, &s_line_of, &o_line_of);
         }
         if !changed {
-            // Leftover blocks: pair by the number of equal lines.
+            // Leftover blocks: pair by the number of equal lines (quadratic,
+            // so only for a bounded number of unmatched blocks; the rest
+            // stay added/removed, which can only cost conflicts).
+            let free_s = s.blocks.len() - st.m.blocks.len();
+            let free_o = o.blocks.len() - block_image.len();
+            if free_s * free_o > 4096 {
+                break;
+            }
             let mut best: Option<(usize, usize, usize)> = None;
             for (si, sb) in s.blocks.iter().enumerate() {
                 if st.m.blocks.contains_key(&sb.label) {
