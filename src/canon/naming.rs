@@ -17,8 +17,6 @@
 //! name, later ones get `.1`, `.2`, ... No function-wide counter is involved,
 //! so an edit renames only the edited value and the few that looked at it.
 
-use std::collections::BTreeMap;
-
 use rustc_hash::FxHashMap as HashMap;
 
 use llvm_sys::LLVMOpcode;
@@ -63,28 +61,30 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
         renamer.set(*p, format!("arg{k}"));
     }
 
-    // (mnemonic, full hash) -> members; then detect short-prefix clashes.
-    let mut by_hash: BTreeMap<(&'static str, u64), Vec<Inst>> = BTreeMap::new();
+    // (full hash, mnemonic) -> members; then detect short-prefix clashes.
+    // Each group's name depends only on the groups, not on the order in
+    // which they are visited.
+    let mut by_hash: HashMap<(u64, &'static str), Vec<Inst>> = HashMap::default();
     for &i in &named {
         by_hash
-            .entry((mnemonic(i), sigs.of(i)))
+            .entry((sigs.of(i), mnemonic(i)))
             .or_default()
             .push(i);
     }
-    let mut prefix_users: HashMap<(&'static str, u64), u32> = HashMap::default();
-    for &(m, h) in by_hash.keys() {
-        *prefix_users.entry((m, h >> 48)).or_insert(0) += 1;
+    let mut prefix_users: HashMap<(u64, &'static str), u32> = HashMap::default();
+    for &(h, m) in by_hash.keys() {
+        *prefix_users.entry((h >> 48, m)).or_insert(0) += 1;
     }
-    let mut long_users: HashMap<(&'static str, u64), u32> = HashMap::default();
-    for &(m, h) in by_hash.keys() {
-        if prefix_users[&(m, h >> 48)] > 1 {
-            *long_users.entry((m, h >> 32)).or_insert(0) += 1;
+    let mut long_users: HashMap<(u64, &'static str), u32> = HashMap::default();
+    for &(h, m) in by_hash.keys() {
+        if prefix_users[&(h >> 48, m)] > 1 {
+            *long_users.entry((h >> 32, m)).or_insert(0) += 1;
         }
     }
-    for ((m, h), mut members) in by_hash {
-        let hex = if prefix_users[&(m, h >> 48)] == 1 {
+    for ((h, m), mut members) in by_hash {
+        let hex = if prefix_users[&(h >> 48, m)] == 1 {
             format!("{:04x}", h >> 48)
-        } else if long_users[&(m, h >> 32)] == 1 {
+        } else if long_users[&(h >> 32, m)] == 1 {
             format!("{:08x}", h >> 32)
         } else {
             format!("{h:016x}")

@@ -325,7 +325,8 @@ fn refine(
     users: &[Vec<(usize, u32)>],
     block_of: &[u64],
 ) -> Vec<u64> {
-    let mut colliding = collisions(&full);
+    let all: Vec<usize> = (0..full.len()).collect();
+    let mut colliding = collisions(&full, &all);
     let mut down_seen = vec![0u64; full.len()];
     let mut step = Step::Down;
     let mut escalations = [Step::Block, Step::UserShapes, Step::Anchor].into_iter();
@@ -385,7 +386,9 @@ fn refine(
                 }
             }
         };
-        let now = collisions(&full);
+        // Only colliding values were re-hashed, each to a fresh 64-bit hash,
+        // so new collisions can only be among them.
+        let now = collisions(&full, &colliding);
         let progressed = now.len() < colliding.len();
         colliding = now;
         progress_since_up |= progressed;
@@ -479,14 +482,16 @@ fn refine_up(full: &[u64], colliding: &[usize], users: &[Vec<(usize, u32)>]) -> 
     next
 }
 
-/// Indices whose hash occurs more than once.
-fn collisions(hashes: &[u64]) -> Vec<usize> {
+/// Those of `among` whose hash occurs more than once in `among`.
+fn collisions(hashes: &[u64], among: &[usize]) -> Vec<usize> {
     let mut count: HashMap<u64, u32> =
-        HashMap::with_capacity_and_hasher(hashes.len(), Default::default());
-    for &h in hashes {
-        *count.entry(h).or_insert(0) += 1;
+        HashMap::with_capacity_and_hasher(among.len(), Default::default());
+    for &i in among {
+        *count.entry(hashes[i]).or_insert(0) += 1;
     }
-    (0..hashes.len())
+    among
+        .iter()
+        .copied()
         .filter(|&i| count[&hashes[i]] > 1)
         .collect()
 }

@@ -41,6 +41,7 @@ mod shim {
         pub fn irgit_may_have_side_effects(i: LLVMValueRef) -> i32;
         pub fn irgit_may_read_memory(i: LLVMValueRef) -> i32;
         pub fn irgit_is_commutative(i: LLVMValueRef) -> i32;
+        pub fn irgit_sort_block_uses(f: LLVMValueRef);
     }
 }
 
@@ -446,6 +447,12 @@ impl Func {
             }
         }
         out
+    }
+
+    /// Orders each block's use list by the layout position of the using
+    /// block, so the printer's `; preds = ...` comments follow block order.
+    pub fn sort_block_uses(self) {
+        unsafe { shim::irgit_sort_block_uses(self.0.raw) }
     }
 
     /// Number of instructions in all blocks.

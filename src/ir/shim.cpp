@@ -10,6 +10,7 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/DenseMap.h"
 
 using namespace llvm;
 
@@ -76,6 +77,29 @@ int irgit_may_read_memory(LLVMValueRef I) {
 // 1 if the instruction is an operation whose operands may be swapped freely.
 int irgit_is_commutative(LLVMValueRef I) {
   return unwrap<Instruction>(I)->isCommutative() ? 1 : 0;
+}
+
+} // extern "C"
+
+extern "C" {
+
+// Sorts the use list of every block of F by the layout position of the
+// block holding the using terminator, so that LLVM's printer lists
+// `; preds = ...` in block order rather than in use-list (history) order.
+// Uses that are not instructions (blockaddress) go last.
+void irgit_sort_block_uses(LLVMValueRef F) {
+  Function *Fn = unwrap<Function>(F);
+  DenseMap<const BasicBlock *, unsigned> Index;
+  unsigned N = 0;
+  for (BasicBlock &BB : *Fn)
+    Index[&BB] = N++;
+  auto Key = [&](const Use &U) -> unsigned {
+    if (auto *I = dyn_cast<Instruction>(U.getUser()))
+      return Index.lookup(I->getParent());
+    return ~0u;
+  };
+  for (BasicBlock &BB : *Fn)
+    BB.sortUseList([&](const Use &L, const Use &R) { return Key(L) < Key(R); });
 }
 
 } // extern "C"
