@@ -28,7 +28,7 @@ use irgit::perturb::Kind;
 
 const OPT: &str = "/usr/lib/llvm-22/bin/opt";
 const STRESS_SIZES: &[u64] = &[5_000, 20_000, 80_000];
-const NORMALIZE_TIMEOUT: Duration = Duration::from_secs(600);
+const NORMALIZE_TIMEOUT: Duration = Duration::from_secs(300);
 const TIMEOUT: Duration = Duration::from_secs(120);
 
 /// One child run.
