@@ -7,7 +7,7 @@
 //! canon:
 //!   reorder_instructions: true   # def-use walk from the outputs
 //!   rename_values: true          # content-derived names for values and arguments
-//!   rename_blocks: true          # bb0, bb1, ... in canonical block order
+//!   rename_blocks: true          # entry, bb.<hash> from the CFG and fixed instructions
 //!   reorder_blocks: true         # reverse post-order from the entry block
 //!   sort_phis: true              # PHI incoming pairs by block order
 //!   order_operands: true         # commutative operands, mirrored compares
@@ -36,7 +36,7 @@ pub struct CanonOptions {
     pub reorder_instructions: bool,
     /// Give every local value and argument a content-derived name.
     pub rename_values: bool,
-    /// Name blocks `bb0`, `bb1`, ... in canonical block order.
+    /// Name blocks `entry`, `bb.<hash>` (from the CFG and fixed instructions).
     pub rename_blocks: bool,
     /// Put blocks in reverse post-order from the entry block.
     pub reorder_blocks: bool,

@@ -1,13 +1,14 @@
-//! Block order and block names, derived from the control-flow graph only.
+//! Block order and block names, derived from the control-flow graph and the
+//! blocks' fixed instructions only.
 //!
 //! ```text
 //! before                         after
 //! define void @f(i1 %c) {        define void @f(i1 %arg0) {
-//!   br i1 %c, label %t, label %e bb0:
-//! e:                               br i1 %arg0, label %bb1, label %bb2
-//!   ret void                     bb1:
-//! t:                               br label %bb2
-//!   br label %e                  bb2:
+//!   br i1 %c, label %t, label %e entry:
+//! e:                               br i1 %arg0, label %bb.7c1e, label %bb.02f9
+//!   ret void                     bb.7c1e:
+//! t:                               br label %bb.02f9
+//!   br label %e                  bb.02f9:
 //! }                                ret void
 //! ```
 //!
@@ -15,6 +16,11 @@
 //! entry that takes successors in terminator order (so the first successor
 //! of a branch comes before the second). Unreachable blocks follow, ordered
 //! by a hash of their opcode sequence.
+//!
+//! Names are not positions: a block is `bb.` + a hash of its outputs'
+//! opcodes and successor count, refined by its CFG neighbours where blocks
+//! collide, so adding an `if` renames the blocks around it, not every block
+//! after it. The entry block is `entry`.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -25,12 +31,22 @@ use crate::ir::{Block, Func};
 pub struct Layout {
     pub order: Vec<Block>,
     pub index: HashMap<Block, usize>,
+    /// Content-derived identity of each block (same indexing as `order`).
+    pub keys: Vec<u64>,
+    /// Canonical name of each block (same indexing as `order`).
+    pub names: Vec<String>,
 }
 
 impl Layout {
-    /// The canonical name of a block: `bb` + its index.
-    pub fn name(&self, b: Block) -> String {
-        format!("bb{}", self.index[&b])
+    /// The canonical name of a block.
+    pub fn name(&self, b: Block) -> &str {
+        &self.names[self.index[&b]]
+    }
+
+    /// The content-derived identity of a block (stable when blocks are
+    /// inserted or removed elsewhere).
+    pub fn key(&self, b: Block) -> Option<u64> {
+        self.index.get(&b).map(|&i| self.keys[i])
     }
 }
 
@@ -53,8 +69,123 @@ pub fn canonical_order(func: Func) -> Layout {
         .collect();
     unreachable.sort();
     order.extend(unreachable.into_iter().map(|(_, _, b)| b));
-    let index = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    Layout { order, index }
+    let index: HashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let keys = block_keys(&order, &index);
+    let names = block_names(&keys);
+    Layout {
+        order,
+        index,
+        keys,
+        names,
+    }
+}
+
+/// Rounds of refinement of colliding block keys by their CFG neighbours.
+const BLOCK_ROUNDS: usize = 2;
+
+/// A block's identity: the opcode names of its outputs (the instructions
+/// whose relative order is fixed) and its terminator's successor count, so
+/// that editing a computation inside the block, or adding a block elsewhere,
+/// leaves it alone. Colliding keys absorb their predecessors' and
+/// successors' keys for a couple of rounds; what still collides is told
+/// apart by reverse post-order rank within the collision.
+fn block_keys(order: &[Block], index: &HashMap<Block, usize>) -> Vec<u64> {
+    let n = order.len();
+    let mut keys: Vec<u64> = order
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| {
+            let mut h = StableHasher::new().str(if i == 0 { "entry" } else { "block" });
+            for inst in b.instructions() {
+                if super::order::is_output(inst) {
+                    h = h.str(inst.opcode_name());
+                }
+            }
+            h.u64(b.successors().len() as u64).finish()
+        })
+        .collect();
+    let succs: Vec<Vec<usize>> = order
+        .iter()
+        .map(|b| {
+            b.successors()
+                .iter()
+                .filter_map(|s| index.get(s).copied())
+                .collect()
+        })
+        .collect();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, ss) in succs.iter().enumerate() {
+        for &s in ss {
+            preds[s].push(i);
+        }
+    }
+    for _ in 0..BLOCK_ROUNDS {
+        let mut count: HashMap<u64, u32> = HashMap::default();
+        for &k in &keys {
+            *count.entry(k).or_insert(0) += 1;
+        }
+        if count.len() == n {
+            break;
+        }
+        let next: Vec<u64> = (0..n)
+            .map(|i| {
+                if count[&keys[i]] == 1 {
+                    return keys[i];
+                }
+                let mut p: Vec<u64> = preds[i].iter().map(|&j| keys[j]).collect();
+                p.sort_unstable();
+                let mut h = StableHasher::new().u64(keys[i]).str("cfg");
+                for k in p {
+                    h = h.u64(k);
+                }
+                h = h.str("succ");
+                for &s in &succs[i] {
+                    h = h.u64(keys[s]);
+                }
+                h.finish()
+            })
+            .collect();
+        keys = next;
+    }
+    // Residual ties: rank in reverse post-order within the tie.
+    let mut seen: HashMap<u64, u64> = HashMap::default();
+    keys.iter()
+        .map(|&k| {
+            let r = seen.entry(k).or_insert(0);
+            let key = if *r == 0 {
+                k
+            } else {
+                StableHasher::new().u64(k).str("rank").u64(*r).finish()
+            };
+            *r += 1;
+            key
+        })
+        .collect()
+}
+
+/// `entry` for the entry block, `bb.<4 hex>` for the others (8 or 16 hex
+/// digits where the short forms clash).
+fn block_names(keys: &[u64]) -> Vec<String> {
+    let mut short: HashMap<u64, u32> = HashMap::default();
+    let mut long: HashMap<u64, u32> = HashMap::default();
+    for &k in keys.iter().skip(1) {
+        *short.entry(k >> 48).or_insert(0) += 1;
+        *long.entry(k >> 32).or_insert(0) += 1;
+    }
+    keys.iter()
+        .enumerate()
+        .map(|(i, &k)| {
+            if i == 0 {
+                "entry".to_string()
+            } else if short[&(k >> 48)] == 1 {
+                format!("bb.{:04x}", k >> 48)
+            } else if long[&(k >> 32)] == 1 {
+                format!("bb.{:08x}", k >> 32)
+            } else {
+                format!("bb.{k:016x}")
+            }
+        })
+        .collect()
 }
 
 /// Reverse post-order of a DFS from the entry that visits successors
@@ -97,12 +228,12 @@ pub fn apply_order(layout: &Layout) {
     }
 }
 
-/// Names every block `bbN` by its canonical index.
+/// Gives every block its canonical name.
 pub fn apply_names(layout: &Layout) {
     for &b in &layout.order {
         b.set_name("");
     }
-    for &b in &layout.order {
-        b.set_name(&layout.name(b));
+    for (b, name) in layout.order.iter().zip(&layout.names) {
+        b.set_name(name);
     }
 }

@@ -4,18 +4,20 @@
 //! ```text
 //! before                                   after
 //! define i32 @f(i32 %n, i32 %m) {          define i32 @f(i32 %arg0, i32 %arg1) {
-//! entry:                                   bb0:
-//!   %0 = mul i32 %m, 3                       %add.5e1c = add i32 %arg0, 1
-//!   %1 = add i32 %n, 1                       %mul.c2a9 = mul i32 %arg1, 3
-//!   %2 = icmp sgt i32 %0, %1                 %cmp.07d3 = icmp slt i32 %add.5e1c, %mul.c2a9
-//!   ...                                      ...
+//! entry:                                   entry:
+//!   %0 = mul i32 %m, 3                       %mul.03cc = mul i32 %arg1, 3
+//!   %1 = add i32 %n, 1                       %add.0405 = add i32 %arg0, 1
+//!   %2 = icmp slt i32 %1, %0                 %cmp.10d7 = icmp sgt i32 %mul.03cc, %add.0405
+//!   %3 = select i1 %2, i32 %0, i32 %1        %sel.de46 = select i1 %cmp.10d7, i32 %mul.03cc, i32 %add.0405
+//!   ret i32 %3                               ret i32 %sel.de46
 //! ```
 //!
 //! Stages, in the order they run (each can be switched off in
 //! [`CanonOptions`]):
 //! 1. [`globals`]: private constants named by content, then functions,
 //!    declarations, globals and aliases ordered by name;
-//! 2. [`blocks`]: blocks in reverse post-order from the entry, named `bbN`;
+//! 2. [`blocks`]: blocks in reverse post-order from the entry, named from the
+//!    CFG and their fixed instructions (`entry`, `bb.<hash>`);
 //! 3. [`signature`]: a stable structural hash for every instruction;
 //! 4. [`operands`]: commutative operands ordered, compares mirrored;
 //! 5. [`phis`]: PHI incoming pairs sorted by block order;

@@ -111,8 +111,7 @@ fn leaf_hash(v: Val, args: &HashMap<Val, usize>, layout: &Layout, globals: &Glob
         ValKind::Argument => h.str("a").u64(args.get(&v).copied().unwrap_or(0) as u64),
         ValKind::BasicBlock => {
             let b = v.as_block().expect("a block value is a block");
-            h.str("b")
-                .u64(layout.index.get(&b).copied().unwrap_or(usize::MAX) as u64)
+            h.str("b").u64(layout.key(b).unwrap_or(u64::MAX))
         }
         ValKind::Function
         | ValKind::GlobalVariable
@@ -236,7 +235,7 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         .order
         .iter()
         .enumerate()
-        .flat_map(|(bi, b)| std::iter::repeat_n(bi as u64, b.instructions().len()))
+        .flat_map(|(bi, b)| std::iter::repeat_n(layout.keys[bi], b.instructions().len()))
         .collect();
     let full = refine(base.clone(), &base, &insts, &operands, &users, &block_of);
     Signatures {
@@ -298,7 +297,7 @@ fn users_of(insts: &[Inst], operands: &[Vec<Result<usize, u64>>]) -> Vec<Vec<(us
 enum Step {
     /// Absorb operand hashes (constant values included).
     Down,
-    /// Absorb the canonical index of the block: copies of one expression in
+    /// Absorb the identity of the block: copies of one expression in
     /// different blocks separate without looking at users.
     Block,
     /// Absorb the *set* of (user base hash, operand position): what kinds of
@@ -338,8 +337,17 @@ fn refine(
         full = match step {
             Step::Down => refine_down(&full, &colliding, insts, operands, &mut down_seen),
             Step::Block => {
-                let mut next = full.clone();
+                // Only groups that span several blocks: where all copies sit
+                // in one block, its identity separates nothing and would only
+                // tie their names to that block's other contents.
+                let mut first_block: HashMap<u64, u64> = HashMap::default();
+                let mut spans: HashMap<u64, bool> = HashMap::default();
                 for &i in &colliding {
+                    let b = *first_block.entry(full[i]).or_insert(block_of[i]);
+                    *spans.entry(full[i]).or_insert(false) |= b != block_of[i];
+                }
+                let mut next = full.clone();
+                for &i in colliding.iter().filter(|&&i| spans[&full[i]]) {
                     next[i] = StableHasher::new()
                         .u64(full[i])
                         .str("block")
