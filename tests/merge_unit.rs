@@ -367,3 +367,98 @@ fn bitcode_inputs_give_a_bitcode_result() {
         .collect();
     assert_eq!(text.join("\n"), canon(&expected));
 }
+
+const RENAME_BASE: &str = "define i32 @f(i32 %x, i32 %y) {
+entry:
+  %0 = add i32 %x, 1
+  %1 = mul i32 %0, %y
+  %2 = icmp sgt i32 %1, 100
+  br i1 %2, label %big, label %small
+big:
+  %3 = sub i32 %1, 100
+  ret i32 %3
+small:
+  %4 = xor i32 %1, 5
+  ret i32 %4
+}
+define i32 @other(i32 %x) {
+entry:
+  %0 = shl i32 %x, 3
+  ret i32 %0
+}
+define i32 @main(i32 %a) {
+entry:
+  %0 = call i32 @f(i32 %a, i32 3)
+  ret i32 %0
+}
+";
+
+fn canonical_model(text: &str, name: &str) -> model::ModuleText {
+    let t = irgit::canon::canonicalize_bytes(text.as_bytes(), "m.ll", &CanonOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    model::parse(&t, name).unwrap()
+}
+
+/// A renamed function (also edited on the renaming side) is paired with its
+/// base function; an unrelated new function with the same signature is not.
+#[test]
+fn renamed_functions_are_found_by_structure_not_by_name() {
+    use irgit::merge::rename;
+    let o = canonical_model(RENAME_BASE, "base");
+    let renamed = RENAME_BASE
+        .replace("@f(", "@g(")
+        .replace("xor i32 %1, 5", "xor i32 %1, 6");
+    let a = canonical_model(&renamed, "ours");
+    assert_eq!(
+        rename::detect(&o, &a),
+        vec![("@f".to_string(), "@g".to_string())]
+    );
+    // @other removed, @unrelated added: same signature, different body.
+    let replaced = RENAME_BASE.replace(
+        "define i32 @other(i32 %x) {\nentry:\n  %0 = shl i32 %x, 3\n  ret i32 %0\n}",
+        "define i32 @unrelated(i32 %x) {\nentry:\n  %0 = udiv i32 %x, 7\n  %1 = or i32 %0, 1\n  ret i32 %1\n}",
+    );
+    let b = canonical_model(&replaced, "theirs");
+    assert_eq!(rename::detect(&o, &b), vec![]);
+}
+
+/// Left deletes @other and adds an unrelated @unrelated; Right edits @other:
+/// not a rename, so removed-vs-modified must still conflict.
+#[test]
+fn a_removal_plus_an_unrelated_addition_is_no_rename() {
+    let ours = RENAME_BASE.replace(
+        "define i32 @other(i32 %x) {\nentry:\n  %0 = shl i32 %x, 3\n  ret i32 %0\n}",
+        "define i32 @unrelated(i32 %x) {\nentry:\n  %0 = udiv i32 %x, 7\n  %1 = or i32 %0, 1\n  ret i32 %1\n}",
+    );
+    let theirs = RENAME_BASE.replace("shl i32 %x, 3", "shl i32 %x, 4");
+    let r = merge(RENAME_BASE, &ours, &theirs);
+    assert!(r.conflicts > 0, "expected a conflict:\n{}", r.text);
+}
+
+/// Left renames @f to @g; Right edits @f and adds a call of @f in new code:
+/// the edit lands in @g and the new call is redirected to @g.
+#[test]
+fn a_rename_carries_the_other_sides_edit_and_new_calls() {
+    let ours = RENAME_BASE.replace("@f(", "@g(");
+    let theirs = RENAME_BASE
+        .replace("xor i32 %1, 5", "xor i32 %1, 9")
+        .replace(
+            "  %0 = call i32 @f(i32 %a, i32 3)\n  ret i32 %0",
+            "  %0 = call i32 @f(i32 %a, i32 3)\n  %1 = call i32 @f(i32 %0, i32 %0)\n  ret i32 %1",
+        );
+    assert!(theirs.contains("call i32 @f(i32 %0, i32 %0)"));
+    let r = merge(RENAME_BASE, &ours, &theirs);
+    assert_eq!(r.conflicts, 0, "{}", r.text);
+    assert_eq!(canon(&r.text), canon(&theirs.replace("@f(", "@g(")));
+    assert!(!r.text.contains("@f("), "{}", r.text);
+}
+
+/// Left renames @f to @g while Right adds a different function of its own
+/// named @g: the names collide, so the merge must not be clean.
+#[test]
+fn a_rename_onto_a_name_the_other_side_added_conflicts() {
+    let ours = RENAME_BASE.replace("@f(", "@g(");
+    let theirs = format!("{RENAME_BASE}define i32 @g(i32 %z) {{\nentry:\n  ret i32 %z\n}}\n");
+    let r = merge(RENAME_BASE, &ours, &theirs);
+    assert!(r.conflicts > 0, "expected a conflict:\n{}", r.text);
+}

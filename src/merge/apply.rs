@@ -173,6 +173,18 @@ fn unchanged(o: &SideFunc, s: &SideFunc) -> bool {
 
 /// Merges the three parsed canonical modules.
 pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
+    merge_with(o, a, b, &[])
+}
+
+/// [`merge`], where each `(base, ours, theirs)` of `renamed` names a base
+/// function the two sides renamed differently: it becomes one conflict of
+/// the whole function (ours' and theirs' new functions shown there).
+pub fn merge_with(
+    o: &ModuleText,
+    a: &ModuleText,
+    b: &ModuleText,
+    renamed: &[(String, String, String)],
+) -> Merged {
     let to = SideTables::new(Side::Base, o);
     let ta = SideTables::new(Side::Ours, a);
     let tb = SideTables::new(Side::Theirs, b);
@@ -258,8 +270,29 @@ pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
             mb,
         )
     });
+    let renamed_to: HashSet<&str> = renamed
+        .iter()
+        .flat_map(|(_, x, y)| [x.as_str(), y.as_str()])
+        .collect();
     for name in names {
+        if renamed_to.contains(name) {
+            continue;
+        }
         out.text(String::new());
+        if let Some((_, x, y)) = renamed.iter().find(|r| r.0 == name) {
+            let text = |m: &ModuleText, t: &SideTables, nb: &mut Numbering, n: &str| {
+                get(m, n)
+                    .map(|i| func_text(&rewrite_side(&m.funcs[i], None, t, nb, "", "")))
+                    .unwrap_or_default()
+            };
+            let (fa, fo, fb) = (
+                text(a, &ta, &mut nb, x),
+                text(o, &to, &mut nb, name),
+                text(b, &tb, &mut nb, y),
+            );
+            out.conflict(fa, fo, fb);
+            continue;
+        }
         let (po, pa, pb) = (get(o, name), get(a, name), get(b, name));
         let Some(po) = po else {
             let sa = pa.map(|i| rewrite_side(&a.funcs[i], None, &ta, &mut nb, "", ""));

@@ -26,6 +26,7 @@ pub mod diff;
 pub mod fallback;
 pub mod matching;
 pub mod model;
+pub mod rename;
 pub mod render;
 
 use crate::canon::canonicalize;
@@ -136,10 +137,23 @@ pub fn merge_bytes(
     }
     let internal = |e: String| MergeError::Internal(e);
     let mo = model::parse(&to, "base").map_err(internal)?;
-    let ma = model::parse(&ta, &markers.ours).map_err(internal)?;
-    let mb = model::parse(&tb, &markers.theirs).map_err(internal)?;
-    let merged = apply::merge(&mo, &ma, &mb);
-    let text = render::render(&merged.pieces, markers);
+    let mut ma = model::parse(&ta, &markers.ours).map_err(internal)?;
+    let mut mb = model::parse(&tb, &markers.theirs).map_err(internal)?;
+    // Renamed functions: undo each rename on its side (and canonicalize
+    // again, so the callers' lines equal the base's), merge, redo.
+    let plan = rename::plan(&mo, &ma, &mb);
+    if !plan.undo_ours.is_empty() {
+        let text = rename::replace_globals(&ta, &plan.undo_ours);
+        let text = load(&Session::new(), text.as_bytes(), path, &markers.ours)?;
+        ma = model::parse(&text, &markers.ours).map_err(internal)?;
+    }
+    if !plan.undo_theirs.is_empty() {
+        let text = rename::replace_globals(&tb, &plan.undo_theirs);
+        let text = load(&Session::new(), text.as_bytes(), path, &markers.theirs)?;
+        mb = model::parse(&text, &markers.theirs).map_err(internal)?;
+    }
+    let merged = apply::merge_with(&mo, &ma, &mb, &plan.conflicts);
+    let text = rename::replace_globals(&render::render(&merged.pieces, markers), &plan.redo);
     if merged.conflicts > 0 {
         return Ok(Outcome {
             text: tidy(text),
