@@ -1,0 +1,212 @@
+//! `irgit canon` as a user runs it: files, stdin, `-o`, `--in-place`,
+//! bitcode (raw and inside the wrapper header), settings, and bad input.
+//!
+//! ```text
+//! irgit canon a.ll            -> canonical text on stdout, exit 0
+//! irgit canon junk.bin        -> "irgit: junk.bin: ..." on stderr, exit 1, nothing written
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const MODULE: &str = r#"source_filename = "m.c"
+
+define i32 @g(i32 %n, i32 %m) {
+start:
+  %0 = mul i32 %m, 3
+  %1 = add i32 %n, 1
+  %2 = icmp slt i32 %1, %0
+  br i1 %2, label %yes, label %no
+no:
+  ret i32 %1
+yes:
+  ret i32 %0
+}
+
+define i32 @f(i32 %x) {
+  %r = call i32 @g(i32 %x, i32 2)
+  ret i32 %r
+}
+"#;
+
+fn irgit(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_irgit"));
+    cmd.args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("irgit runs");
+    {
+        use std::io::Write;
+        let mut pipe = child.stdin.take().unwrap();
+        if let Some(bytes) = stdin {
+            pipe.write_all(bytes).unwrap();
+        }
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn canon_ok(dir: &Path, args: &[&str]) -> String {
+    let o = irgit(dir, args, None);
+    assert!(
+        o.status.success(),
+        "irgit {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn llvm_as(dir: &Path, input: &Path, out: &str) -> PathBuf {
+    let out = dir.join(out);
+    let status = Command::new("/usr/lib/llvm-22/bin/llvm-as")
+        .arg(input)
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .expect("llvm-as (LLVM 22) is installed");
+    assert!(status.success());
+    out
+}
+
+#[test]
+fn text_file_stdin_and_output_file_agree() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "a.ll", MODULE.as_bytes());
+    let from_file = canon_ok(t.path(), &["canon", "a.ll"]);
+    assert!(
+        from_file.contains("define i32 @f(i32 %arg0)"),
+        "{from_file}"
+    );
+    assert!(
+        !from_file.contains("%0 ="),
+        "unnamed values remain:\n{from_file}"
+    );
+    let o = irgit(t.path(), &["canon", "-"], Some(MODULE.as_bytes()));
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), from_file);
+    canon_ok(t.path(), &["canon", "a.ll", "-o", "out.ll"]);
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("out.ll")).unwrap(),
+        from_file
+    );
+    // functions are ordered by name: @f before @g
+    assert!(from_file.find("@f(").unwrap() < from_file.find("define i32 @g(").unwrap());
+}
+
+#[test]
+fn in_place_rewrites_every_file() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "a.ll", MODULE.as_bytes());
+    write(t.path(), "b.ll", MODULE.replace("%x", "%y").as_bytes());
+    let expected = canon_ok(t.path(), &["canon", "a.ll"]);
+    canon_ok(t.path(), &["canon", "--in-place", "a.ll", "b.ll"]);
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("a.ll")).unwrap(),
+        expected
+    );
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("b.ll")).unwrap(),
+        expected
+    );
+}
+
+#[test]
+fn bitcode_raw_and_wrapped_give_the_canonical_text() {
+    let t = tempfile::tempdir().unwrap();
+    let ll = write(t.path(), "a.ll", MODULE.as_bytes());
+    let expected = canon_ok(t.path(), &["canon", "a.ll"]);
+    let bc = llvm_as(t.path(), &ll, "a.bc");
+    assert_eq!(canon_ok(t.path(), &["canon", "a.bc"]), expected);
+
+    // The wrapper header: magic 0x0B17C0DE, version, offset, size, cpu type
+    // (five little-endian u32), then the bitcode.
+    let raw = std::fs::read(&bc).unwrap();
+    let mut wrapped = Vec::new();
+    for word in [0x0B17_C0DEu32, 0, 20, raw.len() as u32, 0x0100_0007] {
+        wrapped.extend_from_slice(&word.to_le_bytes());
+    }
+    wrapped.extend_from_slice(&raw);
+    assert_eq!(
+        irgit::ir::detect_format(&wrapped),
+        irgit::ir::Format::WrappedBitcode
+    );
+    write(t.path(), "w.bc", &wrapped);
+    assert_eq!(canon_ok(t.path(), &["canon", "w.bc"]), expected);
+}
+
+#[test]
+fn bad_input_is_refused_with_the_file_named_and_nothing_written() {
+    let t = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[u8], &str); 4] = [
+        ("junk.ll", b"\x00\x01\x02binary junk\xff", "junk.ll"),
+        ("broken.ll", b"define i32 @f( {\n", "broken.ll"),
+        (
+            "invalid.ll",
+            b"define i32 @f() {\n  ret i32 %x\n}\n",
+            "invalid.ll",
+        ),
+        (
+            "markers.ll",
+            b"<<<<<<< ours\ndefine void @f() {\n  ret void\n}\n=======\n>>>>>>> theirs\n",
+            "markers.ll",
+        ),
+    ];
+    for (name, bytes, mention) in cases {
+        write(t.path(), name, bytes);
+        let o = irgit(t.path(), &["canon", "--in-place", name], None);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(mention), "{name}: {err}");
+        assert_eq!(
+            std::fs::read(t.path().join(name)).unwrap(),
+            bytes,
+            "{name} was modified"
+        );
+    }
+    // IR that parses but does not verify (a use before its definition in one
+    // block) is refused as well.
+    let bad_verify = b"define i32 @f(i32 %a) {\nentry:\n  br label %next\nnext:\n  %x = add i32 %y, 1\n  %y = add i32 %x, 1\n  ret i32 %x\n}\n";
+    write(t.path(), "cycle.ll", bad_verify);
+    let o = irgit(t.path(), &["canon", "cycle.ll"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cycle.ll"));
+}
+
+#[test]
+fn settings_and_flags_switch_stages_off() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "a.ll", MODULE.as_bytes());
+    let kept = canon_ok(
+        t.path(),
+        &["canon", "--keep-names", "--keep-block-names", "a.ll"],
+    );
+    assert!(kept.contains("%r = call"), "{kept}");
+    assert!(kept.contains("yes:"), "{kept}");
+    write(t.path(), ".irgit.yaml", b"canon:\n  rename_values: false\n");
+    let from_yaml = canon_ok(t.path(), &["canon", "a.ll"]);
+    assert!(from_yaml.contains("%r = call"), "{from_yaml}");
+    write(t.path(), ".irgit.yaml", b"canon:\n  rename_valuez: false\n");
+    let o = irgit(t.path(), &["canon", "a.ll"], None);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(".irgit.yaml") && err.contains("rename_valuez"),
+        "{err}"
+    );
+}
+
+#[test]
+fn output_is_canonical_and_idempotent_through_the_cli() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "a.ll", MODULE.as_bytes());
+    let once = canon_ok(t.path(), &["canon", "a.ll"]);
+    write(t.path(), "once.ll", once.as_bytes());
+    assert_eq!(canon_ok(t.path(), &["canon", "once.ll"]), once);
+}
