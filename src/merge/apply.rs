@@ -18,7 +18,7 @@
 //! function that uses a value no side defines any more, or defines one twice,
 //! becomes a conflict as a whole.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::conflict::{merge3, Chunk};
 use super::matching::{match_function, Matching};
@@ -113,13 +113,13 @@ fn rewrite_side(
             Some(n.to_string())
         }
     };
-    let mut names = HashSet::new();
+    let mut names = HashSet::default();
     for n in &locals {
         names.insert(map(n).unwrap());
     }
     let header = nb.line(t, &f.header, &map);
     let mut blocks = Vec::new();
-    let mut by_base = HashMap::new();
+    let mut by_base = HashMap::default();
     let mut new_blocks = Vec::new();
     for b in &f.blocks {
         let label = map(&b.label).unwrap();
@@ -194,7 +194,7 @@ pub fn merge_with(
 
     // Module-level entities, in base order then additions.
     let mut keys: Vec<&str> = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for m in [o, a, b] {
         for (k, _) in &m.entities {
             if seen.insert(k.as_str()) {
@@ -225,7 +225,7 @@ pub fn merge_with(
 
     // Functions by name.
     let mut names: Vec<&str> = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for m in [o, a, b] {
         for f in &m.funcs {
             if seen.insert(f.name.as_str()) {

@@ -22,7 +22,7 @@
 //! %y = mul %x, 3  %y = mul %x, 3    %y = mul %x, 4    %y = mul %x, 4
 //! ```
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use super::diff::{self, Hunk};
 use super::model::{def_name, local_refs, Line};

@@ -19,16 +19,26 @@
 //! matched users whose operands at the same position are unmatched values of
 //! the same opcode match them.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::diff;
-use super::model::{def_name, local_refs, rewrite, FuncText, Ref};
+use super::model::{def_name, local_refs, rewrite, rewrite_with, FuncText, Ref};
 
 /// Side name -> base name, for blocks and values.
 #[derive(Debug, Default, Clone)]
 pub struct Matching {
-    pub blocks: BTreeMap<String, String>,
-    pub values: BTreeMap<String, String>,
+    pub blocks: HashMap<String, String>,
+    pub values: HashMap<String, String>,
+}
+
+/// Entries of a name map in name order (deterministic, as the matching
+/// depends on the order it extends matches in).
+fn sorted(m: &HashMap<String, String>) -> Vec<(&String, &String)> {
+    let mut v: Vec<(&String, &String)> = m.iter().collect();
+    v.sort_unstable();
+    v
 }
 
 /// Successor labels of a block, each with a key saying which edge it is:
@@ -217,32 +227,48 @@ impl State<'_> {
     }
 
     fn shape_s(&self, line: &str) -> String {
-        rewrite(line, |r| match r {
-            Ref::Local(n) if self.s_locals.contains(n) => Some(match self.m.values.get(n) {
-                Some(o) => format!("%{o}"),
-                None => match self.m.blocks.get(n) {
-                    Some(o) => format!("%{o}"),
-                    None => "%?".into(),
-                },
-            }),
-            Ref::Meta(_) => Some("!".into()),
-            Ref::Attr(_) => Some("#".into()),
-            _ => None,
+        rewrite_with(line, |r, out| match r {
+            Ref::Local(n) if self.s_locals.contains(n) => {
+                match self.m.values.get(n).or_else(|| self.m.blocks.get(n)) {
+                    Some(o) => {
+                        out.push('%');
+                        out.push_str(o);
+                    }
+                    None => out.push_str("%?"),
+                }
+                true
+            }
+            Ref::Meta(_) => {
+                out.push('!');
+                true
+            }
+            Ref::Attr(_) => {
+                out.push('#');
+                true
+            }
+            _ => false,
         })
     }
 
     fn shape_o(&self, line: &str, block_image: &HashSet<String>) -> String {
-        rewrite(line, |r| match r {
+        rewrite_with(line, |r, out| match r {
             Ref::Local(n) if self.o_locals.contains(n) => {
                 if self.image.contains(n) || block_image.contains(n) {
-                    None
+                    false
                 } else {
-                    Some("%?".into())
+                    out.push_str("%?");
+                    true
                 }
             }
-            Ref::Meta(_) => Some("!".into()),
-            Ref::Attr(_) => Some("#".into()),
-            _ => None,
+            Ref::Meta(_) => {
+                out.push('!');
+                true
+            }
+            Ref::Attr(_) => {
+                out.push('#');
+                true
+            }
+            _ => false,
         })
     }
 }
@@ -265,7 +291,7 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
         o_locals: o.locals(),
         s_locals: s.locals(),
         m: Matching::default(),
-        image: HashSet::new(),
+        image: HashSet::default(),
     };
     let o_labels: HashSet<&str> = o.blocks.iter().map(|b| b.label.as_str()).collect();
     let s_labels: HashSet<&str> = s.blocks.iter().map(|b| b.label.as_str()).collect();
@@ -283,7 +309,7 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
         .collect();
 
     // Blocks: unify the CFGs from the entry.
-    let mut block_image: HashSet<String> = HashSet::new();
+    let mut block_image: HashSet<String> = HashSet::default();
     let mut queue = VecDeque::new();
     if !o.blocks.is_empty() && !s.blocks.is_empty() {
         st.m.blocks
@@ -346,7 +372,7 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
     // `%var.8263` and `%var.8263.1` are equal up to a bounded neighbourhood:
     // their suffixes follow canonical order, so they are no identity.
     let ambiguous = |f: &FuncText| -> HashSet<String> {
-        let mut groups: HashMap<String, Vec<String>> = HashMap::new();
+        let mut groups: HashMap<String, Vec<String>> = HashMap::default();
         for b in &f.blocks {
             for l in &b.lines {
                 if let Some(d) = def_name(l) {
@@ -370,7 +396,9 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
                 if amb_s.contains(d) || amb_o.contains(d) {
                     continue;
                 }
-                if o_defs.contains(d) && blank(l, &st.s_locals) == blank(o_text[d], &st.o_locals) {
+                if o_defs.contains(d)
+                    && (l == o_text[d] || blank(l, &st.s_locals) == blank(o_text[d], &st.o_locals))
+                {
                     st.add_value(d, d);
                 }
             }
@@ -398,16 +426,15 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
 
     // Block pairs whose lines are all equal have nothing more to teach;
     // matched pairs are extended along def-use once.
-    let mut settled: HashSet<(usize, usize)> = HashSet::new();
-    let mut extended: HashSet<String> = HashSet::new();
+    let mut settled: HashSet<(usize, usize)> = HashSet::default();
+    let mut extended: HashSet<String> = HashSet::default();
     for _round in 0..12 {
         let mut changed = false;
-        let pairs: Vec<(usize, usize)> =
-            st.m.blocks
-                .iter()
-                .map(|(a, b)| (s_idx[a.as_str()], o_idx[b.as_str()]))
-                .filter(|p| !settled.contains(p))
-                .collect();
+        let pairs: Vec<(usize, usize)> = sorted(&st.m.blocks)
+            .into_iter()
+            .map(|(a, b)| (s_idx[a.as_str()], o_idx[b.as_str()]))
+            .filter(|p| !settled.contains(p))
+            .collect();
         for (si, oi) in pairs {
             let sl = &s.blocks[si].lines;
             let ol = &o.blocks[oi].lines;
@@ -463,12 +490,11 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
             }
         }
         // Def-use extension: operands at equal positions of matched pairs.
-        let matched: Vec<(String, String)> =
-            st.m.values
-                .iter()
-                .filter(|(a, _)| !extended.contains(*a))
-                .map(|(a, b)| (a.clone(), b.clone()))
-                .collect();
+        let matched: Vec<(String, String)> = sorted(&st.m.values)
+            .into_iter()
+            .filter(|(a, _)| !extended.contains(*a))
+            .map(|(a, b)| (a.clone(), b.clone()))
+            .collect();
         extended.extend(matched.iter().map(|(a, _)| a.clone()));
         for (a, b) in matched {
             let (Some(la), Some(lb)) = (s_line_of.get(a.as_str()), o_line_of.get(b.as_str()))

@@ -13,7 +13,9 @@
 //! key of both lines: "br label %bb1, !llvm.loop !k3f0a..."  -> equal, so no change
 //! ```
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::hash::{Hash, Hasher};
 
 /// Which input a piece of text came from.
@@ -35,30 +37,31 @@ pub enum Ref<'a> {
     Attr(u32),
 }
 
-/// Rewrites every reference in `line` through `f`, leaving quoted strings
-/// (`c"..."`, `!"..."`) untouched.
-pub fn rewrite(line: &str, mut f: impl FnMut(Ref<'_>) -> Option<String>) -> String {
+fn is_id_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')
+}
+
+/// Calls `f(start, end, reference)` for every reference in `line` (byte
+/// range of the whole token, sigil included), skipping quoted strings
+/// (`c"..."`, `!"..."`).
+fn scan_refs<'a>(line: &'a str, mut f: impl FnMut(usize, usize, Ref<'a>)) {
     let bytes = line.as_bytes();
-    let mut out = String::with_capacity(line.len() + 16);
     let mut i = 0;
-    let is_id = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-');
     while i < bytes.len() {
         let c = bytes[i];
         if c == b'"' {
-            let start = i;
             i += 1;
             while i < bytes.len() && bytes[i] != b'"' {
                 i += 1;
             }
-            i = (i + 1).min(bytes.len());
-            out.push_str(&line[start..i]);
+            i += 1;
             continue;
         }
         if (c == b'%' || c == b'!' || c == b'#') && i + 1 < bytes.len() {
             let start = i + 1;
             let mut j = start;
             if c == b'%' {
-                while j < bytes.len() && is_id(bytes[j]) {
+                while j < bytes.len() && is_id_byte(bytes[j]) {
                     j += 1;
                 }
             } else {
@@ -66,7 +69,7 @@ pub fn rewrite(line: &str, mut f: impl FnMut(Ref<'_>) -> Option<String>) -> Stri
                     j += 1;
                 }
                 // `!12abc` is not a numbered reference (names start with a letter anyway).
-                if j < bytes.len() && is_id(bytes[j]) {
+                if j < bytes.len() && is_id_byte(bytes[j]) {
                     j = start;
                 }
             }
@@ -77,29 +80,67 @@ pub fn rewrite(line: &str, mut f: impl FnMut(Ref<'_>) -> Option<String>) -> Stri
                     b'!' => Ref::Meta(tok.parse().unwrap_or(u32::MAX)),
                     _ => Ref::Attr(tok.parse().unwrap_or(u32::MAX)),
                 };
-                match f(r) {
-                    Some(s) => out.push_str(&s),
-                    None => out.push_str(&line[i..j]),
-                }
+                f(i, j, r);
                 i = j;
                 continue;
             }
         }
-        let ch = line[i..].chars().next().unwrap();
-        out.push(ch);
-        i += ch.len_utf8();
+        i += 1;
     }
+}
+
+/// Rewrites every reference in `line`: `f` either writes the replacement
+/// to the output and returns `true`, or returns `false` to keep the token.
+pub fn rewrite_with(line: &str, mut f: impl FnMut(Ref<'_>, &mut String) -> bool) -> String {
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut copied = 0;
+    scan_refs(line, |i, j, r| {
+        let mark = out.len();
+        out.push_str(&line[copied..i]);
+        if f(r, &mut out) {
+            copied = j;
+        } else {
+            out.truncate(mark);
+        }
+    });
+    out.push_str(&line[copied..]);
+    out
+}
+
+/// Rewrites every reference in `line` through `f`, leaving quoted strings
+/// (`c"..."`, `!"..."`) untouched.
+pub fn rewrite(line: &str, mut f: impl FnMut(Ref<'_>) -> Option<String>) -> String {
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut copied = 0;
+    scan_refs(line, |i, j, r| {
+        if let Some(s) = f(r) {
+            out.push_str(&line[copied..i]);
+            out.push_str(&s);
+            copied = j;
+        }
+    });
+    out.push_str(&line[copied..]);
     out
 }
 
 /// The local names a line refers to, in order.
 pub fn local_refs(line: &str) -> Vec<String> {
     let mut v = Vec::new();
-    rewrite(line, |r| {
+    scan_refs(line, |_, _, r| {
         if let Ref::Local(n) = r {
             v.push(n.to_string());
         }
-        None
+    });
+    v
+}
+
+/// The local names a line refers to, in order, borrowed from the line.
+pub fn local_refs_str(line: &str) -> Vec<&str> {
+    let mut v = Vec::new();
+    scan_refs(line, |_, _, r| {
+        if let Ref::Local(n) = r {
+            v.push(n);
+        }
     });
     v
 }
@@ -148,7 +189,7 @@ pub struct FuncText {
 impl FuncText {
     /// Block labels plus defined values plus `argN` arguments.
     pub fn locals(&self) -> HashSet<String> {
-        let mut s: HashSet<String> = HashSet::new();
+        let mut s: HashSet<String> = HashSet::default();
         for b in &self.blocks {
             s.insert(b.label.clone());
             for l in &b.lines {
@@ -327,15 +368,15 @@ impl SideTables {
     pub fn new(side: Side, m: &ModuleText) -> SideTables {
         let mut t = SideTables {
             side,
-            meta_key: HashMap::new(),
-            meta_unique: HashMap::new(),
-            attr_key: HashMap::new(),
+            meta_key: HashMap::default(),
+            meta_unique: HashMap::default(),
+            attr_key: HashMap::default(),
         };
         for &n in m.meta.keys() {
             let mut visiting = Vec::new();
             t.key_of(m, n, &mut visiting);
         }
-        let mut count: HashMap<u64, u32> = HashMap::new();
+        let mut count: HashMap<u64, u32> = HashMap::default();
         for k in t.meta_key.values() {
             *count.entry(*k).or_insert(0) += 1;
         }
@@ -414,34 +455,65 @@ impl Numbering {
         x
     }
 
-    /// Builds a [`Line`] from `text`, renaming locals through `local`.
+    /// Builds a [`Line`] from `text`, renaming locals through `local`
+    /// (one pass: key and output differ only in metadata and attributes).
     pub fn line(
         &mut self,
         t: &SideTables,
         text: &str,
         local: &dyn Fn(&str) -> Option<String>,
     ) -> Line {
-        let key = rewrite(text, |r| match r {
-            Ref::Local(n) => local(n).map(|s| format!("%{s}")),
-            Ref::Meta(n) => Some(match t.meta_key.get(&n) {
-                Some(k) => format!("!k{k:x}"),
-                None => format!("!{n}"),
-            }),
-            Ref::Attr(n) => Some(match t.attr_key.get(&n) {
-                Some(k) => format!("#k{k:x}"),
-                None => format!("#{n}"),
-            }),
-        });
-        let out = rewrite(text, |r| match r {
-            Ref::Local(n) => local(n).map(|s| format!("%{s}")),
-            Ref::Meta(n) if t.meta_key.contains_key(&n) => {
-                Some(format!("!{}", self.meta_out(t, n)))
+        use std::fmt::Write;
+        let mut key = String::with_capacity(text.len() + 16);
+        let mut out = String::with_capacity(text.len() + 16);
+        let mut copied = 0;
+        scan_refs(text, |i, j, r| {
+            let gap = &text[copied..i];
+            match r {
+                Ref::Local(n) => {
+                    if let Some(s) = local(n) {
+                        for x in [&mut key, &mut out] {
+                            x.push_str(gap);
+                            x.push('%');
+                            x.push_str(&s);
+                        }
+                        copied = j;
+                    }
+                }
+                Ref::Meta(n) => {
+                    key.push_str(gap);
+                    out.push_str(gap);
+                    match t.meta_key.get(&n) {
+                        Some(k) => {
+                            let _ = write!(key, "!k{k:x}");
+                            let _ = write!(out, "!{}", self.meta_out(t, n));
+                        }
+                        None => {
+                            let _ = write!(key, "!{n}");
+                            out.push_str(&text[i..j]);
+                        }
+                    }
+                    copied = j;
+                }
+                Ref::Attr(n) => {
+                    key.push_str(gap);
+                    out.push_str(gap);
+                    match t.attr_key.get(&n) {
+                        Some(k) => {
+                            let _ = write!(key, "#k{k:x}");
+                            let _ = write!(out, "#{}", self.attr_out(t, n));
+                        }
+                        None => {
+                            let _ = write!(key, "#{n}");
+                            out.push_str(&text[i..j]);
+                        }
+                    }
+                    copied = j;
+                }
             }
-            Ref::Attr(n) if t.attr_key.contains_key(&n) => {
-                Some(format!("#{}", self.attr_out(t, n)))
-            }
-            _ => None,
         });
+        key.push_str(&text[copied..]);
+        out.push_str(&text[copied..]);
         Line { key, out }
     }
 
