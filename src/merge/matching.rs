@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, VecDeque};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::diff;
-use super::model::{def_name, local_refs, rewrite, rewrite_with, FuncText, Ref};
+use super::model::{def_name, local_refs, local_refs_str, rewrite, rewrite_with, FuncText, Ref};
 
 /// Side name -> base name, for blocks and values.
 #[derive(Debug, Default, Clone)]
@@ -106,12 +106,15 @@ fn match_by_users(
     s_line_of: &HashMap<&str, &str>,
     o_line_of: &HashMap<&str, &str>,
 ) -> bool {
+    if amb_s.is_empty() || amb_o.is_empty() {
+        return false;
+    }
     let mut ctx_s: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut ctx_o: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for b in &st.s.blocks {
         for l in &b.lines {
-            for r in local_refs(l) {
-                if amb_s.contains(&r) && !st.m.values.contains_key(&r) && def_name(l) != Some(&r) {
+            for r in local_refs_str(l) {
+                if amb_s.contains(r) && !st.m.values.contains_key(r) && def_name(l) != Some(r) {
                     let shape = rewrite(l, |x| match x {
                         Ref::Local(n) if n == r => Some("%SELF".into()),
                         Ref::Local(n) if st.s_locals.contains(n) => Some(
@@ -125,7 +128,7 @@ fn match_by_users(
                         Ref::Attr(_) => Some("#".into()),
                         _ => None,
                     });
-                    ctx_s.entry(r).or_default().push(shape);
+                    ctx_s.entry(r.to_string()).or_default().push(shape);
                 }
             }
         }
@@ -133,8 +136,8 @@ fn match_by_users(
     let image_blocks: HashSet<&String> = st.m.blocks.values().collect();
     for b in &st.o.blocks {
         for l in &b.lines {
-            for r in local_refs(l) {
-                if amb_o.contains(&r) && !st.image.contains(&r) && def_name(l) != Some(&r) {
+            for r in local_refs_str(l) {
+                if amb_o.contains(r) && !st.image.contains(r) && def_name(l) != Some(r) {
                     let shape = rewrite(l, |x| match x {
                         Ref::Local(n) if n == r => Some("%SELF".into()),
                         Ref::Local(n) if st.o_locals.contains(n) => {
@@ -148,7 +151,7 @@ fn match_by_users(
                         Ref::Attr(_) => Some("#".into()),
                         _ => None,
                     });
-                    ctx_o.entry(r).or_default().push(shape);
+                    ctx_o.entry(r.to_string()).or_default().push(shape);
                 }
             }
         }
@@ -504,15 +507,14 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
             if opcode(la) != opcode(lb) {
                 continue;
             }
-            let ra = local_refs(la);
-            let rb = local_refs(lb);
+            let ra = local_refs_str(la);
+            let rb = local_refs_str(lb);
             if ra.len() != rb.len() {
                 continue;
             }
-            for (x, y) in ra.iter().zip(&rb) {
-                if let (Some(lx), Some(ly)) = (s_line_of.get(x.as_str()), o_line_of.get(y.as_str()))
-                {
-                    if x != &a
+            for (&x, &y) in ra.iter().zip(&rb) {
+                if let (Some(lx), Some(ly)) = (s_line_of.get(x), o_line_of.get(y)) {
+                    if x != a.as_str()
                         && !st.m.values.contains_key(x)
                         && !st.image.contains(y)
                         && mnemonic(x) == mnemonic(y)
