@@ -227,14 +227,25 @@ fn build_job(job: &Job, dir: &Path) -> Option<CorpusModule> {
         Job::Csmith { seed, opt } => {
             let c = dir.join(format!("csmith-{seed}.c"));
             if !c.exists() {
-                let tmp = dir.join(format!("csmith-{seed}.tmp{}.c", std::process::id()));
+                // The -O0 and -O2 jobs of one seed may race here: each writes
+                // its own temporary file and the rename is atomic, so whichever
+                // lands, `c` holds a whole program (csmith is deterministic).
+                let tmp = dir.join(format!(
+                    "csmith-{seed}.{}.tmp{}.c",
+                    &opt[1..],
+                    std::process::id()
+                ));
                 run_ok(
                     Command::new(CSMITH)
+                        .current_dir(dir) // csmith writes platform.info into its cwd
                         .args(["--seed", &seed.to_string(), "--no-packed-struct", "-o"])
                         .arg(&tmp),
                     &format!("csmith --seed {seed}"),
                 );
-                std::fs::rename(&tmp, &c).unwrap();
+                if let Err(e) = std::fs::rename(&tmp, &c) {
+                    assert!(c.exists(), "cannot create {}: {e}", c.display());
+                    let _ = std::fs::remove_file(&tmp);
+                }
             }
             let out = dir.join(format!("csmith-{seed}.{}.ll", &opt[1..]));
             clang_to_ll(&c, &out, opt, &["-I", CSMITH_INCLUDE]);
