@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use irgit::canon::canonicalize_bytes;
+use irgit::canon::{canonicalize_bytes_with, Cleanup};
 use irgit::config::Config;
 
 #[derive(Parser)]
@@ -143,9 +143,16 @@ fn run_canon(cli_config: Option<&Path>, args: CanonArgs) -> Result<(), String> {
         return Err("--in-place needs file names, not standard input".into());
     }
     let mut stdout = std::io::stdout().lock();
+    // One input: the process ends right after, so LLVM's memory need not be
+    // freed piece by piece. Several: free each module before the next.
+    let cleanup = if files.len() == 1 {
+        Cleanup::LeaveToProcessExit
+    } else {
+        Cleanup::Free
+    };
     for file in &files {
         let bytes = read_input(file)?;
-        let text = canonicalize_bytes(&bytes, &display_name(file), &config.canon)
+        let text = canonicalize_bytes_with(&bytes, &display_name(file), &config.canon, cleanup)
             .map_err(|e| e.to_string())?;
         if args.in_place {
             write_atomically(file, text.as_bytes())?;

@@ -61,7 +61,7 @@ pub fn canonical_order(func: Func) -> Layout {
         .filter(|(_, b)| !reached.contains(b))
         .map(|(i, &b)| {
             let mut h = StableHasher::new();
-            for inst in b.instructions() {
+            for inst in b.iter_instructions() {
                 h = h.str(inst.opcode_name());
             }
             (h.finish(), i, b)
@@ -96,7 +96,7 @@ fn block_keys(order: &[Block], index: &HashMap<Block, usize>) -> Vec<u64> {
         .enumerate()
         .map(|(i, &b)| {
             let mut h = StableHasher::new().str(if i == 0 { "entry" } else { "block" });
-            for inst in b.instructions() {
+            for inst in b.iter_instructions() {
                 if super::order::is_output(inst) {
                     h = h.str(inst.opcode_name());
                 }

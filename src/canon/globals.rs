@@ -107,7 +107,7 @@ pub fn settle_identical_constants(module: &IrModule<'_>, keys: &GlobalKeys) {
     let mut counter = 0;
     for f in module.functions() {
         for b in f.blocks() {
-            for i in b.instructions() {
+            for i in b.iter_instructions() {
                 for v in i.operands() {
                     if tied.contains_key(&v) && !first_use.contains_key(&v) {
                         first_use.insert(v, counter);

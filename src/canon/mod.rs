@@ -145,6 +145,27 @@ pub fn canonicalize_bytes(
     name: &str,
     opts: &CanonOptions,
 ) -> Result<String, CanonError> {
+    canonicalize_bytes_with(bytes, name, opts, Cleanup::Free)
+}
+
+/// What to do with LLVM's memory once the text is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cleanup {
+    /// Free the module and its context (any long-running caller).
+    Free,
+    /// Leave them to the operating system: for a process that exits right
+    /// after (`irgit canon FILE`, the textconv child), freeing a large module
+    /// piece by piece is pure cost.
+    LeaveToProcessExit,
+}
+
+/// [`canonicalize_bytes`] with a choice of [`Cleanup`].
+pub fn canonicalize_bytes_with(
+    bytes: &[u8],
+    name: &str,
+    opts: &CanonOptions,
+    cleanup: Cleanup,
+) -> Result<String, CanonError> {
     let mut timer = PhaseTimer::new();
     let session = Session::new();
     let module = session
@@ -171,6 +192,10 @@ pub fn canonicalize_bytes(
     module.set_identifier(&id);
     let text = print(&module);
     timer.lap("print");
+    if cleanup == Cleanup::LeaveToProcessExit {
+        std::mem::forget(module);
+        std::mem::forget(session);
+    }
     Ok(text)
 }
 

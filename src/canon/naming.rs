@@ -90,11 +90,12 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
             format!("{h:016x}")
         };
         members.sort_by_key(|i| positions.get(&i.val()).copied().unwrap_or(usize::MAX));
+        let stem = format!("{m}.{hex}");
         for (k, inst) in members.iter().enumerate() {
             let name = if k == 0 {
-                format!("{m}.{hex}")
+                stem.clone()
             } else {
-                format!("{m}.{hex}.{k}")
+                format!("{stem}.{k}")
             };
             renamer.set(inst.val(), name);
         }

@@ -12,7 +12,7 @@ use super::blocks::Layout;
 /// one target) carries the same value both times, so ties cannot matter.
 pub fn sort_incoming(layout: &Layout) {
     for b in &layout.order {
-        for inst in b.instructions() {
+        for inst in b.iter_instructions() {
             if inst.opcode() != llvm_sys::LLVMOpcode::LLVMPHI {
                 break; // PHIs lead the block
             }

@@ -168,7 +168,11 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         .enumerate()
         .map(|(i, a)| (a, i))
         .collect();
-    let insts: Vec<Inst> = layout.order.iter().flat_map(|b| b.instructions()).collect();
+    let insts: Vec<Inst> = layout
+        .order
+        .iter()
+        .flat_map(|b| b.iter_instructions())
+        .collect();
     let index: HashMap<Val, usize> = insts
         .iter()
         .enumerate()
@@ -235,7 +239,7 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         .order
         .iter()
         .enumerate()
-        .flat_map(|(bi, b)| std::iter::repeat_n(layout.keys[bi], b.instructions().len()))
+        .flat_map(|(bi, b)| std::iter::repeat_n(layout.keys[bi], b.iter_instructions().count()))
         .collect();
     let full = refine(base.clone(), &base, &insts, &operands, &users, &block_of);
     Signatures {

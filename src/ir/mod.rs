@@ -501,6 +501,16 @@ impl Block {
         out
     }
 
+    /// The block's instructions in order, without collecting them.
+    pub fn iter_instructions(self) -> impl Iterator<Item = Inst> {
+        let first = unsafe { LLVMGetFirstInstruction(self.raw) };
+        std::iter::successors((!first.is_null()).then_some(first), |&i| {
+            let next = unsafe { LLVMGetNextInstruction(i) };
+            (!next.is_null()).then_some(next)
+        })
+        .map(|i| Inst(Val::wrap(i)))
+    }
+
     pub fn terminator(self) -> Option<Inst> {
         let t = unsafe { LLVMGetBasicBlockTerminator(self.raw) };
         (!t.is_null()).then(|| Inst(Val::wrap(t)))
