@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use irgit::canon::{canonicalize_bytes_with, Cleanup};
+use irgit::canon::{canonicalize_bytes_with, canonicalize_to_bitcode, is_bitcode, Cleanup};
 use irgit::config::Config;
 
 #[derive(Parser)]
@@ -70,10 +70,10 @@ enum Command {
 struct CanonArgs {
     /// Input files; `-` or nothing reads standard input
     files: Vec<PathBuf>,
-    /// Write the output here instead of standard output (one input only)
+    /// Write the output here instead of standard output (one input only); a name ending in .bc gets bitcode
     #[arg(short, long, value_name = "OUT", conflicts_with = "in_place")]
     output: Option<PathBuf>,
-    /// Rewrite each input file with its canonical form
+    /// Rewrite each input file with its canonical form (bitcode files stay bitcode)
     #[arg(long)]
     in_place: bool,
     /// Keep the instruction order
@@ -152,7 +152,22 @@ fn run_canon(cli_config: Option<&Path>, args: CanonArgs) -> Result<(), String> {
     };
     for file in &files {
         let bytes = read_input(file)?;
-        let text = canonicalize_bytes_with(&bytes, &display_name(file), &config.canon, cleanup)
+        let name = display_name(file);
+        // Bitcode stays bitcode when a file is rewritten in place, and an
+        // output file named *.bc gets bitcode; everything else is text.
+        let wants_bitcode = (args.in_place && is_bitcode(&bytes))
+            || (!args.in_place
+                && args
+                    .output
+                    .as_ref()
+                    .is_some_and(|o| o.extension().is_some_and(|e| e == "bc")));
+        if wants_bitcode {
+            let bc =
+                canonicalize_to_bitcode(&bytes, &name, &config.canon).map_err(|e| e.to_string())?;
+            write_atomically(args.output.as_deref().unwrap_or(file), &bc)?;
+            continue;
+        }
+        let text = canonicalize_bytes_with(&bytes, &name, &config.canon, cleanup)
             .map_err(|e| e.to_string())?;
         if args.in_place {
             write_atomically(file, text.as_bytes())?;

@@ -210,3 +210,35 @@ fn output_is_canonical_and_idempotent_through_the_cli() {
     write(t.path(), "once.ll", once.as_bytes());
     assert_eq!(canon_ok(t.path(), &["canon", "once.ll"]), once);
 }
+
+#[test]
+fn bitcode_stays_bitcode_in_place_and_for_bc_outputs() {
+    let t = tempfile::tempdir().unwrap();
+    let ll = write(t.path(), "a.ll", MODULE.as_bytes());
+    let expected = canon_ok(t.path(), &["canon", "a.ll"]);
+    llvm_as(t.path(), &ll, "a.bc");
+    canon_ok(t.path(), &["canon", "--in-place", "a.bc"]);
+    let rewritten = std::fs::read(t.path().join("a.bc")).unwrap();
+    assert!(
+        irgit::canon::is_bitcode(&rewritten),
+        "a.bc is no longer bitcode"
+    );
+    assert_eq!(canon_ok(t.path(), &["canon", "a.bc"]), expected);
+    canon_ok(t.path(), &["canon", "a.ll", "-o", "out.bc"]);
+    let out = std::fs::read(t.path().join("out.bc")).unwrap();
+    assert!(irgit::canon::is_bitcode(&out));
+    assert_eq!(canon_ok(t.path(), &["canon", "out.bc"]), expected);
+}
+
+#[test]
+fn latin1_comments_do_not_stop_canonicalization() {
+    let t = tempfile::tempdir().unwrap();
+    let mut bytes = b"; auteur: H\xe9l\xe8ne\n".to_vec();
+    bytes.extend_from_slice(MODULE.as_bytes());
+    write(t.path(), "latin1.ll", &bytes);
+    write(t.path(), "plain.ll", MODULE.as_bytes());
+    assert_eq!(
+        canon_ok(t.path(), &["canon", "latin1.ll"]),
+        canon_ok(t.path(), &["canon", "plain.ll"])
+    );
+}

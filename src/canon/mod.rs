@@ -159,6 +159,28 @@ pub enum Cleanup {
     LeaveToProcessExit,
 }
 
+/// Canonicalizes `bytes` and returns the result as bitcode, for callers
+/// that must keep a bitcode file bitcode (`irgit canon --in-place x.bc`).
+pub fn canonicalize_to_bitcode(
+    bytes: &[u8],
+    name: &str,
+    opts: &CanonOptions,
+) -> Result<Vec<u8>, CanonError> {
+    let session = Session::new();
+    let module = session
+        .parse(bytes, name)
+        .map_err(|source| CanonError::Ir {
+            name: name.to_string(),
+            source,
+        })?;
+    module.verify().map_err(|source| CanonError::Ir {
+        name: name.to_string(),
+        source,
+    })?;
+    canonicalize(&module, opts);
+    Ok(module.to_bitcode())
+}
+
 /// [`canonicalize_bytes`] with a choice of [`Cleanup`].
 pub fn canonicalize_bytes_with(
     bytes: &[u8],

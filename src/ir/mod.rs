@@ -105,9 +105,6 @@ impl Session {
                     "{name} contains NUL bytes and is not bitcode"
                 )));
             }
-            if std::str::from_utf8(bytes).is_err() {
-                return Err(IrError::NotText(format!("{name} is not UTF-8 text")));
-            }
         }
         let buffer = MemoryBuffer::create_from_memory_range_copy(bytes, name);
         let module = self
