@@ -99,12 +99,10 @@ impl Session {
 
     /// Parses textual IR or bitcode. `name` names the input in error messages.
     pub fn parse(&self, bytes: &[u8], name: &str) -> Result<IrModule<'_>, IrError> {
-        if detect_format(bytes) == Format::Text {
-            if bytes.contains(&0) {
-                return Err(IrError::NotText(format!(
-                    "{name} contains NUL bytes and is not bitcode"
-                )));
-            }
+        if detect_format(bytes) == Format::Text && bytes.contains(&0) {
+            return Err(IrError::NotText(format!(
+                "{name} contains NUL bytes and is not bitcode"
+            )));
         }
         let buffer = MemoryBuffer::create_from_memory_range_copy(bytes, name);
         let module = self
