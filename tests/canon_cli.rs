@@ -242,3 +242,52 @@ fn latin1_comments_do_not_stop_canonicalization() {
         canon_ok(t.path(), &["canon", "plain.ll"])
     );
 }
+
+/// C++ with exceptions (invoke, landingpad, cleanups) and debug records, at
+/// -O0 and -O2: the canonical form verifies, is idempotent, and the program
+/// built from it prints what the original prints.
+#[test]
+fn cxx_exceptions_with_debug_info_keep_their_meaning() {
+    let t = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus_cxx/exceptions.cpp");
+    let run = |ll: &Path, exe: &str| -> Vec<u8> {
+        let exe = t.path().join(exe);
+        let st = Command::new("clang++-22")
+            .arg(ll)
+            .arg("-o")
+            .arg(&exe)
+            .status()
+            .expect("clang++-22 is installed");
+        assert!(st.success(), "clang++-22 failed on {}", ll.display());
+        let out = Command::new(&exe).output().unwrap();
+        assert!(out.status.success());
+        out.stdout
+    };
+    for opt in ["-O0", "-O2"] {
+        let ll = t.path().join(format!("eh{opt}.ll"));
+        let st = Command::new("clang++-22")
+            .args(["-S", "-emit-llvm", "-g", opt])
+            .arg(&src)
+            .arg("-o")
+            .arg(&ll)
+            .status()
+            .expect("clang++-22 is installed");
+        assert!(st.success());
+        let name = ll.file_name().unwrap().to_str().unwrap();
+        let canon = canon_ok(t.path(), &["canon", name]);
+        assert!(canon.contains("landingpad"), "{opt}: no landingpad left");
+        let cll = write(t.path(), &format!("c{name}"), canon.as_bytes());
+        assert_eq!(
+            canon_ok(
+                t.path(),
+                &["canon", cll.file_name().unwrap().to_str().unwrap()]
+            ),
+            canon
+        );
+        assert_eq!(
+            run(&ll, "orig"),
+            run(&cll, "canon"),
+            "{opt}: output differs"
+        );
+    }
+}

@@ -178,6 +178,10 @@ pub fn canonicalize_to_bitcode(
         source,
     })?;
     canonicalize(&module, opts);
+    module.verify().map_err(|e| CanonError::Internal {
+        name: name.to_string(),
+        message: e.to_string(),
+    })?;
     Ok(module.to_bitcode())
 }
 
@@ -204,6 +208,12 @@ pub fn canonicalize_bytes_with(
     timer.lap("verify input");
     canonicalize(&module, opts);
     timer.lap("canonicalize");
+    // Never hand out a canonical form LLVM would reject (the hook stores it).
+    module.verify().map_err(|e| CanonError::Internal {
+        name: name.to_string(),
+        message: e.to_string(),
+    })?;
+    timer.lap("verify output");
     // Without a `source_filename` line LLVM takes the name we parsed under
     // (for git, a random temporary path): the canonical form must not.
     let mut id = module.source_filename();

@@ -56,10 +56,12 @@ void irgit_phi_set_incoming(LLVMValueRef Phi, unsigned Idx, LLVMValueRef V,
 
 // Moves instruction I to the end of its own basic block. Calling this for
 // every instruction of a block in a chosen order leaves the block in that order.
+// The debug records attached to I (#dbg_value... just above it) move with it:
+// a plain moveBefore would leave them behind, where they can end up on a PHI.
 void irgit_move_to_block_end(LLVMValueRef I) {
   Instruction *Inst = unwrap<Instruction>(I);
   BasicBlock *BB = Inst->getParent();
-  Inst->moveBefore(*BB, BB->end());
+  Inst->moveBeforePreserving(*BB, BB->end());
 }
 
 // 1 if the instruction may write memory or have other side effects
