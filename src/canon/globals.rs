@@ -108,7 +108,7 @@ pub fn settle_identical_constants(module: &IrModule<'_>, keys: &GlobalKeys) {
     for f in module.functions() {
         for b in f.blocks() {
             for i in b.iter_instructions() {
-                for v in i.operands() {
+                for v in i.iter_operands() {
                     if tied.contains_key(&v) && !first_use.contains_key(&v) {
                         first_use.insert(v, counter);
                     }

@@ -178,8 +178,7 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     let deps: Vec<Vec<usize>> = insts
         .iter()
         .map(|inst| {
-            inst.operands()
-                .into_iter()
+            inst.iter_operands()
                 .filter_map(|v| local.get(&v).copied())
                 .filter(|&j| floating(j))
                 .collect()

@@ -222,7 +222,7 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
                 ops.push(r);
             }
         } else {
-            for v in inst.operands() {
+            for v in inst.iter_operands() {
                 let (r, d) = describe(v, &index, &mut leaf, &args, layout, globals);
                 ops.push(r);
                 descriptors.push(d);

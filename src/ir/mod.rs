@@ -636,6 +636,11 @@ impl Inst {
         Val::wrap(unsafe { LLVMGetOperand(self.0.raw, i) })
     }
 
+    /// The operands in order, without collecting them.
+    pub fn iter_operands(self) -> impl Iterator<Item = Val> {
+        (0..self.num_operands()).map(move |i| self.operand(i))
+    }
+
     pub fn operands(self) -> Vec<Val> {
         (0..self.num_operands()).map(|i| self.operand(i)).collect()
     }
