@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# Installs LLVM 22 (library, tools, clang) and Csmith from Debian's packages.
-# Safe to run again: apt skips what is already there.
+# Installs what irgit needs from Debian's packages: LLVM 22 (library, tools,
+# clang) and Csmith (for the test corpus). apt-get leaves installed packages alone.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-if ! dpkg -s llvm-22-dev clang-22 llvm-22 csmith libcsmith-dev >/dev/null 2>&1; then
-  $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y \
-    llvm-22-dev libpolly-22-dev libzstd-dev zlib1g-dev llvm-22 clang-22 csmith libcsmith-dev
-fi
+$SUDO apt-get update
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y \
+  llvm-22-dev libpolly-22-dev libzstd-dev zlib1g-dev llvm-22 clang-22 csmith libcsmith-dev
