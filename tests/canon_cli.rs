@@ -291,3 +291,19 @@ fn cxx_exceptions_with_debug_info_keep_their_meaning() {
         );
     }
 }
+
+/// A `source_filename` that happens to equal the file's own name is part of
+/// the module and stays; one LLVM filled in from the name is not printed.
+#[test]
+fn source_filename_is_kept_exactly_when_the_input_has_one() {
+    let t = tempfile::tempdir().unwrap();
+    let body = "define void @f() {\n  ret void\n}\n";
+    write(
+        t.path(),
+        "a.ll",
+        format!("source_filename = \"a.ll\"\n{body}").as_bytes(),
+    );
+    write(t.path(), "b.ll", body.as_bytes());
+    assert!(canon_ok(t.path(), &["canon", "a.ll"]).contains("source_filename = \"a.ll\""));
+    assert!(!canon_ok(t.path(), &["canon", "b.ll"]).contains("b.ll"));
+}

@@ -167,21 +167,8 @@ pub fn canonicalize_to_bitcode(
     opts: &CanonOptions,
 ) -> Result<Vec<u8>, CanonError> {
     let session = Session::new();
-    let module = session
-        .parse(bytes, name)
-        .map_err(|source| CanonError::Ir {
-            name: name.to_string(),
-            source,
-        })?;
-    module.verify().map_err(|source| CanonError::Ir {
-        name: name.to_string(),
-        source,
-    })?;
-    canonicalize(&module, opts);
-    module.verify().map_err(|e| CanonError::Internal {
-        name: name.to_string(),
-        message: e.to_string(),
-    })?;
+    let module = parse_verified(&session, bytes, name)?;
+    canonicalize_verified(&module, name, opts)?;
     Ok(module.to_bitcode())
 }
 
@@ -194,36 +181,10 @@ pub fn canonicalize_bytes_with(
 ) -> Result<String, CanonError> {
     let mut timer = PhaseTimer::new();
     let session = Session::new();
-    let module = session
-        .parse(bytes, name)
-        .map_err(|source| CanonError::Ir {
-            name: name.to_string(),
-            source,
-        })?;
-    timer.lap("parse");
-    module.verify().map_err(|source| CanonError::Ir {
-        name: name.to_string(),
-        source,
-    })?;
-    timer.lap("verify input");
-    canonicalize(&module, opts);
-    timer.lap("canonicalize");
-    // Never hand out a canonical form LLVM would reject (the hook stores it).
-    module.verify().map_err(|e| CanonError::Internal {
-        name: name.to_string(),
-        message: e.to_string(),
-    })?;
-    timer.lap("verify output");
-    // Without a `source_filename` line LLVM takes the name we parsed under
-    // (for git, a random temporary path): the canonical form must not.
-    let mut id = module.source_filename();
-    if id == name {
-        id.clear();
-        module.set_source_filename("");
-    }
-    module.set_identifier(&id);
-    let text = print(&module);
-    timer.lap("print");
+    let module = parse_verified(&session, bytes, name)?;
+    timer.lap("parse and verify input");
+    let text = canonical_text(&module, name, opts)?;
+    timer.lap("canonicalize, verify output, print");
     if cleanup == Cleanup::LeaveToProcessExit {
         std::mem::forget(module);
         std::mem::forget(session);
@@ -231,9 +192,52 @@ pub fn canonicalize_bytes_with(
     Ok(text)
 }
 
-/// Prints a canonicalized module.
-pub fn print(module: &IrModule<'_>) -> String {
-    module.print()
+/// Parses `bytes` and runs LLVM's verifier on the result.
+pub fn parse_verified<'s>(
+    session: &'s Session,
+    bytes: &[u8],
+    name: &str,
+) -> Result<IrModule<'s>, CanonError> {
+    let ir = |source| CanonError::Ir {
+        name: name.to_string(),
+        source,
+    };
+    let module = session.parse(bytes, name).map_err(ir)?;
+    module.verify().map_err(ir)?;
+    Ok(module)
+}
+
+/// Canonicalizes an already parsed and verified module and prints it: the
+/// one definition of the canonical text, shared by `irgit canon`, the hook
+/// and the merge. The result is verified before it is returned, so nothing
+/// LLVM would reject is ever handed out (the hook and the merge store it).
+pub fn canonical_text(
+    module: &IrModule<'_>,
+    name: &str,
+    opts: &CanonOptions,
+) -> Result<String, CanonError> {
+    canonicalize_verified(module, name, opts)?;
+    let mut id = module.source_filename();
+    if !module.declares_source_filename() {
+        id.clear();
+        module.set_source_filename("");
+    }
+    module.set_identifier(&id);
+    Ok(module.print())
+}
+
+fn canonicalize_verified(
+    module: &IrModule<'_>,
+    name: &str,
+    opts: &CanonOptions,
+) -> Result<(), CanonError> {
+    let mut timer = PhaseTimer::new();
+    canonicalize(module, opts);
+    timer.lap("canonicalize");
+    module.verify().map_err(|e| CanonError::Internal {
+        name: name.to_string(),
+        message: e.to_string(),
+    })
 }
 
 /// Whether `bytes` look like bitcode (raw or wrapped).

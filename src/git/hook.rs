@@ -349,8 +349,8 @@ fn check_file(
         return Outcome::Unchanged;
     }
     // The canonical text is exactly what `irgit canon` prints for this file
-    // (one definition of the form), hence a second parse of the same bytes.
-    let canonical = match canon::canonicalize_bytes(bytes, path, &config.canon) {
+    // (`canon::canonical_text` is the one definition of the form).
+    let canonical = match canon::canonical_text(&module, path, &config.canon) {
         Ok(t) => t,
         Err(e) => {
             report.warnings.push(format!(

@@ -109,7 +109,30 @@ impl Session {
             .ctx
             .create_module_from_ir(buffer)
             .map_err(|e| IrError::Parse(format!("{name}: {}", e.to_string().trim_end())))?;
-        Ok(IrModule { module })
+        // Without a `source_filename` line LLVM takes the buffer name (for
+        // git, a random temporary path). Text says whether it had one;
+        // bitcode records it unless it was empty, when the reader falls back
+        // to the buffer name too.
+        let declares_source_filename = match detect_format(bytes) {
+            Format::Text => bytes
+                .split(|&b| b == b'\n')
+                .any(|line| line.trim_ascii_start().starts_with(b"source_filename")),
+            Format::Bitcode | Format::WrappedBitcode => {
+                let m = IrModule {
+                    module,
+                    declares_source_filename: true,
+                };
+                let given = m.source_filename() != name;
+                return Ok(IrModule {
+                    declares_source_filename: given,
+                    ..m
+                });
+            }
+        };
+        Ok(IrModule {
+            module,
+            declares_source_filename,
+        })
     }
 }
 
@@ -134,6 +157,7 @@ impl TypeNames {
 /// A parsed module. Handles obtained from it live as long as it does.
 pub struct IrModule<'ctx> {
     module: Module<'ctx>,
+    declares_source_filename: bool,
 }
 
 impl<'ctx> IrModule<'ctx> {
@@ -156,6 +180,12 @@ impl<'ctx> IrModule<'ctx> {
     /// Serializes the module as bitcode.
     pub fn to_bitcode(&self) -> Vec<u8> {
         self.module.write_bitcode_to_memory().as_slice().to_vec()
+    }
+
+    /// Whether the input named its source file, rather than LLVM filling
+    /// `source_filename` in from the name it was parsed under.
+    pub fn declares_source_filename(&self) -> bool {
+        self.declares_source_filename
     }
 
     pub fn source_filename(&self) -> String {

@@ -29,7 +29,6 @@ pub mod model;
 pub mod rename;
 pub mod render;
 
-use crate::canon::canonicalize;
 use crate::config::CanonOptions;
 use crate::ir::{IrModule, Session};
 
@@ -55,11 +54,11 @@ pub enum MergeError {
     Internal(String),
 }
 
-fn canonical_text(m: &IrModule<'_>) -> String {
-    canonicalize(m, &CanonOptions::default());
-    let id = m.source_filename();
-    m.set_identifier(&id);
-    m.print()
+/// The canonical text of a parsed, verified module (verified again after
+/// canonicalization: a merge never hands out IR LLVM would reject).
+fn canonical_text(m: &IrModule<'_>, path: &str) -> Result<String, MergeError> {
+    crate::canon::canonical_text(m, path, &CanonOptions::default())
+        .map_err(|e| MergeError::Internal(e.to_string()))
 }
 
 /// Parses one input. Every side is parsed under the same `path`, because a
@@ -70,7 +69,7 @@ fn load(session: &Session, bytes: &[u8], path: &str, side: &str) -> Result<Strin
         .map_err(|e| MergeError::Input(format!("{side} version: {e}")))?;
     m.verify()
         .map_err(|e| MergeError::Input(format!("{side} version: {path}: {e}")))?;
-    Ok(canonical_text(&m))
+    canonical_text(&m, path)
 }
 
 /// Bytes to write for a merge result: bitcode when ours was bitcode and the
@@ -166,5 +165,5 @@ pub fn merge_bytes(
         .map_err(|e| MergeError::Internal(format!("the merged module does not parse: {e}")))?;
     m.verify()
         .map_err(|e| MergeError::Internal(format!("the merged module does not verify: {e}")))?;
-    clean(canonical_text(&m))
+    clean(canonical_text(&m, path)?)
 }
