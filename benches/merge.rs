@@ -18,10 +18,10 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use merge_support::triples::{
-    c_overlap_triples, c_source_triples, corpus_modules, judge, judge_text, mutation_triples,
-    Relation, Triple, Verdict,
+    c_overlap_triples, c_source_triples, corpus_modules, judge, judge_text, merge_triple,
+    mutation_triples, Relation, Triple, Verdict,
 };
-use merge_support::{git_merge_file, merge_cli, time_opt_s};
+use merge_support::{git_merge_file, time_opt_s};
 
 #[derive(Default)]
 struct Row {
@@ -48,18 +48,7 @@ fn main() {
     let mut wrong = Vec::new();
     let mut ratios = Vec::new();
     for t in &triples {
-        let dir = tempfile::tempdir().unwrap();
-        let p = |n: &str, text: &str| {
-            let path = dir.path().join(n);
-            std::fs::write(&path, text).unwrap();
-            path
-        };
-        let (o, a, b) = (
-            p("base.ll", &t.base),
-            p("ours.ll", &t.left),
-            p("theirs.ll", &t.right),
-        );
-        let run = merge_cli(&o, &a, &b, &dir.path().join("out.ll"));
+        let run = merge_triple(t);
         let v = judge(t, &run, 7);
         let (clean, text, line_time) = git_merge_file(&t.base, &t.left, &t.right);
         let lv = judge_text(t, clean, &text);

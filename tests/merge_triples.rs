@@ -12,31 +12,14 @@
 mod merge_support;
 
 use merge_support::triples::{
-    c_overlap_triples, c_source_triples, corpus_modules, judge, mutation_triples, Relation, Triple,
-    Verdict,
+    c_overlap_triples, c_source_triples, corpus_modules, judge, merge_triple, mutation_triples,
+    Relation, Triple, Verdict,
 };
-use merge_support::{merge_cli, MergeRun};
-
-/// Runs `irgit merge BASE OURS THEIRS -o OUT` on a triple.
-fn run(t: &Triple) -> MergeRun {
-    let dir = tempfile::tempdir().unwrap();
-    let p = |n: &str, text: &str| {
-        let path = dir.path().join(n);
-        std::fs::write(&path, text).unwrap();
-        path
-    };
-    let (o, a, b) = (
-        p("base.ll", &t.base),
-        p("ours.ll", &t.left),
-        p("theirs.ll", &t.right),
-    );
-    merge_cli(&o, &a, &b, &dir.path().join("out.ll"))
-}
 
 fn report(triples: &[Triple], accept: impl Fn(&Verdict) -> bool) {
     let mut bad = Vec::new();
     for t in triples {
-        let r = run(t);
+        let r = merge_triple(t);
         let v = judge(t, &r, 7);
         if !accept(&v) {
             bad.push(format!(
@@ -93,7 +76,7 @@ fn mutation_triples_merge_exactly_or_conflict() {
     let mut bad = Vec::new();
     let (mut disjoint, mut disjoint_clean) = (0, 0);
     for t in &triples {
-        let r = run(t);
+        let r = merge_triple(t);
         let v = judge(t, &r, 7);
         let ok = match (t.relation, &v) {
             (_, Verdict::Wrong(_) | Verdict::Broken(_)) => false,

@@ -336,16 +336,6 @@ impl Val {
         }
     }
 
-    pub fn is_global(self) -> bool {
-        matches!(
-            self.kind(),
-            ValKind::Function
-                | ValKind::GlobalVariable
-                | ValKind::GlobalAlias
-                | ValKind::GlobalIFunc
-        )
-    }
-
     pub fn as_inst(self) -> Option<Inst> {
         (self.kind() == ValKind::Instruction).then_some(Inst(self))
     }
@@ -403,15 +393,6 @@ impl Val {
             }
         }
         out
-    }
-
-    /// Linkage is private or internal (the symbol is not visible outside).
-    pub fn is_local_linkage(self) -> bool {
-        use llvm_sys::LLVMLinkage::*;
-        matches!(
-            unsafe { LLVMGetLinkage(self.raw) },
-            LLVMPrivateLinkage | LLVMInternalLinkage
-        )
     }
 
     pub fn is_private_linkage(self) -> bool {
@@ -702,15 +683,6 @@ impl Inst {
         self.opcode() == LLVMOpcode::LLVMCall
             && unsafe { LLVMGetTailCallKind(self.0.raw) }
                 == llvm_sys::LLVMTailCallKind::LLVMTailCallKindMustTail
-    }
-
-    /// The callee operand of a call/invoke/callbr.
-    pub fn called_value(self) -> Option<Val> {
-        matches!(
-            self.opcode(),
-            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
-        )
-        .then(|| Val::wrap(unsafe { LLVMGetCalledValue(self.0.raw) }))
     }
 
     /// Predicate of an icmp/fcmp as textual IR spells it (`eq`, `sgt`, `oge`...).

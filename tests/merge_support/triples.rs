@@ -57,6 +57,23 @@ pub enum Verdict {
 }
 
 /// Judges a run of `irgit merge` on `t` (marker size `marker`).
+/// Writes a triple to a temporary directory and runs
+/// `irgit merge BASE OURS THEIRS -o OUT` on it.
+pub fn merge_triple(t: &Triple) -> MergeRun {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str, text: &str| {
+        let path = dir.path().join(n);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let (o, a, b) = (
+        p("base.ll", &t.base),
+        p("ours.ll", &t.left),
+        p("theirs.ll", &t.right),
+    );
+    super::merge_cli(&o, &a, &b, &dir.path().join("out.ll"))
+}
+
 pub fn judge(t: &Triple, run: &MergeRun, marker: usize) -> Verdict {
     match run.outcome(marker) {
         Outcome::Broken(why) => Verdict::Broken(why),
