@@ -241,15 +241,7 @@ impl State<'_> {
                 }
                 true
             }
-            Ref::Meta(_) => {
-                out.push('!');
-                true
-            }
-            Ref::Attr(_) => {
-                out.push('#');
-                true
-            }
-            _ => false,
+            other => blank_numbering(other, out),
         })
     }
 
@@ -263,17 +255,20 @@ impl State<'_> {
                     true
                 }
             }
-            Ref::Meta(_) => {
-                out.push('!');
-                true
-            }
-            Ref::Attr(_) => {
-                out.push('#');
-                true
-            }
-            _ => false,
+            other => blank_numbering(other, out),
         })
     }
+}
+
+/// Metadata and attribute-group numbers say nothing about a line's shape:
+/// `!12` becomes `!`, `#3` becomes `#`. Returns whether `r` was one of them.
+fn blank_numbering(r: Ref<'_>, out: &mut String) -> bool {
+    match r {
+        Ref::Meta(_) => out.push('!'),
+        Ref::Attr(_) => out.push('#'),
+        _ => return false,
+    }
+    true
 }
 
 fn similar(a: &str, b: &str) -> bool {
