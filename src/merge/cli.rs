@@ -169,10 +169,20 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
                         );
                         return ExitCode::from(2);
                     }
-                    if lm.clean && may_be_clean {
-                        ExitCode::SUCCESS
-                    } else {
-                        ExitCode::from(1)
+                    if !(lm.clean && may_be_clean) {
+                        return ExitCode::from(1);
+                    }
+                    // A line merge without conflicts is still only called
+                    // clean when LLVM accepts the result.
+                    match verify_ir(&lm.text, &display) {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(why) => {
+                            eprintln!(
+                                "irgit merge: {display}: the line merge has no conflicts, but the \
+                                 result is not valid LLVM IR ({why}); reporting a conflict"
+                            );
+                            ExitCode::from(1)
+                        }
                     }
                 }
                 Err(e) => {
@@ -185,4 +195,11 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
             }
         }
     }
+}
+
+/// Parses and verifies a merge result with LLVM.
+fn verify_ir(bytes: &[u8], name: &str) -> Result<(), String> {
+    let session = crate::ir::Session::new();
+    let module = session.parse(bytes, name).map_err(|e| e.to_string())?;
+    module.verify().map_err(|e| e.to_string())
 }
