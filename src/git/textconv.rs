@@ -34,8 +34,9 @@ pub fn run(file: &Path, config: Option<&Path>) {
             let _ = std::io::stdout().write_all(&text);
         }
         Err(why) => {
+            // `why` comes from `irgit canon`, whose messages name the file.
             eprintln!(
-                "irgit textconv: {}: {why}; showing the file unchanged",
+                "irgit textconv: {why}; showing {} unchanged",
                 file.display()
             );
             let _ = std::io::stdout().write_all(&bytes);

@@ -100,15 +100,15 @@ impl Session {
     /// Parses textual IR or bitcode. `name` names the input in error messages.
     pub fn parse(&self, bytes: &[u8], name: &str) -> Result<IrModule<'_>, IrError> {
         if detect_format(bytes) == Format::Text && bytes.contains(&0) {
-            return Err(IrError::NotText(format!(
-                "{name} contains NUL bytes and is not bitcode"
-            )));
+            return Err(IrError::NotText(
+                "contains NUL bytes and is not bitcode".to_string(),
+            ));
         }
         let buffer = MemoryBuffer::create_from_memory_range_copy(bytes, name);
         let module = self
             .ctx
             .create_module_from_ir(buffer)
-            .map_err(|e| IrError::Parse(format!("{name}: {}", e.to_string().trim_end())))?;
+            .map_err(|e| IrError::Parse(e.to_string().trim_end().to_string()))?;
         // Without a `source_filename` line LLVM takes the buffer name (for
         // git, a random temporary path). Text says whether it had one;
         // bitcode records it unless it was empty, when the reader falls back
