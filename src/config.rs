@@ -13,12 +13,14 @@
 //!   order_operands: true         # commutative operands, mirrored compares
 //!   reorder_globals: true        # functions, globals, aliases by name
 //!   rename_private_constants: true  # @.str.N -> @.str.<content hash>
+//!   keep_comments: true          # user comments travel with what they annotate
 //! files:                         # patterns `irgit install` writes to the attributes
 //!   text: ["*.ll"]               # diff=llvm-ir merge=llvm-ir
 //!   bitcode: ["*.bc"]            # diff=llvm-bc (binary), never rewritten by the hook
 //! hook:
 //!   mode: rewrite                # rewrite | check | off (check: refuse non-canonical files)
 //!   invalid_ir: refuse           # refuse | allow: staged IR that does not parse or verify
+//!   lit_tests: keep              # keep | canonicalize: files with a `RUN:` line
 //! merge:
 //!   style: diff3                 # diff3 | merge: conflict markers with or without the base part
 //!   timeout_seconds: 120         # then fall back to a line merge (reported as a conflict)
@@ -48,6 +50,10 @@ pub struct CanonOptions {
     pub reorder_globals: bool,
     /// Name private unnamed constants (`@.str.N`) by their content.
     pub rename_private_constants: bool,
+    /// Carry the user's comments into the canonical form, each at its
+    /// anchor's place (`false`, or `irgit canon --strip-comments`, prints
+    /// the form without them).
+    pub keep_comments: bool,
 }
 
 impl Default for CanonOptions {
@@ -61,6 +67,7 @@ impl Default for CanonOptions {
             order_operands: true,
             reorder_globals: true,
             rename_private_constants: true,
+            keep_comments: true,
         }
     }
 }
@@ -143,6 +150,19 @@ pub enum InvalidIrPolicy {
 pub struct HookOptions {
     pub mode: HookMode,
     pub invalid_ir: InvalidIrPolicy,
+    pub lit_tests: LitTests,
+}
+
+/// What the pre-commit hook does with lit tests (files with a `RUN:` line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LitTests {
+    /// Commit them as they are (default): `opt` keeps value names, so the
+    /// test's CHECK lines may depend on the exact text.
+    #[default]
+    Keep,
+    /// Store their canonical form, comments included, like any other file.
+    Canonicalize,
 }
 
 impl FileOptions {

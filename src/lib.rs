@@ -10,6 +10,7 @@
 //! `ir` is the only module that talks to LLVM. `config` reads `.irgit.yaml`.
 
 pub mod canon;
+pub mod comments;
 pub mod config;
 pub mod git;
 pub mod hash;

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use irgit::canon::{canonicalize_bytes_with, canonicalize_to_bitcode, is_bitcode, Cleanup};
+use irgit::canon::{
+    canonicalize_bytes_with, canonicalize_to_bitcode, encode_like_input, is_bitcode, Cleanup,
+};
 use irgit::config::Config;
 
 #[derive(Parser)]
@@ -91,6 +93,10 @@ struct CanonArgs {
     /// Keep the order of functions and globals
     #[arg(long)]
     keep_global_order: bool,
+    /// Leave the user's comments out (by default each one is printed at the
+    /// canonical place of the line it annotates)
+    #[arg(long)]
+    strip_comments: bool,
 }
 
 fn load_config(explicit: Option<&Path>) -> Result<Config, String> {
@@ -131,6 +137,7 @@ fn run_canon(cli_config: Option<&Path>, args: CanonArgs) -> Result<(), String> {
     o.reorder_blocks &= !args.keep_block_order;
     o.rename_blocks &= !args.keep_block_names;
     o.reorder_globals &= !args.keep_global_order;
+    o.keep_comments &= !args.strip_comments;
     let files = if args.files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
@@ -169,13 +176,15 @@ fn run_canon(cli_config: Option<&Path>, args: CanonArgs) -> Result<(), String> {
         }
         let text = canonicalize_bytes_with(&bytes, &name, &config.canon, cleanup)
             .map_err(|e| e.to_string())?;
+        // A comment in another encoding than UTF-8 gets its bytes back.
+        let text = encode_like_input(text, &bytes);
         if args.in_place {
-            write_atomically(file, text.as_bytes())?;
+            write_atomically(file, &text)?;
         } else if let Some(out) = &args.output {
-            write_atomically(out, text.as_bytes())?;
+            write_atomically(out, &text)?;
         } else {
             stdout
-                .write_all(text.as_bytes())
+                .write_all(&text)
                 .map_err(|e| format!("<stdout>: {e}"))?;
         }
     }

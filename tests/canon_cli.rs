@@ -237,10 +237,19 @@ fn latin1_comments_do_not_stop_canonicalization() {
     bytes.extend_from_slice(MODULE.as_bytes());
     write(t.path(), "latin1.ll", &bytes);
     write(t.path(), "plain.ll", MODULE.as_bytes());
+    // The comment keeps its bytes (not UTF-8) in the canonical form, and
+    // the rest is the canonical form of the same module without it.
+    let out = irgit(t.path(), &["canon", "latin1.ll"], None);
+    assert!(out.status.success());
+    let mut expected = b"; auteur: H\xe9l\xe8ne\n\n".to_vec();
+    expected.extend_from_slice(canon_ok(t.path(), &["canon", "plain.ll"]).as_bytes());
+    assert_eq!(out.stdout, expected);
     assert_eq!(
-        canon_ok(t.path(), &["canon", "latin1.ll"]),
+        canon_ok(t.path(), &["canon", "--strip-comments", "latin1.ll"]),
         canon_ok(t.path(), &["canon", "plain.ll"])
     );
+    canon_ok(t.path(), &["canon", "--in-place", "latin1.ll"]);
+    assert_eq!(std::fs::read(t.path().join("latin1.ll")).unwrap(), expected);
 }
 
 /// C++ with exceptions (invoke, landingpad, cleanups) and debug records, at

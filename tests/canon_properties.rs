@@ -10,7 +10,7 @@
 //! - locality: a single semantic edit (`irgit::mutate`) changes few lines of
 //!   the canonical text (median of max(removed, added) ≤ 3).
 //!
-//! Failing cases are written to `CANON_FAILURES.md` (module, perturbation,
+//! Failing cases are written to `target/tmp/CANON_FAILURES.md` (module, perturbation,
 //! first differing lines) and make the test fail; run with `--nocapture` to
 //! see the summary tables.
 
@@ -144,7 +144,7 @@ fn invariance_under_every_perturbation() {
     assert!(
         failures.is_empty(),
         "invariance: {} of {total} (module, perturbation, seed) cases differ, in modules {:?}; \
-         first differing lines in CANON_FAILURES.md. First case:\n{}",
+         first differing lines in target/tmp/CANON_FAILURES.md. First case:\n{}",
         failures.len(),
         failing_modules,
         failures[0]

@@ -38,7 +38,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub const CANON_VERSION: u32 = 1;
+pub const CANON_VERSION: u32 = 2;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -183,7 +183,7 @@ pub fn canonicalize_bytes_with(
     let session = Session::new();
     let module = parse_verified(&session, bytes, name)?;
     timer.lap("parse and verify input");
-    let text = canonical_text(&module, name, opts)?;
+    let text = canonical_text(&module, bytes, name, opts)?;
     timer.lap("canonicalize, verify output, print");
     if cleanup == Cleanup::LeaveToProcessExit {
         std::mem::forget(module);
@@ -209,13 +209,18 @@ pub fn parse_verified<'s>(
 
 /// Canonicalizes an already parsed and verified module and prints it: the
 /// one definition of the canonical text, shared by `irgit canon`, the hook
-/// and the merge. The result is verified before it is returned, so nothing
-/// LLVM would reject is ever handed out (the hook and the merge store it).
+/// and the merge. `input` is what `module` was parsed from: the user's
+/// comments in it are carried to their anchors' places (unless
+/// `opts.keep_comments` is off). The result is verified before it is
+/// returned, so nothing LLVM would reject is ever handed out (the hook and
+/// the merge store it).
 pub fn canonical_text(
     module: &IrModule<'_>,
+    input: &[u8],
     name: &str,
     opts: &CanonOptions,
 ) -> Result<String, CanonError> {
+    let carried = comments_of(module, input, opts);
     canonicalize_verified(module, name, opts)?;
     let mut id = module.source_filename();
     if !module.declares_source_filename() {
@@ -223,7 +228,28 @@ pub fn canonical_text(
         module.set_source_filename("");
     }
     module.set_identifier(&id);
-    Ok(module.print())
+    let printed = module.print();
+    Ok(match carried {
+        Some(c) => c.render(&printed, module),
+        None => printed,
+    })
+}
+
+/// The user's comments of a textual input, bound to `module`'s objects
+/// (before any stage changes them); `None` when there are none to carry.
+fn comments_of(
+    module: &IrModule<'_>,
+    input: &[u8],
+    opts: &CanonOptions,
+) -> Option<crate::comments::carry::Carried> {
+    if !opts.keep_comments || is_bitcode(input) {
+        return None;
+    }
+    let text = decode_input(input);
+    if !crate::comments::has_user_comments(&text) {
+        return None;
+    }
+    Some(crate::comments::carry::Carried::collect(&text, module))
 }
 
 fn canonicalize_verified(
@@ -238,6 +264,34 @@ fn canonicalize_verified(
         name: name.to_string(),
         message: e.to_string(),
     })
+}
+
+/// The text of an input as the comment stages read it: UTF-8 when it is
+/// valid UTF-8, otherwise Latin-1 (one character per byte), so that a comment
+/// in another encoding keeps every byte (see [`encode_like_input`]).
+pub fn decode_input(input: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(input) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        Err(_) => std::borrow::Cow::Owned(input.iter().map(|&b| b as char).collect()),
+    }
+}
+
+/// The bytes to write for a canonical `text` of `input`: the text itself,
+/// or, when the input was not UTF-8, the text mapped back one byte per
+/// character (LLVM prints ASCII; the user's comments came from Latin-1
+/// decoding), so the user's bytes come back unchanged.
+pub fn encode_like_input(text: String, input: &[u8]) -> Vec<u8> {
+    if std::str::from_utf8(input).is_ok() {
+        return text.into_bytes();
+    }
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match u8::try_from(u32::from(c)) {
+            Ok(b) => out.push(b),
+            Err(_) => out.extend_from_slice(c.to_string().as_bytes()),
+        }
+    }
+    out
 }
 
 /// Whether `bytes` look like bitcode (raw or wrapped).

@@ -17,10 +17,13 @@
 //!
 //! Files are selected by their attributes in the index (`diff=llvm-ir`, or
 //! `diff=llvm-bc` for bitcode), among the paths that differ from `HEAD`;
-//! deleted files are skipped. Refused (exit 1, file and reason named, nothing
-//! written): a file LLVM cannot parse or verify (unless `hook.invalid_ir:
-//! allow`), and a file with comments the canonical form would lose. A leading
-//! block of comment lines is kept verbatim above the canonical text.
+//! deleted files are skipped. Refused (exit 1, file and LLVM's message with
+//! its line named, nothing written): a file LLVM cannot parse or verify
+//! (unless `hook.invalid_ir: allow`). Comments never cause a refusal: the
+//! canonical form carries every user comment (`crate::comments`), and a
+//! form that would miss one is not stored. Lit tests (a `RUN:` line) are
+//! left as they are unless `hook.lit_tests: canonicalize`: their exact text
+//! is the test's input.
 //!
 //! Bitcode is checked (it must parse and verify) but never rewritten: the
 //! bytes are what build tools consume, and `git diff` shows them as canonical
@@ -34,10 +37,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::cmd;
-use super::comments;
 use super::drivers;
 use crate::canon;
-use crate::config::{Config, HookMode, InvalidIrPolicy};
+use crate::comments;
+use crate::config::{Config, HookMode, InvalidIrPolicy, LitTests};
 use crate::ir::Session;
 
 /// Arguments of `irgit hook`.
@@ -65,6 +68,9 @@ pub fn run(args: HookArgs, config: Option<&Path>) -> ExitCode {
     match args.name {
         HookName::PreCommit => match pre_commit(config) {
             Ok(report) => {
+                for n in &report.notes {
+                    eprintln!("irgit pre-commit: {n}");
+                }
                 for w in &report.warnings {
                     eprintln!("irgit pre-commit: warning: {w}");
                 }
@@ -100,6 +106,8 @@ pub struct Report {
     /// `path: reason` for every refused file.
     pub refused: Vec<String>,
     pub warnings: Vec<String>,
+    /// One line each about files left alone on purpose (lit tests).
+    pub notes: Vec<String>,
 }
 
 /// What to do with one staged file.
@@ -330,27 +338,22 @@ fn check_file(
     if kind == Kind::Bitcode || canon::is_bitcode(bytes) {
         return Outcome::Unchanged;
     }
-    // Parsing succeeded on text IR, which Session::parse only accepts as UTF-8.
-    let input = String::from_utf8_lossy(bytes);
-    let lost = comments::lost_comments(&input, &module.print());
-    if !lost.is_empty() {
-        let shown: Vec<String> = lost
-            .iter()
-            .take(3)
-            .map(|c| format!("line {}: {}", c.line, c.text))
-            .collect();
-        report.refused.push(format!(
-            "{path}: has {} comment(s) the canonical form would lose ({}{}); \
-             move them into the comment block at the top of the file, which is kept",
-            lost.len(),
-            shown.join("; "),
-            if lost.len() > 3 { "; ..." } else { "" }
+    let Ok(input) = std::str::from_utf8(bytes) else {
+        report.notes.push(format!(
+            "{path}: not UTF-8 text; committed as it is (the canonical form could not keep its bytes)"
+        ));
+        return Outcome::Unchanged;
+    };
+    if config.hook.lit_tests == LitTests::Keep && comments::is_lit_test(input) {
+        report.notes.push(format!(
+            "{path}: lit test (has a RUN: line): left as it is (hook.lit_tests: keep)"
         ));
         return Outcome::Unchanged;
     }
     // The canonical text is exactly what `irgit canon` prints for this file
-    // (`canon::canonical_text` is the one definition of the form).
-    let canonical = match canon::canonical_text(&module, path, &config.canon) {
+    // (`canon::canonical_text` is the one definition of the form), with
+    // every user comment at its anchor's place.
+    let text = match canon::canonical_text(&module, bytes, path, &config.canon) {
         Ok(t) => t,
         Err(e) => {
             report.warnings.push(format!(
@@ -359,8 +362,17 @@ fn check_file(
             return Outcome::Unchanged;
         }
     };
-    let mut text = comments::kept_leading_block(&input);
-    text.push_str(&canonical);
+    // Never store a form that lost a comment, whatever the reason.
+    let missing = comments::missing_fragments(input, &text);
+    if config.canon.keep_comments && !missing.is_empty() {
+        report.warnings.push(format!(
+            "{path}: the canonical form would lose {} comment(s) (first: {:?}); committed \
+             unchanged (please report this irgit bug)",
+            missing.len(),
+            missing[0]
+        ));
+        return Outcome::Unchanged;
+    }
     if text.as_bytes() == bytes {
         return Outcome::Unchanged;
     }

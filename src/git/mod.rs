@@ -6,7 +6,6 @@
 //! ```
 
 pub mod cmd;
-pub mod comments;
 pub mod doctor;
 pub mod drivers;
 pub mod hook;

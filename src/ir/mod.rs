@@ -252,6 +252,23 @@ impl<'ctx> IrModule<'ctx> {
         (!f.is_null()).then(|| Func(Val::wrap(f)))
     }
 
+    /// Looks a global variable, alias or ifunc up by name.
+    pub fn global_value(&self, name: &str) -> Option<Val> {
+        let c = CString::new(name).ok()?;
+        unsafe {
+            let g = LLVMGetNamedGlobal(self.raw(), c.as_ptr());
+            if !g.is_null() {
+                return Some(Val::wrap(g));
+            }
+            let a = LLVMGetNamedGlobalAlias(self.raw(), c.as_ptr(), name.len());
+            if !a.is_null() {
+                return Some(Val::wrap(a));
+            }
+            let i = LLVMGetNamedGlobalIFunc(self.raw(), c.as_ptr(), name.len());
+            (!i.is_null()).then(|| Val::wrap(i))
+        }
+    }
+
     /// Moves a function to the end of the function list.
     pub fn move_function_to_end(&self, f: Func) {
         unsafe { shim::irgit_move_function_to_end(f.0.raw) }

@@ -57,7 +57,11 @@ pub enum MergeError {
 /// The canonical text of a parsed, verified module (verified again after
 /// canonicalization: a merge never hands out IR LLVM would reject).
 fn canonical_text(m: &IrModule<'_>, path: &str) -> Result<String, MergeError> {
-    crate::canon::canonical_text(m, path, &CanonOptions::default())
+    let opts = CanonOptions {
+        keep_comments: false,
+        ..CanonOptions::default()
+    };
+    crate::canon::canonical_text(m, &[], path, &opts)
         .map_err(|e| MergeError::Internal(e.to_string()))
 }
 

@@ -436,7 +436,7 @@ pub fn median(sorted: &[usize]) -> usize {
     percentile(sorted, 50.0)
 }
 
-/// Rewrites one section of `CANON_FAILURES.md` (the lead's to-do list) and
+/// Rewrites one section of `target/tmp/CANON_FAILURES.md` (the to-do list) and
 /// reassembles the file from every section written so far by any test.
 pub fn report_failures(section: &str, failures: &[String]) {
     report_failures_with(section, "", failures)
@@ -473,6 +473,7 @@ pub fn report_failures_with(section: &str, preface: &str, failures: &[String]) {
         out.push_str(&std::fs::read_to_string(n).unwrap_or_default());
         out.push('\n');
     }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("CANON_FAILURES.md");
+    // Under target/: a test run leaves the source tree unchanged.
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("CANON_FAILURES.md");
     write_atomic(&path, out.as_bytes());
 }

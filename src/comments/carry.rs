@@ -1,0 +1,467 @@
+//! Carrying comments through canonicalization: each note is bound to the
+//! LLVM object its anchor names (a function, block, instruction, global) or,
+//! for what has no object (attribute groups, metadata, the target triple), to
+//! a key made of its content. The canonical stages move and rename objects
+//! but never replace them, so after printing, each note is written back at
+//! its object's new place.
+//!
+//! ```text
+//! input                                  canonical form
+//! define i32 @f(i32 %x) {                define i32 @f(i32 %arg0) {
+//!   ; the increment                      entry:
+//!   %y = add i32 %x, 1  ; why              %mul.03cc = mul i32 %arg0, 3
+//!   %z = mul i32 %x, 3                     ; the increment
+//!   ...                                    %add.0405 = add i32 %arg0, 1 ; why
+//! ```
+//!
+//! The printed text is mapped back to objects the same way the input is:
+//! by [`super::layout`], with blocks and instructions matched by position
+//! inside each function and checked against LLVM's own counts and names.
+//! Where a check fails, the notes fall to the next statement that could be
+//! mapped (at worst the end of the file): a comment may move, it is never
+//! dropped.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::layout::{self, Layout, LineKind, StmtKind};
+use super::{notes, Anchor};
+use crate::ir::{Func, IrModule, Val};
+
+/// What a note is bound to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    /// A function, block, instruction or global.
+    Object(Val),
+    /// The `}` of a function.
+    FuncEnd(Val),
+    /// The top of a function's body.
+    BodyStart(Val),
+    /// A module-level line without an object, by content.
+    Text(String),
+}
+
+/// Notes bound to their keys, in file order.
+#[derive(Debug, Default)]
+struct Bound {
+    head: Vec<String>,
+    end: Vec<String>,
+    /// Leading lines per key.
+    before: Vec<(Key, Vec<String>)>,
+    /// Trailing comments per key: (line of the statement, text).
+    trailing: Vec<(Key, Vec<(usize, String)>)>,
+}
+
+/// The comments of one input, ready to be written into its canonical text.
+#[derive(Debug, Default)]
+pub struct Carried {
+    bound: Bound,
+}
+
+fn push_to<T>(list: &mut Vec<(Key, Vec<T>)>, key: Key, items: impl IntoIterator<Item = T>) {
+    match list.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, v)) => v.extend(items),
+        None => list.push((key, items.into_iter().collect())),
+    }
+}
+
+impl Carried {
+    /// Reads the notes of `text` and binds them to the objects of `module`,
+    /// which must be `text` as LLVM parsed it (before any change).
+    pub fn collect(text: &str, module: &IrModule<'_>) -> Carried {
+        let layout = layout::lex(text);
+        let notes = notes(&layout);
+        let mut bound = Bound::default();
+        if notes.is_empty() {
+            return Carried { bound };
+        }
+        let keys = stmt_keys(&layout, module);
+        // The first statement at or after `s` that has a key.
+        let forward = |s: usize| (s..keys.len()).find_map(|i| keys[i].clone());
+        for note in notes {
+            match note.anchor {
+                Anchor::Head => bound.head.extend(note.lines),
+                Anchor::End => bound.end.extend(note.lines),
+                Anchor::Before(s) => match forward(s) {
+                    Some(k) => push_to(&mut bound.before, k, note.lines),
+                    None => bound.end.extend(note.lines),
+                },
+                Anchor::BodyStart(s) => match &keys[s] {
+                    Some(Key::Object(f)) => {
+                        push_to(&mut bound.before, Key::BodyStart(*f), note.lines)
+                    }
+                    _ => match forward(s + 1) {
+                        Some(k) => push_to(&mut bound.before, k, note.lines),
+                        None => bound.end.extend(note.lines),
+                    },
+                },
+                Anchor::Trailing { stmt, line } => match &keys[stmt] {
+                    Some(k) => push_to(
+                        &mut bound.trailing,
+                        k.clone(),
+                        note.lines.into_iter().map(|t| (line, t)),
+                    ),
+                    None => match forward(stmt) {
+                        Some(k) => push_to(&mut bound.before, k, note.lines),
+                        None => bound.end.extend(note.lines),
+                    },
+                },
+            }
+        }
+        Carried { bound }
+    }
+
+    /// Whether there is nothing to carry.
+    pub fn is_empty(&self) -> bool {
+        let b = &self.bound;
+        b.head.is_empty() && b.end.is_empty() && b.before.is_empty() && b.trailing.is_empty()
+    }
+
+    /// Writes the notes into `printed`, LLVM's printing of `module` after
+    /// canonicalization. Notes whose place is not found go at the end.
+    pub fn render(&self, printed: &str, module: &IrModule<'_>) -> String {
+        if self.is_empty() {
+            return printed.to_string();
+        }
+        let b = &self.bound;
+        let layout = layout::lex(printed);
+        let keys = stmt_keys(&layout, module);
+        let before: HashMap<&Key, usize> = b
+            .before
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (k, i))
+            .collect();
+        let trailing: HashMap<&Key, usize> = b
+            .trailing
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (k, i))
+            .collect();
+        let mut before_used = vec![false; b.before.len()];
+        let mut trailing_used = vec![false; b.trailing.len()];
+        let mut out = String::with_capacity(printed.len() + 1024);
+        let push_lines = |out: &mut String, lines: &[String]| {
+            for l in lines {
+                out.push_str(l);
+                out.push('\n');
+            }
+        };
+        if !b.head.is_empty() {
+            push_lines(&mut out, &b.head);
+            out.push('\n');
+        }
+        let mut emit_before = |out: &mut String, key: &Key| {
+            if let Some(&i) = before.get(key) {
+                push_lines(out, &b.before[i].1);
+                before_used[i] = true;
+            }
+        };
+        // LLVM's own comment lines (`; Function Attrs:`) wait for the
+        // statement they introduce, so user notes go above them.
+        let mut held: Vec<&str> = Vec::new();
+        for (idx, line) in layout.lines.iter().enumerate() {
+            let stmt = match line.kind {
+                LineKind::Comment => {
+                    held.push(line.text);
+                    continue;
+                }
+                LineKind::Blank => {
+                    for h in held.drain(..) {
+                        out.push_str(h);
+                        out.push('\n');
+                    }
+                    out.push_str(line.text);
+                    out.push('\n');
+                    continue;
+                }
+                LineKind::Code { stmt } => stmt,
+            };
+            let s = &layout.stmts[stmt];
+            let key = keys[stmt].as_ref();
+            if idx == s.first {
+                if let Some(k) = key {
+                    emit_before(&mut out, k);
+                }
+                for h in held.drain(..) {
+                    out.push_str(h);
+                    out.push('\n');
+                }
+            }
+            out.push_str(line.text);
+            if let Some(&i) = key.and_then(|k| trailing.get(k)) {
+                let span = s.last - s.first + 1;
+                let list = &b.trailing[i].1;
+                let keep_lines = list.iter().all(|(rel, _)| *rel < span);
+                for (rel, text) in list {
+                    let at = if keep_lines { *rel } else { 0 };
+                    if at == idx - s.first {
+                        out.push(' ');
+                        out.push_str(text);
+                    }
+                }
+                trailing_used[i] = true;
+            }
+            out.push('\n');
+            if idx == s.last {
+                if let (StmtKind::Define(_), Some(Key::Object(f))) = (&s.kind, key) {
+                    emit_before(&mut out, &Key::BodyStart(*f));
+                }
+            }
+        }
+        for h in held {
+            out.push_str(h);
+            out.push('\n');
+        }
+        // Anything whose place was not found, then the end of the file.
+        let mut tail: Vec<String> = Vec::new();
+        for (i, (_, lines)) in b.before.iter().enumerate() {
+            if !before_used[i] {
+                tail.extend(lines.iter().cloned());
+            }
+        }
+        for (i, (_, list)) in b.trailing.iter().enumerate() {
+            if !trailing_used[i] {
+                tail.extend(list.iter().map(|(_, t)| t.clone()));
+            }
+        }
+        tail.extend(b.end.iter().cloned());
+        if !tail.is_empty() {
+            out.push('\n');
+            push_lines(&mut out, &tail);
+        }
+        out
+    }
+}
+
+/// The name a quoted or plain `@name` / `%name` token stands for.
+pub fn unquote(token: &str) -> String {
+    let t = token.trim_start_matches(['@', '%', '!', '$']);
+    let Some(inner) = t.strip_prefix('"').and_then(|s| s.strip_suffix('"')) else {
+        return t.to_string();
+    };
+    let b = inner.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && i + 2 < b.len() + 1 {
+            if let Some(v) = inner
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+            {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn is_number(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether a name as written (`5`, `x`, `"a b"`) is LLVM's `name` (empty
+/// for numbered values).
+fn same_name(written: &str, llvm: &str) -> bool {
+    if is_number(written) {
+        llvm.is_empty()
+    } else {
+        unquote(written) == llvm
+    }
+}
+
+/// The code of a statement, its lines joined, whitespace removed: a key
+/// that does not depend on how the printer spaces things.
+fn squeezed_code(layout: &Layout<'_>, first: usize, last: usize) -> String {
+    let mut s = String::new();
+    for l in &layout.lines[first..=last] {
+        s.extend(l.code().chars().filter(|c| !c.is_whitespace()));
+    }
+    s
+}
+
+/// `!N` references replaced by `!#`: metadata numbers are positions.
+fn blank_meta_numbers(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        out.push(b[i] as char);
+        if b[i] == b'!' && i + 1 < b.len() && b[i + 1].is_ascii_digit() {
+            out.push('#');
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The key of every statement that can carry notes.
+fn stmt_keys(layout: &Layout<'_>, module: &IrModule<'_>) -> Vec<Option<Key>> {
+    let stmts = &layout.stmts;
+    let mut keys: Vec<Option<Key>> = vec![None; stmts.len()];
+    let mut meta_seen: HashMap<String, usize> = HashMap::default();
+    let mut i = 0;
+    while i < stmts.len() {
+        let s = &stmts[i];
+        let after_eq = || {
+            let code = squeezed_code(layout, s.first, s.last);
+            code.split_once('=')
+                .map(|(_, r)| r.to_string())
+                .unwrap_or(code)
+        };
+        keys[i] = match &s.kind {
+            StmtKind::Define(name) => {
+                let end = (i + 1..stmts.len())
+                    .find(|&j| stmts[j].kind == StmtKind::FuncEnd)
+                    .unwrap_or(stmts.len());
+                let f = module.function(&unquote(name));
+                if let Some(f) = f {
+                    bind_body(layout, i + 1..end, f, &mut keys);
+                    if end < stmts.len() {
+                        keys[end] = Some(Key::FuncEnd(f.0));
+                    }
+                }
+                keys[i] = f.map(|f| Key::Object(f.0));
+                i = end + 1;
+                continue;
+            }
+            StmtKind::Declare(name) => module.function(&unquote(name)).map(|f| Key::Object(f.0)),
+            StmtKind::Global(name) if !is_number(&unquote(name)) || name.contains('"') => module
+                .global_value(&unquote(name))
+                .map(Key::Object)
+                .or_else(|| Some(Key::Text(format!("global {name}")))),
+            StmtKind::Global(name) => Some(Key::Text(format!("global {name}"))),
+            StmtKind::AttrGroup(_) => Some(Key::Text(format!("attributes {}", after_eq()))),
+            StmtKind::Meta(_) => {
+                let shape = blank_meta_numbers(&after_eq());
+                let n = meta_seen.entry(shape.clone()).or_default();
+                *n += 1;
+                Some(Key::Text(format!("meta {shape} #{n}")))
+            }
+            StmtKind::NamedMeta(n) | StmtKind::TypeDef(n) | StmtKind::Comdat(n) => {
+                Some(Key::Text(format!("named {n}")))
+            }
+            StmtKind::Summary(n) => Some(Key::Text(format!("summary {n}"))),
+            StmtKind::SourceFilename => Some(Key::Text("source_filename".into())),
+            StmtKind::DataLayout => Some(Key::Text("datalayout".into())),
+            StmtKind::Triple => Some(Key::Text("triple".into())),
+            StmtKind::ModuleAsm | StmtKind::ModuleUseListOrder | StmtKind::OtherModule => Some(
+                Key::Text(format!("line {}", squeezed_code(layout, s.first, s.last))),
+            ),
+            // Function-level statements outside a function: nothing to bind.
+            _ => None,
+        };
+        i += 1;
+    }
+    keys
+}
+
+/// Binds the statements `range` of a function body to `f`'s blocks and
+/// instructions by position, checking counts and names as it goes. If the
+/// text and LLVM disagree anywhere, nothing in the body is bound (its notes
+/// then fall to the function's `}`).
+fn bind_body(
+    layout: &Layout<'_>,
+    range: std::ops::Range<usize>,
+    f: Func,
+    keys: &mut [Option<Key>],
+) {
+    let blocks = f.blocks();
+    let mut block: Option<usize> = None;
+    let mut insts = Vec::new();
+    let mut next = 0;
+    let mut records: Vec<usize> = Vec::new();
+    let mut ok = true;
+    let enter = |b: usize, insts: &mut Vec<crate::ir::Inst>, next: &mut usize| -> bool {
+        if b >= blocks.len() {
+            return false;
+        }
+        *insts = blocks[b].instructions();
+        *next = 0;
+        true
+    };
+    for s in range.clone() {
+        match &layout.stmts[s].kind {
+            StmtKind::Label(name) => {
+                if block.is_some() && next != insts.len() {
+                    ok = false;
+                    break;
+                }
+                let b = block.map_or(0, |b| b + 1);
+                if !enter(b, &mut insts, &mut next) || !same_name(name, &blocks[b].name()) {
+                    ok = false;
+                    break;
+                }
+                block = Some(b);
+                keys[s] = Some(Key::Object(blocks[b].as_val()));
+            }
+            StmtKind::Inst { def } => {
+                if block.is_none() {
+                    if !enter(0, &mut insts, &mut next) {
+                        ok = false;
+                        break;
+                    }
+                    block = Some(0);
+                }
+                let Some(inst) = insts.get(next) else {
+                    ok = false;
+                    break;
+                };
+                let llvm_name = inst.val().name();
+                let named_ok = match def {
+                    Some(d) => same_name(d, &llvm_name),
+                    None => llvm_name.is_empty(),
+                };
+                if !named_ok {
+                    ok = false;
+                    break;
+                }
+                let key = Some(Key::Object(inst.val()));
+                for r in records.drain(..) {
+                    keys[r] = key.clone();
+                }
+                keys[s] = key;
+                next += 1;
+            }
+            StmtKind::Record => records.push(s),
+            _ => {}
+        }
+    }
+    let complete =
+        block.map_or(blocks.is_empty(), |b| b + 1 == blocks.len()) && next == insts.len();
+    if !(ok && complete) {
+        for k in &mut keys[range] {
+            *k = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_names_are_unescaped() {
+        assert_eq!(unquote("@\"a b\""), "a b");
+        assert_eq!(unquote("%\"x\\22y\""), "x\"y");
+        assert_eq!(unquote("@plain.1"), "plain.1");
+        assert!(same_name("5", ""));
+        assert!(!same_name("x", ""));
+    }
+
+    #[test]
+    fn metadata_numbers_are_blanked() {
+        assert_eq!(
+            blank_meta_numbers("!{!12,!\"a\",i321}"),
+            "!{!#,!\"a\",i321}"
+        );
+    }
+}

@@ -1,0 +1,415 @@
+//! Comments are content: the model that tells the user's comments from
+//! LLVM's own and anchors each one to what it annotates.
+//!
+//! LLVM's parser drops every comment and its printer writes only its own
+//! (`; ModuleID`, `; Function Attrs:`, `; preds = ...`). A `.ll` file in git
+//! is usually a test whose `RUN:` and `CHECK:` lines are the point of the
+//! file, so irgit reads the comments itself, anchors them, and prints them
+//! again at their anchor's place in the canonical form:
+//!
+//! ```text
+//! input                                   anchors
+//! ; RUN: opt -S %s | FileCheck %s         Head
+//!
+//! ; CHECK-LABEL: @f                       Before(define @f)
+//! define i32 @f(i32 %x) {
+//! ; CHECK: add                            BodyStart(@f)   (a CHECK block on top of the body)
+//!   ; one more                            Before(%y)
+//!   %y = add i32 %x, 1   ; why            Trailing(%y)
+//!   ret i32 %y
+//!   ; done                                Before(}) = the end of @f
+//! }
+//! ; end of file                           End
+//! ```
+//!
+//! Submodules: [`layout`] (lines and statements of textual IR) and
+//! [`carry`] (anchors bound to LLVM objects, printed into the canonical text).
+
+pub mod carry;
+pub mod layout;
+
+use layout::{Layout, LineKind, StmtKind};
+
+/// Where a comment group belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Anchor {
+    /// The top of the file, before the first IR line.
+    Head,
+    /// After the last IR line.
+    End,
+    /// On the lines just before statement `stmt` (an index into
+    /// [`Layout::stmts`]); before a `}` this is the end of the function.
+    Before(usize),
+    /// The top of the body of the function whose header is statement `stmt`.
+    BodyStart(usize),
+    /// At the end of line `line` (0 = first) of statement `stmt`.
+    Trailing { stmt: usize, line: usize },
+}
+
+/// A group of user comment lines and its anchor. For trailing comments
+/// `lines` holds one comment text (from its `;`); for the others whole
+/// lines as written (blank lines between comments are empty strings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub anchor: Anchor,
+    pub lines: Vec<String>,
+}
+
+/// Whether a whole-line comment is one LLVM's printer writes itself (and so
+/// regenerates): never user content.
+pub fn is_printer_comment(comment: &str) -> bool {
+    let c = comment.trim();
+    [
+        "; ModuleID = ",
+        "; Function Attrs:",
+        "; <label>:",
+        "; uselistorder directives",
+        "; Materializable",
+        "; preds = ",
+        "; No predecessors!",
+    ]
+    .iter()
+    .any(|p| c.starts_with(p))
+}
+
+/// The user's part of a block label's trailing comment: LLVM writes
+/// `; preds = %a, %b` or `; No predecessors!` there itself.
+pub fn label_comment_user_part(comment: &str) -> &str {
+    let c = comment.trim();
+    if let Some(rest) = c.strip_prefix("; No predecessors!") {
+        return rest.trim();
+    }
+    let Some(mut rest) = c.strip_prefix("; preds = ") else {
+        return c;
+    };
+    loop {
+        rest = rest.trim_start();
+        if !rest.starts_with('%') {
+            break;
+        }
+        let tok_len = name_token_len(rest);
+        rest = rest[tok_len..].trim_start();
+        match rest.strip_prefix(',') {
+            Some(r) => rest = r,
+            None => break,
+        }
+    }
+    rest.trim()
+}
+
+/// Length of the `%name` / `%"quoted"` token at the start of `s`.
+fn name_token_len(s: &str) -> usize {
+    let b = s.as_bytes();
+    if b.len() > 1 && b[1] == b'"' {
+        return s[2..].find('"').map_or(s.len(), |e| e + 3);
+    }
+    1 + b[1..]
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')))
+        .unwrap_or(b.len() - 1)
+}
+
+/// Whether a comment looks like a FileCheck directive (`; CHECK:`,
+/// `; CHECK-NEXT:`, `; X86-LABEL:`): an upper-case word, an optional
+/// `-SUFFIX`, then `:`.
+pub fn is_check_line(comment: &str) -> bool {
+    let body = comment.trim_start_matches(';').trim_start();
+    let Some(colon) = body.find(':') else {
+        return false;
+    };
+    let word = &body[..colon];
+    !word.is_empty()
+        && word.as_bytes()[0].is_ascii_uppercase()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
+
+/// Whether the file is a lit test: some comment holds a `RUN:` line.
+pub fn is_lit_test(text: &str) -> bool {
+    text.lines().any(|l| {
+        layout::comment_start(l).is_some_and(|at| {
+            let c = l[at..].trim_start_matches(';').trim_start();
+            c.starts_with("RUN:") || c.contains(" RUN:")
+        })
+    })
+}
+
+/// Whether `text` holds any comment that is not LLVM's own: without one,
+/// the canonical form needs no comment work at all.
+pub fn has_user_comments(text: &str) -> bool {
+    text.split('\n').any(|l| {
+        let Some(at) = layout::comment_start(l) else {
+            return false;
+        };
+        let comment = &l[at..];
+        if is_printer_comment(comment) {
+            // A label's `; preds = ...` may carry a user note after the list.
+            return !label_comment_user_part(comment).is_empty()
+                && comment.trim_start().starts_with("; preds = ");
+        }
+        true
+    })
+}
+
+/// The user's comment text as a multiset of fragments (each `;`-separated
+/// piece, trimmed), for checking that an output kept every comment however
+/// trailing comments were joined.
+pub fn user_comment_fragments(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for l in text.split('\n') {
+        let Some(at) = layout::comment_start(l) else {
+            continue;
+        };
+        let comment = &l[at..];
+        let user = if is_printer_comment(comment) {
+            label_comment_user_part(comment)
+        } else {
+            comment
+        };
+        out.extend(
+            user.split(';')
+                .map(str::trim)
+                .filter(|f| !f.is_empty())
+                .map(str::to_string),
+        );
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The fragments of `before` missing from `after` (multiset difference):
+/// empty when `after` kept every user comment of `before`.
+pub fn missing_fragments(before: &str, after: &str) -> Vec<String> {
+    let a = user_comment_fragments(before);
+    let b = user_comment_fragments(after);
+    let mut missing = Vec::new();
+    let mut j = 0;
+    for f in a {
+        while j < b.len() && b[j] < f {
+            j += 1;
+        }
+        if j < b.len() && b[j] == f {
+            j += 1;
+        } else {
+            missing.push(f);
+        }
+    }
+    missing
+}
+
+/// Cleans a leading group: drops LLVM's own lines, collapses runs of blank
+/// lines, trims blank lines at the end and, unless `keep_leading_blank`, at
+/// the start. `None` when no user comment is left.
+fn clean_group(lines: &[&str], keep_leading_blank: bool) -> Option<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for l in lines {
+        let t = l.trim_end_matches('\r');
+        if t.trim().is_empty() {
+            if out.last().is_some_and(|p: &String| p.is_empty()) {
+                continue;
+            }
+            if out.is_empty() && !keep_leading_blank {
+                continue;
+            }
+            out.push(String::new());
+        } else if !is_printer_comment(t) {
+            out.push(t.to_string());
+        }
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    out.iter().any(|l| !l.is_empty()).then_some(out)
+}
+
+/// Every user comment of a lexed file with its anchor, in file order.
+pub fn notes(layout: &Layout<'_>) -> Vec<Note> {
+    let mut notes = Vec::new();
+    let mut pending: Vec<&str> = Vec::new();
+    let mut seen_stmt = false;
+    for (idx, line) in layout.lines.iter().enumerate() {
+        let stmt = match line.kind {
+            LineKind::Blank | LineKind::Comment => {
+                pending.push(line.text);
+                continue;
+            }
+            LineKind::Code { stmt } => stmt,
+        };
+        let s = &layout.stmts[stmt];
+        if !pending.is_empty() {
+            let anchors = group_anchors(layout, stmt, idx, seen_stmt, &pending);
+            for (anchor, range) in anchors {
+                let keep_blank = matches!(anchor, Anchor::Before(i)
+                    if matches!(layout.stmts[i].kind, StmtKind::Inst { .. } | StmtKind::Record));
+                if let Some(lines) = clean_group(&pending[range], keep_blank) {
+                    notes.push(Note { anchor, lines });
+                }
+            }
+            pending.clear();
+        }
+        seen_stmt = true;
+        if let Some(c) = line.comment() {
+            let user = if matches!(s.kind, StmtKind::Label(_)) {
+                label_comment_user_part(c)
+            } else if is_printer_comment(c) {
+                ""
+            } else {
+                c
+            };
+            if !user.is_empty() {
+                notes.push(Note {
+                    anchor: Anchor::Trailing {
+                        stmt,
+                        line: idx - s.first,
+                    },
+                    lines: vec![user.to_string()],
+                });
+            }
+        }
+    }
+    if let Some(lines) = clean_group(&pending, false) {
+        notes.push(Note {
+            anchor: Anchor::End,
+            lines,
+        });
+    }
+    notes
+}
+
+/// Anchors for the comment group `pending` that precedes line `idx`, the
+/// first (or a continuation) line of statement `stmt`; a group can split
+/// in two (the file head and the paragraph right above the first statement).
+fn group_anchors(
+    layout: &Layout<'_>,
+    stmt: usize,
+    idx: usize,
+    seen_stmt: bool,
+    pending: &[&str],
+) -> Vec<(Anchor, std::ops::Range<usize>)> {
+    let all = 0..pending.len();
+    if !seen_stmt {
+        // The head; its last paragraph, when a blank line sets it apart
+        // from the rest, annotates the first statement.
+        let last_blank = pending.iter().rposition(|l| l.trim().is_empty());
+        let has_comment_before = |end: usize| {
+            pending[..end]
+                .iter()
+                .any(|l| !l.trim().is_empty() && !is_printer_comment(l))
+        };
+        return match last_blank {
+            Some(b) if b + 1 < pending.len() && has_comment_before(b) => vec![
+                (Anchor::Head, 0..b),
+                (Anchor::Before(stmt), b + 1..pending.len()),
+            ],
+            _ => vec![(Anchor::Head, all)],
+        };
+    }
+    let s = &layout.stmts[stmt];
+    if s.first != idx {
+        // Whole-line comments inside a multi-line statement go above it.
+        return vec![(Anchor::Before(stmt), all)];
+    }
+    let after_header = stmt > 0
+        && matches!(layout.stmts[stmt - 1].kind, StmtKind::Define(_))
+        && s.kind.in_function();
+    if after_header {
+        // The first paragraph ends at a blank line or after a bare `;`
+        // (how update_test_checks.py closes its block).
+        let split = pending
+            .iter()
+            .position(|l| l.trim().is_empty())
+            .unwrap_or(pending.len());
+        let split = pending[..split]
+            .iter()
+            .position(|l| l.trim() == ";")
+            .map_or(split, |p| p + 1);
+        let first = &pending[..split];
+        let check_block =
+            first.iter().any(|l| is_check_line(l)) || first.last().is_some_and(|l| l.trim() == ";");
+        if check_block {
+            return vec![
+                (Anchor::BodyStart(stmt - 1), 0..split),
+                (Anchor::Before(stmt), split..pending.len()),
+            ];
+        }
+    }
+    vec![(Anchor::Before(stmt), all)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn anchors(text: &str) -> Vec<(Anchor, Vec<String>)> {
+        notes(&layout::lex(text))
+            .into_iter()
+            .map(|n| (n.anchor, n.lines))
+            .collect()
+    }
+
+    fn v(lines: &[&str]) -> Vec<String> {
+        lines.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn each_kind_of_comment_gets_its_anchor() {
+        let text = "; RUN: opt -S %s | FileCheck %s\n\n; CHECK-LABEL: @f\n\
+                    define i32 @f(i32 %x) {\n; CHECK: add\n;\n  ; one more\n\n  ; two\n\
+                    \x20 %y = add i32 %x, 1   ; why\n  ret i32 %y\n  ; done\n}\n; end\n";
+        assert_eq!(
+            anchors(text),
+            vec![
+                (Anchor::Head, v(&["; RUN: opt -S %s | FileCheck %s"])),
+                (Anchor::Before(0), v(&["; CHECK-LABEL: @f"])),
+                (Anchor::BodyStart(0), v(&["; CHECK: add", ";"])),
+                (Anchor::Before(1), v(&["  ; one more", "", "  ; two"])),
+                (Anchor::Trailing { stmt: 1, line: 0 }, v(&["; why"])),
+                (Anchor::Before(3), v(&["  ; done"])),
+                (Anchor::End, v(&["; end"])),
+            ]
+        );
+    }
+
+    #[test]
+    fn llvm_comments_are_not_notes() {
+        let text = "; ModuleID = 'a.c'\nsource_filename = \"a.c\"\n\n; Function Attrs: nounwind\n\
+                    define void @f() {\n  br label %b\n\nb:                          ; preds = %0\n  ret void\n}\n";
+        assert!(anchors(text).is_empty());
+        assert!(!has_user_comments(text));
+        let with_note = text.replace("; preds = %0", "; preds = %0 ; loop head");
+        assert!(has_user_comments(&with_note));
+        assert_eq!(
+            anchors(&with_note),
+            vec![(Anchor::Trailing { stmt: 3, line: 0 }, v(&["; loop head"]))]
+        );
+    }
+
+    #[test]
+    fn a_head_without_a_blank_line_stays_the_head() {
+        let text = "; RUN: x\n; CHECK: y\ndefine void @f() {\n  ret void\n}\n";
+        assert_eq!(
+            anchors(text),
+            vec![(Anchor::Head, v(&["; RUN: x", "; CHECK: y"]))]
+        );
+    }
+
+    #[test]
+    fn fragments_survive_joining() {
+        let a = "define void @f() {\n  ret void ; a\n ; b\n}\n";
+        let b = "define void @f() {\n ; b\n  ret void ; a\n}\n";
+        assert!(missing_fragments(a, b).is_empty());
+        assert_eq!(
+            missing_fragments(a, "define void @f() {\n}\n"),
+            v(&["; a", "; b"])
+                .iter()
+                .map(|s| s.trim_start_matches("; ").to_string())
+                .collect::<Vec<_>>()
+        );
+        assert!(is_lit_test("; RUN: opt %s\n"));
+        assert!(!is_lit_test("@x = global i32 0 ; RUNNING\n"));
+        assert!(is_check_line("; CHECK-NEXT: ret"));
+        assert!(is_check_line("; X86_64-LABEL: @f"));
+        assert!(!is_check_line("; Note: x"));
+    }
+}
