@@ -5,10 +5,11 @@
 //! first on PATH.
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-const IRGIT: &str = env!("CARGO_BIN_EXE_irgit");
+use std::process::Command;
+
+mod git_support;
+use git_support::Repo;
 
 /// A module and an alpha-equivalent permutation of it: values, arguments and
 /// blocks renamed, independent instructions swapped, PHI incomings swapped.
@@ -48,120 +49,6 @@ out:
   ret i32 %v
 }
 "#;
-
-struct Repo {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    home: PathBuf,
-    path_env: String,
-}
-
-fn bin_dir() -> PathBuf {
-    Path::new(IRGIT).parent().unwrap().to_path_buf()
-}
-
-impl Repo {
-    fn new() -> Repo {
-        let tmp = tempfile::tempdir().unwrap();
-        let home = tmp.path().join("home");
-        let root = tmp.path().join("repo");
-        std::fs::create_dir_all(&home).unwrap();
-        std::fs::create_dir_all(&root).unwrap();
-        let path_env = format!(
-            "{}:{}",
-            bin_dir().display(),
-            std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into())
-        );
-        let r = Repo {
-            _tmp: tmp,
-            root,
-            home,
-            path_env,
-        };
-        r.git(&["init", "-q", "-b", "main"]);
-        r.git(&["config", "user.name", "Test"]);
-        r.git(&["config", "user.email", "test@example.com"]);
-        r
-    }
-
-    fn command(&self, program: &str) -> Command {
-        let mut c = Command::new(program);
-        c.current_dir(&self.root)
-            .env_clear()
-            .env("PATH", &self.path_env)
-            .env("HOME", &self.home)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
-            .env("LANG", "C")
-            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z");
-        c
-    }
-
-    fn run(&self, program: &str, args: &[&str]) -> Output {
-        self.command(program).args(args).output().unwrap()
-    }
-
-    fn git(&self, args: &[&str]) -> String {
-        let o = self.run("git", args);
-        assert!(
-            o.status.success(),
-            "git {args:?} failed: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8(o.stdout).unwrap()
-    }
-
-    fn irgit(&self, args: &[&str]) -> Output {
-        self.run(IRGIT, args)
-    }
-
-    fn irgit_ok(&self, args: &[&str]) -> String {
-        let o = self.irgit(args);
-        assert!(
-            o.status.success(),
-            "irgit {args:?} failed: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8(o.stdout).unwrap()
-    }
-
-    fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) {
-        let p = self.root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, bytes).unwrap();
-    }
-
-    fn read(&self, rel: &str) -> Vec<u8> {
-        std::fs::read(self.root.join(rel)).unwrap()
-    }
-
-    fn read_opt(&self, rel: &str) -> Option<Vec<u8>> {
-        std::fs::read(self.root.join(rel)).ok()
-    }
-
-    fn commit_all(&self, msg: &str) {
-        self.git(&["add", "-A"]);
-        self.git(&["commit", "-q", "-m", msg]);
-    }
-
-    /// The canonical form `irgit canon` prints for `text`.
-    fn canon(&self, text: &str) -> String {
-        let f = self._tmp.path().join("canon-input.ll");
-        std::fs::write(&f, text).unwrap();
-        self.irgit_ok(&["canon", f.to_str().unwrap()])
-    }
-
-    fn doctor(&self) -> (bool, String) {
-        let o = self.irgit(&["doctor"]);
-        (
-            o.status.success(),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-        )
-    }
-}
 
 fn clang_ir(repo: &Repo, c_source: &str) -> String {
     let dir = repo._tmp.path();

@@ -137,6 +137,11 @@ impl Carried {
             .enumerate()
             .map(|(i, (k, _))| (k, i))
             .collect();
+        let twins = twin_notes(&layout, &keys, |k| {
+            let lead = before.get(k).map(|&i| &b.before[i].1);
+            let trail = trailing.get(k).map(|&i| &b.trailing[i].1);
+            (lead.is_some() || trail.is_some()).then(|| format!("{lead:?}{trail:?}"))
+        });
         let mut before_used = vec![false; b.before.len()];
         let mut trailing_used = vec![false; b.trailing.len()];
         let mut out = String::with_capacity(printed.len() + 1024);
@@ -148,7 +153,9 @@ impl Carried {
         };
         if !b.head.is_empty() {
             push_lines(&mut out, &b.head);
-            out.push('\n');
+            if !printed.starts_with('\n') {
+                out.push('\n');
+            }
         }
         let mut emit_before = |out: &mut String, key: &Key| {
             if let Some(&i) = before.get(key) {
@@ -177,7 +184,13 @@ impl Carried {
                 LineKind::Code { stmt } => stmt,
             };
             let s = &layout.stmts[stmt];
-            let key = keys[stmt].as_ref();
+            // A debug record shares its instruction's key (notes above it
+            // belong to the instruction); the notes are written once, at
+            // the instruction itself.
+            let key = match s.kind {
+                StmtKind::Record => None,
+                _ => twins.get(&stmt).or(keys[stmt].as_ref()),
+            };
             if idx == s.first {
                 if let Some(k) = key {
                     emit_before(&mut out, k);
@@ -231,6 +244,77 @@ impl Carried {
         }
         out
     }
+}
+
+/// A canonical value name without the `.N` that tells apart values no
+/// bounded neighbourhood could (`%ld.fc37.1` → `%ld.fc37`).
+fn without_twin_suffix(name: &str) -> &str {
+    let Some((head, n)) = name.rsplit_once('.') else {
+        return name;
+    };
+    let hashed = head.rsplit_once('.').is_some_and(|(_, h)| {
+        (4..=16).contains(&h.len()) && h.bytes().all(|c| c.is_ascii_hexdigit())
+    });
+    if hashed && !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) {
+        head
+    } else {
+        name
+    }
+}
+
+/// Twin instructions: lines of one function that are the same once the
+/// twin suffixes are dropped (two loads of one address between the same
+/// stores). The canonical form cannot tell twins apart, so neither may the
+/// place of their notes: within each group the notes are dealt out in a
+/// fixed order (instructions without notes first, then by the notes' text),
+/// whichever twin carried them in the input. Returns, per statement, the
+/// key whose notes it shows, where that is another twin's.
+fn twin_notes(
+    layout: &Layout<'_>,
+    keys: &[Option<Key>],
+    notes_of: impl Fn(&Key) -> Option<String>,
+) -> HashMap<usize, Key> {
+    let mut swaps = HashMap::default();
+    let mut groups: HashMap<String, Vec<usize>> = HashMap::default();
+    let mut flush = |groups: &mut HashMap<String, Vec<usize>>| {
+        for (_, members) in groups.drain() {
+            if members.len() < 2 {
+                continue;
+            }
+            let mut bundles: Vec<(Option<String>, usize)> = members
+                .iter()
+                .map(|&s| (keys[s].as_ref().and_then(&notes_of), s))
+                .collect();
+            if bundles.iter().all(|(n, _)| n.is_none()) {
+                continue;
+            }
+            bundles.sort();
+            for (&at, (_, from)) in members.iter().zip(bundles) {
+                if let Some(k) = &keys[from] {
+                    swaps.insert(at, k.clone());
+                }
+            }
+        }
+    };
+    for (i, s) in layout.stmts.iter().enumerate() {
+        match s.kind {
+            StmtKind::Inst { .. } if keys[i].is_some() => {
+                let line = &layout.lines[s.first];
+                let code = line.text[..line.comment_at.unwrap_or(line.text.len())].trim_end();
+                let shape = crate::merge::model::rewrite(code, |r| match r {
+                    crate::merge::model::Ref::Local(n) => {
+                        Some(format!("%{}", without_twin_suffix(n)))
+                    }
+                    _ => None,
+                });
+                groups.entry(shape).or_default().push(i);
+            }
+            StmtKind::FuncEnd => flush(&mut groups),
+            _ => {}
+        }
+    }
+    flush(&mut groups);
+    swaps
 }
 
 /// The name a quoted or plain `@name` / `%name` token stands for.

@@ -135,21 +135,25 @@ pub fn is_lit_test(text: &str) -> bool {
     })
 }
 
+/// The user's part of a comment found anywhere: empty for LLVM's own
+/// comments, except what a user appended to a label's `; preds = ...`.
+pub fn user_part(comment: &str) -> &str {
+    if !is_printer_comment(comment) {
+        return comment;
+    }
+    let c = comment.trim_start();
+    if c.starts_with("; preds = ") || c.starts_with("; No predecessors!") {
+        label_comment_user_part(c)
+    } else {
+        ""
+    }
+}
+
 /// Whether `text` holds any comment that is not LLVM's own: without one,
 /// the canonical form needs no comment work at all.
 pub fn has_user_comments(text: &str) -> bool {
-    text.split('\n').any(|l| {
-        let Some(at) = layout::comment_start(l) else {
-            return false;
-        };
-        let comment = &l[at..];
-        if is_printer_comment(comment) {
-            // A label's `; preds = ...` may carry a user note after the list.
-            return !label_comment_user_part(comment).is_empty()
-                && comment.trim_start().starts_with("; preds = ");
-        }
-        true
-    })
+    text.split('\n')
+        .any(|l| layout::comment_start(l).is_some_and(|at| !user_part(&l[at..]).trim().is_empty()))
 }
 
 /// The user's comment text as a multiset of fragments (each `;`-separated
@@ -161,12 +165,7 @@ pub fn user_comment_fragments(text: &str) -> Vec<String> {
         let Some(at) = layout::comment_start(l) else {
             continue;
         };
-        let comment = &l[at..];
-        let user = if is_printer_comment(comment) {
-            label_comment_user_part(comment)
-        } else {
-            comment
-        };
+        let user = user_part(&l[at..]);
         out.extend(
             user.split(';')
                 .map(str::trim)

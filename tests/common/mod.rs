@@ -25,6 +25,8 @@ pub const CLANG: &str = "clang-22";
 pub const LLVM_STRESS: &str = "/usr/lib/llvm-22/bin/llvm-stress";
 pub const CSMITH: &str = "csmith";
 pub const CSMITH_INCLUDE: &str = "/usr/include/csmith";
+/// lit, from Debian's llvm-22-tools.
+pub const LIT: &str = "/usr/lib/llvm-22/bin/lit";
 
 /// Csmith seeds tried; one whose program does not finish in time is skipped.
 pub const CSMITH_SEEDS: &[u64] = &[1, 2, 3, 4, 5, 6];
@@ -476,4 +478,175 @@ pub fn report_failures_with(section: &str, preface: &str, failures: &[String]) {
     // Under target/: a test run leaves the source tree unchanged.
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("CANON_FAILURES.md");
     write_atomic(&path, out.as_bytes());
+}
+
+/// The lit-style test files of `tests/lit/` (name, text).
+pub fn lit_files() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lit");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .expect("tests/lit")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ll"))
+        .map(|p| {
+            let name = format!("lit/{}", p.file_name().unwrap().to_string_lossy());
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The opcode of an instruction line (`%x = add nsw i32 ...` → `add`,
+/// `tail call void @f()` → `call`), or `None` for other lines.
+pub fn line_opcode(line: &str) -> Option<&str> {
+    let code = line.split(" ;").next().unwrap_or(line);
+    if !code.starts_with("  ") || code.starts_with("   ") {
+        return None;
+    }
+    let code = code.trim();
+    if code.starts_with(';') || code.starts_with('#') || code.starts_with(']') {
+        return None;
+    }
+    let rest = match code.split_once(" = ") {
+        Some((def, rest)) if def.starts_with('%') && !def.contains(' ') => rest,
+        _ => code,
+    };
+    let mut words = rest.split_whitespace();
+    let mut w = words.next()?;
+    if matches!(w, "tail" | "musttail" | "notail") {
+        w = words.next()?;
+    }
+    Some(w)
+}
+
+fn is_label_line(line: &str) -> bool {
+    let code = line.split(';').next().unwrap_or("").trim_end();
+    !line.starts_with(' ') && code.ends_with(':') && !code.contains(' ')
+}
+
+/// Adds user comments to a module printed by LLVM or clang, at places
+/// chosen by `seed`, each saying what it annotates, so that
+/// [`check_comment_places`] can tell whether it is still there after
+/// canonicalization: `; next=OP #k` above an instruction of opcode OP,
+/// `; on=OP #k` at the end of one, `; label #k` above a block label,
+/// `; end of function #k` above a `}`, `; function note #k` above a
+/// `define`, a note on top of the file and one at its end.
+pub fn annotate(text: &str, seed: u64) -> String {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut roll = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n == 0
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::from("; file note: annotated test input\n\n");
+    let mut k = 0;
+    let mut in_body = false;
+    for (i, line) in lines.iter().enumerate() {
+        let next_is_continuation = lines
+            .get(i + 1)
+            .is_some_and(|n| n.starts_with("   ") || n.trim_start().starts_with(']'));
+        if line.starts_with("define ") {
+            in_body = true;
+            if roll(2) {
+                k += 1;
+                out.push_str(&format!("; function note #{k}\n"));
+            }
+        } else if in_body && *line == "}" {
+            in_body = false;
+            if roll(2) {
+                k += 1;
+                out.push_str(&format!("  ; end of function #{k}\n"));
+            }
+        } else if in_body && is_label_line(line) && roll(3) {
+            k += 1;
+            out.push_str(&format!("; label #{k}\n"));
+        }
+        let op = if in_body { line_opcode(line) } else { None };
+        if let Some(op) = op {
+            if roll(6) {
+                k += 1;
+                out.push_str(&format!("  ; next={op} #{k}\n"));
+            }
+            if !line.contains(';') && !next_is_continuation && roll(6) {
+                k += 1;
+                out.push_str(&format!("{line} ; on={op} #{k}\n"));
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("\n; end of file note\n");
+    out
+}
+
+/// Checks that every comment [`annotate`] wrote sits at its place in
+/// `text`; returns the misplaced ones.
+pub fn check_comment_places(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut bad = Vec::new();
+    let next_code = |i: usize| {
+        lines[i + 1..]
+            .iter()
+            .find(|l| {
+                let t = l.trim();
+                !t.is_empty() && !t.starts_with(';')
+            })
+            .copied()
+            .unwrap_or("")
+    };
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("; next=") {
+            let op = rest.split(' ').next().unwrap_or("");
+            let n = next_code(i);
+            if line_opcode(n) != Some(op) {
+                bad.push(format!("`{t}` is followed by `{n}`"));
+            }
+        } else if t.starts_with("; label #") {
+            let n = next_code(i);
+            if !is_label_line(n) {
+                bad.push(format!("`{t}` is followed by `{n}`"));
+            }
+        } else if t.starts_with("; end of function #") {
+            let n = next_code(i);
+            if n != "}" {
+                bad.push(format!("`{t}` is followed by `{n}`"));
+            }
+        } else if t.starts_with("; function note #") {
+            let n = next_code(i);
+            if !n.starts_with("define ") {
+                bad.push(format!("`{t}` is followed by `{n}`"));
+            }
+        } else if !t.starts_with(';') {
+            for part in line.split(" ; on=").skip(1) {
+                let op = part.split(' ').next().unwrap_or("");
+                if line_opcode(line) != Some(op) {
+                    bad.push(format!("`; on={op}` is on `{line}`"));
+                }
+            }
+        }
+    }
+    bad
+}
+
+/// Applies `change` to the parsed module and prints it with its user
+/// comments carried along (so a perturbed or mutated file keeps them).
+pub fn changed_keeping_comments(
+    text: &str,
+    name: &str,
+    change: impl FnOnce(&irgit::ir::IrModule<'_>) -> Result<(), String>,
+) -> Result<String, String> {
+    let s = Session::new();
+    let m = s.parse(text.as_bytes(), name).map_err(|e| e.to_string())?;
+    let carried = irgit::comments::carry::Carried::collect(text, &m);
+    change(&m)?;
+    if !m.declares_source_filename() {
+        // As the canonical form does: no `source_filename` from the parse name.
+        m.set_source_filename("");
+        m.set_identifier("");
+    }
+    Ok(carried.render(&m.print(), &m))
 }

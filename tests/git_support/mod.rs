@@ -1,0 +1,123 @@
+//! A temporary git repository driven through the real `git`, with a clean
+//! environment (no user or system config leaks in) and the built `irgit`
+//! first on PATH. Shared by the tests that run git.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub const IRGIT: &str = env!("CARGO_BIN_EXE_irgit");
+
+pub struct Repo {
+    pub _tmp: tempfile::TempDir,
+    pub root: PathBuf,
+    pub home: PathBuf,
+    pub path_env: String,
+}
+
+pub fn bin_dir() -> PathBuf {
+    Path::new(IRGIT).parent().unwrap().to_path_buf()
+}
+
+impl Repo {
+    pub fn new() -> Repo {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let root = tmp.path().join("repo");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&root).unwrap();
+        let path_env = format!(
+            "{}:{}",
+            bin_dir().display(),
+            std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into())
+        );
+        let r = Repo {
+            _tmp: tmp,
+            root,
+            home,
+            path_env,
+        };
+        r.git(&["init", "-q", "-b", "main"]);
+        r.git(&["config", "user.name", "Test"]);
+        r.git(&["config", "user.email", "test@example.com"]);
+        r
+    }
+
+    pub fn command(&self, program: &str) -> Command {
+        let mut c = Command::new(program);
+        c.current_dir(&self.root)
+            .env_clear()
+            .env("PATH", &self.path_env)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
+            .env("LANG", "C")
+            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z");
+        c
+    }
+
+    pub fn run(&self, program: &str, args: &[&str]) -> Output {
+        self.command(program).args(args).output().unwrap()
+    }
+
+    pub fn git(&self, args: &[&str]) -> String {
+        let o = self.run("git", args);
+        assert!(
+            o.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    pub fn irgit(&self, args: &[&str]) -> Output {
+        self.run(IRGIT, args)
+    }
+
+    pub fn irgit_ok(&self, args: &[&str]) -> String {
+        let o = self.irgit(args);
+        assert!(
+            o.status.success(),
+            "irgit {args:?} failed: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    pub fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) {
+        let p = self.root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+
+    pub fn read(&self, rel: &str) -> Vec<u8> {
+        std::fs::read(self.root.join(rel)).unwrap()
+    }
+
+    pub fn read_opt(&self, rel: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.root.join(rel)).ok()
+    }
+
+    pub fn commit_all(&self, msg: &str) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", msg]);
+    }
+
+    /// The canonical form `irgit canon` prints for `text`.
+    pub fn canon(&self, text: &str) -> String {
+        let f = self._tmp.path().join("canon-input.ll");
+        std::fs::write(&f, text).unwrap();
+        self.irgit_ok(&["canon", f.to_str().unwrap()])
+    }
+
+    pub fn doctor(&self) -> (bool, String) {
+        let o = self.irgit(&["doctor"]);
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    }
+}
