@@ -537,7 +537,7 @@ pub fn annotate(text: &str, seed: u64) -> String {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        state % n == 0
+        state.is_multiple_of(n)
     };
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::from("; file note: annotated test input\n\n");
