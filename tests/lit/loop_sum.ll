@@ -3,7 +3,6 @@
 ; redundant mask inside the body.
 
 ; CHECK-LABEL: define i32 @sum(
-; CHECK: loop:
 ; CHECK: phi i32
 ; CHECK-NOT: and i32 {{.*}}, -1
 ; CHECK: ret i32
