@@ -67,7 +67,11 @@ fn the_same_instruction_edited_twice_conflicts_with_all_three_versions() {
     let theirs = BASE.replace("mul i32 %1, 3", "mul i32 %1, 5");
     let r = merge(BASE, &ours, &theirs);
     assert_eq!(r.conflicts, 1, "{}", r.text);
-    for needle in ["mul i32 %add.", ", 4", ", 3", ", 5", "||||||| base"] {
+    // Written in ours' text: only the conflicting line between markers.
+    for needle in [
+        "  %1 = add i32 %x, 1\n<<<<<<< ours\n  %2 = mul i32 %1, 4\n",
+        "||||||| base\n  %2 = mul i32 %1, 3\n=======\n  %2 = mul i32 %1, 5\n>>>>>>> theirs\n  ret i32 %2\n",
+    ] {
         assert!(r.text.contains(needle), "missing {needle:?} in\n{}", r.text);
     }
 }

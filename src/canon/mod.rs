@@ -31,6 +31,7 @@ pub mod operands;
 pub mod order;
 pub mod phis;
 pub mod signature;
+pub mod source_map;
 
 use crate::config::CanonOptions;
 use crate::ir::{Format, IrError, IrModule, Session};
@@ -220,8 +221,32 @@ pub fn canonical_text(
     name: &str,
     opts: &CanonOptions,
 ) -> Result<String, CanonError> {
+    canonical_text_recording(module, input, name, opts, false).map(|(text, _)| text)
+}
+
+/// [`canonical_text`], also returning where each canonical name came from
+/// (the merge writes its result in the input's names through it).
+pub fn canonical_text_with_names(
+    module: &IrModule<'_>,
+    input: &[u8],
+    name: &str,
+    opts: &CanonOptions,
+) -> Result<(String, source_map::SourceNames), CanonError> {
+    canonical_text_recording(module, input, name, opts, true)
+        .map(|(text, names)| (text, names.unwrap_or_default()))
+}
+
+fn canonical_text_recording(
+    module: &IrModule<'_>,
+    input: &[u8],
+    name: &str,
+    opts: &CanonOptions,
+    record: bool,
+) -> Result<(String, Option<source_map::SourceNames>), CanonError> {
     let carried = comments_of(module, input, opts);
+    let recorder = record.then(|| source_map::Recorder::before(module));
     canonicalize_verified(module, name, opts)?;
+    let names = recorder.map(source_map::Recorder::after);
     let mut id = module.source_filename();
     if !module.declares_source_filename() {
         id.clear();
@@ -229,10 +254,11 @@ pub fn canonical_text(
     }
     module.set_identifier(&id);
     let printed = module.print();
-    Ok(match carried {
+    let text = match carried {
         Some(c) => c.render(&printed, module),
         None => printed,
-    })
+    };
+    Ok((text, names))
 }
 
 /// The user's comments of a textual input, bound to `module`'s objects

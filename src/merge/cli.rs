@@ -151,6 +151,9 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
+            for n in &o.notes {
+                eprintln!("irgit merge: {display}: {n}");
+            }
             if o.conflicts > 0 {
                 eprintln!("irgit merge: {display}: {} conflict(s)", o.conflicts);
                 ExitCode::from(1)

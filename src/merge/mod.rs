@@ -23,24 +23,44 @@ pub mod apply;
 pub mod cli;
 pub mod conflict;
 pub mod diff;
+pub mod faithful;
 pub mod fallback;
 pub mod matching;
 pub mod model;
 pub mod rename;
 pub mod render;
 
+use crate::canon::source_map::SourceNames;
 use crate::config::CanonOptions;
 use crate::ir::{IrModule, Session};
+use model::Side;
 
 pub use render::{Markers, Style};
 
-/// The result of a structured merge.
+/// The result of a merge.
 #[derive(Debug, Clone)]
 pub struct Outcome {
-    /// The merged module: canonical IR when clean, text with markers otherwise.
+    /// The merged module: the bytes to write when `bytes` is `None`
+    /// (canonical IR when clean, text with markers otherwise).
     pub text: String,
+    /// Exactly the bytes to write, when the result is written in ours' text
+    /// (or is one of the inputs, byte for byte).
+    pub bytes: Option<Vec<u8>>,
     /// Number of conflicting regions (0 = clean).
     pub conflicts: usize,
+    /// What the user should know about how the result was written.
+    pub notes: Vec<String>,
+}
+
+impl Outcome {
+    fn exact(bytes: &[u8], conflicts: usize) -> Outcome {
+        Outcome {
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            bytes: Some(bytes.to_vec()),
+            conflicts,
+            notes: Vec::new(),
+        }
+    }
 }
 
 /// Why the structured merge could not decide.
@@ -54,31 +74,45 @@ pub enum MergeError {
     Internal(String),
 }
 
-/// The canonical text of a parsed, verified module (verified again after
-/// canonicalization: a merge never hands out IR LLVM would reject).
-fn canonical_text(m: &IrModule<'_>, path: &str) -> Result<String, MergeError> {
-    let opts = CanonOptions {
+fn comment_free() -> CanonOptions {
+    CanonOptions {
         keep_comments: false,
         ..CanonOptions::default()
-    };
-    crate::canon::canonical_text(m, &[], path, &opts)
+    }
+}
+
+/// The canonical text of a parsed, verified module (verified again after
+/// canonicalization: a merge never hands out IR LLVM would reject). The
+/// merge decides on forms without comments; comments merge as lines.
+fn canonical_text(m: &IrModule<'_>, path: &str) -> Result<String, MergeError> {
+    crate::canon::canonical_text(m, &[], path, &comment_free())
         .map_err(|e| MergeError::Internal(e.to_string()))
 }
 
-/// Parses one input. Every side is parsed under the same `path`, because a
-/// module without `source_filename` takes its name from it.
-fn load(session: &Session, bytes: &[u8], path: &str, side: &str) -> Result<String, MergeError> {
+/// Parses one input and returns its canonical text and where its names
+/// came from. Every side is parsed under the same `path`, because a module
+/// without `source_filename` takes its name from it.
+fn load(
+    session: &Session,
+    bytes: &[u8],
+    path: &str,
+    side: &str,
+) -> Result<(String, SourceNames), MergeError> {
     let m = session
         .parse(bytes, path)
         .map_err(|e| MergeError::Input(format!("{side} version: {e}")))?;
     m.verify()
         .map_err(|e| MergeError::Input(format!("{side} version: {path}: {e}")))?;
-    canonical_text(&m, path)
+    crate::canon::canonical_text_with_names(&m, &[], path, &comment_free())
+        .map_err(|e| MergeError::Internal(e.to_string()))
 }
 
 /// Bytes to write for a merge result: bitcode when ours was bitcode and the
 /// merge is clean, the text otherwise (a conflict can only be shown as text).
 pub fn output_bytes(ours: &[u8], outcome: &Outcome, path: &str) -> Result<Vec<u8>, MergeError> {
+    if let Some(b) = &outcome.bytes {
+        return Ok(b.clone());
+    }
     if outcome.conflicts > 0 || !crate::canon::is_bitcode(ours) {
         return Ok(outcome.text.clone().into_bytes());
     }
@@ -91,6 +125,12 @@ pub fn output_bytes(ours: &[u8], outcome: &Outcome, path: &str) -> Result<Vec<u8
 
 /// Three-way merge of `base`, `ours`, `theirs` (text IR or bitcode).
 /// `path` names the file in messages.
+///
+/// The structured merge decides what the result means; the result is then
+/// written, in this order of preference: one of the inputs byte for byte
+/// (when a side changed nothing); `git merge-file`'s result, when it is
+/// clean and means the same; ours' text with theirs' changes translated
+/// into ours' names ([`faithful`]); the canonical form, said on stderr.
 pub fn merge_bytes(
     base: &[u8],
     ours: &[u8],
@@ -98,6 +138,179 @@ pub fn merge_bytes(
     path: &str,
     markers: &Markers,
 ) -> Result<Outcome, MergeError> {
+    if ours == base {
+        return Ok(Outcome::exact(theirs, 0));
+    }
+    if theirs == base || theirs == ours {
+        return Ok(Outcome::exact(ours, 0));
+    }
+    let s = structured(base, ours, theirs, path, markers)?;
+    let texts = (
+        std::str::from_utf8(base),
+        std::str::from_utf8(ours),
+        std::str::from_utf8(theirs),
+    );
+    let is_text = [base, ours, theirs]
+        .iter()
+        .all(|b| !crate::canon::is_bitcode(b));
+    let (Ok(tbase), Ok(tours), Ok(ttheirs), true) = (texts.0, texts.1, texts.2, is_text) else {
+        return Ok(s.outcome);
+    };
+    let side = |side, text, names, model, undo| faithful::SideText {
+        side,
+        text,
+        names,
+        model,
+        undo,
+    };
+    let none = std::collections::BTreeMap::new();
+    let sb = side(Side::Base, tbase, &s.names[0], &s.mo, &none);
+    let so = side(Side::Ours, tours, &s.names[1], &s.ma, &s.plan.undo_ours);
+    let st = side(
+        Side::Theirs,
+        ttheirs,
+        &s.names[2],
+        &s.mb,
+        &s.plan.undo_theirs,
+    );
+    let has_comments = [tbase, tours, ttheirs]
+        .iter()
+        .any(|t| crate::comments::has_user_comments(t));
+    if s.outcome.conflicts > 0 {
+        let (b2, t2) = faithful::translate(&sb, &so, &st);
+        let lm = line_merge_texts(&b2, tours, &t2, markers)?;
+        if lm.conflicts > 0 {
+            let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts);
+            o.notes.push("conflicts are written in ours' text".into());
+            return Ok(o);
+        }
+        return Ok(s.outcome);
+    }
+    let Some(expected) = &s.canonical else {
+        return Ok(s.outcome);
+    };
+    // git's own line merge, when it is clean and means the same.
+    if let Ok(lm) = line_merge_texts(tbase, tours, ttheirs, markers) {
+        if lm.conflicts == 0 && means(&lm.text, path, expected) {
+            return Ok(canonical_if_ours_is(
+                Outcome::exact(lm.text.as_bytes(), 0),
+                tours,
+                path,
+            ));
+        }
+    }
+    // Base and theirs in ours' names, merged line by line.
+    let (b2, t2) = faithful::translate(&sb, &so, &st);
+    let lm = line_merge_texts(&b2, tours, &t2, markers)?;
+    if lm.conflicts == 0 {
+        let text = faithful::renumber(&lm.text);
+        if means(&text, path, expected) {
+            return Ok(canonical_if_ours_is(
+                Outcome::exact(text.as_bytes(), 0),
+                tours,
+                path,
+            ));
+        }
+    }
+    if has_comments {
+        // Never drop a comment silently: show the line merge for review.
+        let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts.max(1));
+        o.notes.push(
+            "the structured merge is clean, but it could not be written in ours' text; the \
+             line merge of the three versions (in ours' names) is written for review"
+                .into(),
+        );
+        return Ok(o);
+    }
+    let mut o = s.outcome;
+    o.notes.push(
+        "the merge could not be written in ours' text; it is written in canonical form".into(),
+    );
+    Ok(o)
+}
+
+/// When ours is in canonical form (a repository that uses the hook), so is
+/// the result.
+fn canonical_if_ours_is(o: Outcome, ours: &str, path: &str) -> Outcome {
+    let Some(bytes) = &o.bytes else { return o };
+    let opts = CanonOptions::default();
+    let canon = |b: &[u8]| crate::canon::canonicalize_bytes(b, path, &opts).ok();
+    if canon(ours.as_bytes()).as_deref() != Some(ours) {
+        return o;
+    }
+    match canon(bytes) {
+        Some(c) => Outcome::exact(c.as_bytes(), 0),
+        None => o,
+    }
+}
+
+/// Whether `text` parses, verifies and has the canonical form `expected`.
+fn means(text: &str, path: &str, expected: &str) -> bool {
+    let session = Session::new();
+    let Ok(m) = session.parse(text.as_bytes(), path) else {
+        return false;
+    };
+    m.verify().is_ok() && canonical_text(&m, path).is_ok_and(|c| c == expected)
+}
+
+/// A line merge of three texts (`git merge-file` semantics).
+struct TextMerge {
+    text: String,
+    conflicts: usize,
+}
+
+fn line_merge_texts(
+    base: &str,
+    ours: &str,
+    theirs: &str,
+    markers: &Markers,
+) -> Result<TextMerge, MergeError> {
+    let dir = tempfile::tempdir().map_err(|e| MergeError::Internal(e.to_string()))?;
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).map_err(|e| MergeError::Internal(e.to_string()))?;
+        Ok::<_, MergeError>(p)
+    };
+    let (b, o, t) = (
+        write("base", base)?,
+        write("ours", ours)?,
+        write("theirs", theirs)?,
+    );
+    let lm = fallback::line_merge(&b, &o, &t, markers).map_err(MergeError::Internal)?;
+    let text = String::from_utf8_lossy(&lm.text).into_owned();
+    let open = "<".repeat(markers.size.max(1));
+    let conflicts = if lm.clean {
+        0
+    } else {
+        text.lines()
+            .filter(|l| l.starts_with(&open) && l[open.len()..].starts_with(' '))
+            .count()
+            .max(1)
+    };
+    Ok(TextMerge { text, conflicts })
+}
+
+/// What the structured merge decided, with what the writers need.
+struct Structured {
+    outcome: Outcome,
+    /// The canonical form of a clean result (before header tidying).
+    canonical: Option<String>,
+    mo: model::ModuleText,
+    ma: model::ModuleText,
+    mb: model::ModuleText,
+    plan: rename::Plan,
+    /// Base, ours, theirs.
+    names: [SourceNames; 3],
+}
+
+/// The structured merge over canonical forms and base identities.
+fn structured(
+    base: &[u8],
+    ours: &[u8],
+    theirs: &[u8],
+    path: &str,
+    markers: &Markers,
+) -> Result<Structured, MergeError> {
     // One LLVM context per input: named types are per context, and a second
     // module in the same context would see `%struct.rect` renamed `%struct.rect.0`.
     // The three are independent: canonicalize ours and theirs on other
@@ -106,19 +319,20 @@ pub fn merge_bytes(
         let ha = scope.spawn(|| load(&Session::new(), ours, path, &markers.ours));
         let hb = scope.spawn(|| load(&Session::new(), theirs, path, &markers.theirs));
         let to = load(&Session::new(), base, path, &markers.base);
-        let join = |h: std::thread::ScopedJoinHandle<'_, Result<String, MergeError>>| {
+        type Loaded = Result<(String, SourceNames), MergeError>;
+        let join = |h: std::thread::ScopedJoinHandle<'_, Loaded>| {
             h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
         };
         (to, join(ha), join(hb))
     });
-    let (to, ta, tb) = (to?, ta?, tb?);
+    let ((to, no), (ta, na), (tb, nb)) = (to?, ta?, tb?);
     // A module without `source_filename` gets one from its parse name; do
     // not add that line to files that never had it.
     let keep_header = !crate::ir::detect_format(base).eq(&crate::ir::Format::Text)
         || base.windows(15).any(|w| w == b"source_filename");
-    let tidy = |text: String| {
+    let tidy = |text: &str| -> String {
         if keep_header {
-            text
+            text.to_string()
         } else {
             text.lines()
                 .filter(|l| !l.starts_with("source_filename = ") && !l.starts_with("; ModuleID = "))
@@ -126,41 +340,58 @@ pub fn merge_bytes(
                 .collect()
         }
     };
-    let clean = |text: String| {
-        Ok(Outcome {
-            text: tidy(text),
-            conflicts: 0,
-        })
-    };
-    if ta == to {
-        return clean(tb);
-    }
-    if tb == to || ta == tb {
-        return clean(ta);
-    }
     let internal = |e: String| MergeError::Internal(e);
     let mo = model::parse(&to, "base").map_err(internal)?;
     let mut ma = model::parse(&ta, &markers.ours).map_err(internal)?;
     let mut mb = model::parse(&tb, &markers.theirs).map_err(internal)?;
+    let clean_as = |canonical: &str| Outcome {
+        text: tidy(canonical),
+        bytes: None,
+        conflicts: 0,
+        notes: Vec::new(),
+    };
+    if ta == to || tb == to || ta == tb {
+        let result = if ta == to { &tb } else { &ta };
+        return Ok(Structured {
+            outcome: clean_as(result),
+            canonical: Some(result.clone()),
+            mo,
+            ma,
+            mb,
+            plan: rename::Plan::default(),
+            names: [no, na, nb],
+        });
+    }
     // Renamed functions: undo each rename on its side (and canonicalize
     // again, so the callers' lines equal the base's), merge, redo.
     let plan = rename::plan(&mo, &ma, &mb);
     if !plan.undo_ours.is_empty() {
         let text = rename::replace_globals(&ta, &plan.undo_ours);
-        let text = load(&Session::new(), text.as_bytes(), path, &markers.ours)?;
+        let (text, _) = load(&Session::new(), text.as_bytes(), path, &markers.ours)?;
         ma = model::parse(&text, &markers.ours).map_err(internal)?;
     }
     if !plan.undo_theirs.is_empty() {
         let text = rename::replace_globals(&tb, &plan.undo_theirs);
-        let text = load(&Session::new(), text.as_bytes(), path, &markers.theirs)?;
+        let (text, _) = load(&Session::new(), text.as_bytes(), path, &markers.theirs)?;
         mb = model::parse(&text, &markers.theirs).map_err(internal)?;
     }
     let merged = apply::merge_with(&mo, &ma, &mb, &plan.conflicts);
     let text = rename::replace_globals(&render::render(&merged.pieces, markers), &plan.redo);
+    let names = [no, na, nb];
     if merged.conflicts > 0 {
-        return Ok(Outcome {
-            text: tidy(text),
-            conflicts: merged.conflicts,
+        return Ok(Structured {
+            outcome: Outcome {
+                text: tidy(&text),
+                bytes: None,
+                conflicts: merged.conflicts,
+                notes: Vec::new(),
+            },
+            canonical: None,
+            mo,
+            ma,
+            mb,
+            plan,
+            names,
         });
     }
     let session = Session::new();
@@ -169,5 +400,14 @@ pub fn merge_bytes(
         .map_err(|e| MergeError::Internal(format!("the merged module does not parse: {e}")))?;
     m.verify()
         .map_err(|e| MergeError::Internal(format!("the merged module does not verify: {e}")))?;
-    clean(canonical_text(&m, path)?)
+    let canonical = canonical_text(&m, path)?;
+    Ok(Structured {
+        outcome: clean_as(&canonical),
+        canonical: Some(canonical),
+        mo,
+        ma,
+        mb,
+        plan,
+        names,
+    })
 }

@@ -389,6 +389,18 @@ impl SideTables {
         t
     }
 
+    /// The content key of metadata node `!n`, and whether no other node
+    /// of the module has the same content.
+    pub fn meta_key(&self, n: u32) -> Option<(u64, bool)> {
+        let k = *self.meta_key.get(&n)?;
+        Some((k, self.meta_unique.get(&n).copied().unwrap_or(false)))
+    }
+
+    /// The content key of attribute group `#n`.
+    pub fn attr_key(&self, n: u32) -> Option<u64> {
+        self.attr_key.get(&n).copied()
+    }
+
     fn key_of(&mut self, m: &ModuleText, n: u32, visiting: &mut Vec<u32>) -> u64 {
         if let Some(&k) = self.meta_key.get(&n) {
             return k;

@@ -1,0 +1,609 @@
+//! Writing the merge in ours' text: every line of ours that theirs did not
+//! change stays byte for byte; theirs' changes come in with ours' names.
+//!
+//! The structured merge decides *what* the result is (over canonical forms
+//! and base identities). This stage decides how to *write* it. Base and
+//! theirs are first translated into ours' naming, value by value, through
+//! the congruence the matching computed (theirs' token → theirs' canonical
+//! name → base canonical → ours' canonical → ours' token), and likewise for
+//! globals, attribute groups (`#N`) and metadata (`!N`), which are matched
+//! by content. Then a plain three-way line merge of (base', ours, theirs')
+//! has nothing left to trip on but real edits; comments are lines like any
+//! other. The caller accepts the result only if LLVM parses and verifies it
+//! and its canonical form equals the structured merge's.
+//!
+//! ```text
+//! base:    %5 = add i32 %4, 1        ours:  %5 = add i32 %4, 1   ; ours' note
+//! theirs:  %x = add i32 %w, 7        (theirs renamed %4 → %w, %5 → %x, changed 1 → 7)
+//! theirs': %5 = add i32 %4, 7        (in ours' names)
+//! merged:  %5 = add i32 %4, 7   ; ours' note
+//! ```
+//!
+//! Values theirs adds keep theirs' names unless ours' function already uses
+//! the name (then `name.1`, `name.2`...); new unnamed values get numbers:
+//! the function they land in is renumbered the way LLVM prints it.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use super::matching::{match_function, Matching};
+use super::model::{ModuleText, Side, SideTables};
+use crate::canon::source_map::SourceNames;
+use crate::comments::layout::{self, Layout, LineKind, StmtKind};
+
+/// The prefix of a placeholder for a new unnamed value; the renumbering
+/// pass gives each one its number.
+const PLACEHOLDER: &str = "irgit.new.";
+
+/// One input as the faithful writer needs it.
+pub struct SideText<'a> {
+    pub side: Side,
+    /// The input as written.
+    pub text: &'a str,
+    /// Canonical name → the input's token.
+    pub names: &'a SourceNames,
+    /// The canonical form, as the structured merge parsed it (functions
+    /// renamed on this side carry their base names there).
+    pub model: &'a ModuleText,
+    /// Functions this side renamed: `@new` → `@base`.
+    pub undo: &'a BTreeMap<String, String>,
+}
+
+/// Numbered metadata and attribute groups of an input as written, keyed by
+/// content (the same keys the structured merge uses).
+fn original_tables(side: Side, layout: &Layout<'_>) -> (SideTables, Vec<u32>, Vec<u32>) {
+    let mut m = ModuleText::default();
+    for s in &layout.stmts {
+        let num = match &s.kind {
+            StmtKind::Meta(n) => n.trim_start_matches('!').parse::<u32>().ok(),
+            StmtKind::AttrGroup(n) => n.parse::<u32>().ok(),
+            _ => None,
+        };
+        let Some(num) = num else { continue };
+        let joined: Vec<&str> = layout.lines[s.first..=s.last]
+            .iter()
+            .map(|l| l.code())
+            .collect();
+        let joined = joined.join(" ");
+        let rhs = joined
+            .split_once('=')
+            .map(|(_, r)| r.trim().to_string())
+            .unwrap_or_default();
+        if matches!(s.kind, StmtKind::Meta(_)) {
+            m.meta.insert(num, rhs);
+        } else {
+            m.attrs.insert(num, squeeze(&rhs));
+        }
+    }
+    let metas = m.meta.keys().copied().collect();
+    let attrs = m.attrs.keys().copied().collect();
+    (SideTables::new(side, &m), metas, attrs)
+}
+
+fn squeeze(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Names and numbers handed out to what ours does not have, shared by the
+/// translations of base and theirs so that one value gets one name.
+#[derive(Default)]
+pub struct Fresh {
+    /// (function, key) → token, per function; key names the value by its
+    /// base canonical name (`b:`) or theirs' (`t:`).
+    locals: HashMap<(String, String), String>,
+    taken_locals: HashMap<String, HashSet<String>>,
+    placeholders: usize,
+    globals: HashMap<String, String>,
+    taken_globals: HashSet<String>,
+    attrs: HashMap<u64, u32>,
+    next_attr: u32,
+    metas: HashMap<(u64, usize), u32>,
+    next_meta: u32,
+}
+
+/// What ours has, for the translations to aim at.
+pub struct OursIndex {
+    /// function (base name, with `@`) → ours canonical → ours token
+    locals: HashMap<String, HashMap<String, String>>,
+    /// ours function name for each base function name
+    func_of_base: HashMap<String, String>,
+    /// canonical global name → ours' name
+    globals: HashMap<String, String>,
+    attr_by_key: HashMap<u64, u32>,
+    /// (key, ordinal among nodes with that key) → number
+    meta_by_key: HashMap<(u64, usize), u32>,
+}
+
+impl OursIndex {
+    pub fn new(ours: &SideText<'_>, fresh: &mut Fresh) -> OursIndex {
+        let layout = layout::lex(ours.text);
+        let (tables, metas, attrs) = original_tables(Side::Ours, &layout);
+        let mut meta_by_key = HashMap::default();
+        let mut ordinal: HashMap<u64, usize> = HashMap::default();
+        for &n in &metas {
+            if let Some((k, _)) = tables.meta_key(n) {
+                let o = ordinal.entry(k).or_default();
+                meta_by_key.insert((k, *o), n);
+                *o += 1;
+            }
+        }
+        let attr_by_key = attrs
+            .iter()
+            .filter_map(|&n| tables.attr_key(n).map(|k| (k, n)))
+            .collect();
+        fresh.next_meta = metas.iter().max().map_or(0, |m| m + 1);
+        fresh.next_attr = attrs.iter().max().map_or(0, |m| m + 1);
+        let mut func_of_base = HashMap::default();
+        let mut locals = HashMap::default();
+        for (name, map) in &ours.names.locals {
+            let at = format!("@{}", crate::canon::source_map::name_token(name));
+            let base = ours.undo.get(&at).cloned().unwrap_or_else(|| at.clone());
+            fresh
+                .taken_locals
+                .insert(base.clone(), map.values().cloned().collect());
+            func_of_base.insert(base.clone(), at);
+            locals.insert(base, map.clone());
+        }
+        fresh.taken_globals = ours.names.globals.values().cloned().collect();
+        OursIndex {
+            locals,
+            func_of_base,
+            globals: ours.names.globals.clone(),
+            attr_by_key,
+            meta_by_key,
+        }
+    }
+}
+
+/// How one input's tokens are written in ours' text.
+struct Translation {
+    /// function (the input's name, with `@`) → the input's token → ours' token
+    locals: HashMap<String, HashMap<String, String>>,
+    globals: HashMap<String, String>,
+    attrs: HashMap<u32, u32>,
+    metas: HashMap<u32, u32>,
+}
+
+fn func_by_name<'m>(m: &'m ModuleText, name: &str) -> Option<&'m super::model::FuncText> {
+    m.funcs.iter().find(|f| f.name == name)
+}
+
+fn is_number(t: &str) -> bool {
+    !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+}
+
+impl Fresh {
+    fn local(&mut self, func: &str, key: String, preferred: &str) -> String {
+        if let Some(t) = self.locals.get(&(func.to_string(), key.clone())) {
+            return t.clone();
+        }
+        let taken = self.taken_locals.entry(func.to_string()).or_default();
+        let token = if is_number(preferred) || preferred.starts_with('"') {
+            self.placeholders += 1;
+            format!("{PLACEHOLDER}{}", self.placeholders)
+        } else {
+            let mut t = preferred.to_string();
+            let mut k = 0;
+            while taken.contains(&t) {
+                k += 1;
+                t = format!("{preferred}.{k}");
+            }
+            t
+        };
+        taken.insert(token.clone());
+        self.locals.insert((func.to_string(), key), token.clone());
+        token
+    }
+
+    fn global(&mut self, canonical: &str, preferred: &str) -> String {
+        if let Some(t) = self.globals.get(canonical) {
+            return t.clone();
+        }
+        let mut t = preferred.to_string();
+        let mut k = 0;
+        while self.taken_globals.contains(&t) {
+            k += 1;
+            t = format!("{preferred}.{k}");
+        }
+        self.taken_globals.insert(t.clone());
+        self.globals.insert(canonical.to_string(), t.clone());
+        t
+    }
+}
+
+/// Builds the translation of `side` into ours' tokens.
+fn translation(
+    side: &SideText<'_>,
+    base: &ModuleText,
+    ours: &SideText<'_>,
+    index: &OursIndex,
+    fresh: &mut Fresh,
+) -> Translation {
+    let tag = match side.side {
+        Side::Base => "b:",
+        Side::Ours => "a:",
+        Side::Theirs => "t:",
+    };
+    let mut locals = HashMap::default();
+    let mut names: Vec<(&String, &HashMap<String, String>)> = side.names.locals.iter().collect();
+    names.sort_by(|a, b| a.0.cmp(b.0));
+    for (fname, canon_to_token) in names {
+        let at = format!("@{}", crate::canon::source_map::name_token(fname));
+        let base_name = side.undo.get(&at).cloned().unwrap_or_else(|| at.clone());
+        let side_f = func_by_name(side.model, &base_name);
+        let base_f = func_by_name(base, &base_name);
+        let ours_f = index
+            .func_of_base
+            .get(&base_name)
+            .and_then(|_| func_by_name(ours.model, &base_name));
+        let m_side: Option<Matching> = match (side.side, base_f, side_f) {
+            (Side::Base, _, _) => None,
+            (_, Some(o), Some(s)) => Some(match_function(o, s)),
+            _ => None,
+        };
+        let ours_of_base: HashMap<String, String> = match (base_f, ours_f) {
+            (Some(o), Some(a)) => {
+                let m = match_function(o, a);
+                m.values
+                    .iter()
+                    .chain(m.blocks.iter())
+                    .map(|(a, o)| (o.clone(), a.clone()))
+                    .collect()
+            }
+            _ => HashMap::default(),
+        };
+        let ours_tokens = index.locals.get(&base_name);
+        let mut map = HashMap::default();
+        let mut entries: Vec<(&String, &String)> = canon_to_token.iter().collect();
+        entries.sort();
+        for (canonical, token) in entries {
+            let in_base: Option<String> = match (&m_side, side.side) {
+                (_, Side::Base) if base_f.is_some() => Some(canonical.clone()),
+                (Some(m), _) => m
+                    .values
+                    .get(canonical)
+                    .or_else(|| m.blocks.get(canonical))
+                    .cloned()
+                    .or_else(|| canonical.starts_with("arg").then(|| canonical.clone())),
+                _ => None,
+            };
+            let in_ours = in_base.as_ref().and_then(|o| {
+                let a = ours_of_base
+                    .get(o)
+                    .cloned()
+                    .or_else(|| o.starts_with("arg").then(|| o.clone()))?;
+                ours_tokens?.get(&a).cloned()
+            });
+            let out = match in_ours {
+                Some(t) => t,
+                None => {
+                    let key = match &in_base {
+                        Some(o) => format!("b:{o}"),
+                        None => format!("{tag}{canonical}"),
+                    };
+                    fresh.local(&base_name, key, token)
+                }
+            };
+            map.insert(token.clone(), out);
+        }
+        locals.insert(at, map);
+    }
+    let mut globals = HashMap::default();
+    for (canonical, name) in &side.names.globals {
+        let out = match index.globals.get(canonical) {
+            Some(o) => o.clone(),
+            None => fresh.global(canonical, name),
+        };
+        globals.insert(name.clone(), out);
+    }
+    let layout = layout::lex(side.text);
+    let (tables, metas, attrs) = original_tables(side.side, &layout);
+    let mut attr_map = HashMap::default();
+    for n in attrs {
+        if let Some(k) = tables.attr_key(n) {
+            let out = match index.attr_by_key.get(&k) {
+                Some(&o) => o,
+                None => match fresh.attrs.get(&k) {
+                    Some(&o) => o,
+                    None => {
+                        let o = fresh.next_attr;
+                        fresh.next_attr += 1;
+                        fresh.attrs.insert(k, o);
+                        o
+                    }
+                },
+            };
+            attr_map.insert(n, out);
+        }
+    }
+    let mut meta_map = HashMap::default();
+    let mut ordinal: HashMap<u64, usize> = HashMap::default();
+    for n in metas {
+        if let Some((k, _)) = tables.meta_key(n) {
+            let o = ordinal.entry(k).or_default();
+            let id = (k, *o);
+            *o += 1;
+            let out = match index.meta_by_key.get(&id) {
+                Some(&m) => m,
+                None => match fresh.metas.get(&id) {
+                    Some(&m) => m,
+                    None => {
+                        let m = fresh.next_meta;
+                        fresh.next_meta += 1;
+                        fresh.metas.insert(id, m);
+                        m
+                    }
+                },
+            };
+            meta_map.insert(n, out);
+        }
+    }
+    Translation {
+        locals,
+        globals,
+        attrs: attr_map,
+        metas: meta_map,
+    }
+}
+
+/// A reference token in code: its sigil and the name after it (quotes kept).
+fn scan_tokens(code: &str, mut f: impl FnMut(usize, usize, u8, &str)) {
+    let b = code.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        if matches!(c, b'%' | b'@' | b'#' | b'!') && i + 1 < b.len() {
+            let start = i + 1;
+            let mut j = start;
+            if b[j] == b'"' && matches!(c, b'%' | b'@') {
+                j += 1;
+                while j < b.len() && b[j] != b'"' {
+                    j += 1;
+                }
+                j = (j + 1).min(b.len());
+            } else if matches!(c, b'#' | b'!') {
+                while j < b.len() && b[j].is_ascii_digit() {
+                    j += 1;
+                }
+                if j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_' || b[j] == b'.') {
+                    j = start;
+                }
+            } else {
+                while j < b.len()
+                    && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'$' | b'.' | b'_' | b'-'))
+                {
+                    j += 1;
+                }
+            }
+            if j > start {
+                f(i, j, c, &code[start..j]);
+                i = j;
+                continue;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Rewrites the references in `code` through `map` (`None`: keep).
+fn rewrite_code(code: &str, mut map: impl FnMut(u8, &str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(code.len() + 8);
+    let mut copied = 0;
+    scan_tokens(code, |i, j, sigil, name| {
+        if let Some(new) = map(sigil, name) {
+            out.push_str(&code[copied..i]);
+            out.push(sigil as char);
+            out.push_str(&new);
+            copied = j;
+        }
+    });
+    out.push_str(&code[copied..]);
+    out
+}
+
+/// The text of `side` with every reference written in ours' names.
+fn apply_translation(text: &str, t: &Translation) -> String {
+    let layout = layout::lex(text);
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut func: Option<&HashMap<String, String>> = None;
+    for (idx, line) in layout.lines.iter().enumerate() {
+        if let LineKind::Code { stmt } = line.kind {
+            match &layout.stmts[stmt].kind {
+                StmtKind::Define(name) if layout.stmts[stmt].first == idx => {
+                    func = t.locals.get(name);
+                }
+                k if !k.in_function() && !matches!(k, StmtKind::Define(_)) => func = None,
+                _ => {}
+            }
+            let end = line.comment_at.unwrap_or(line.text.len());
+            let code = &line.text[..end];
+            let new = rewrite_code(code, |sigil, name| match sigil {
+                b'%' => func.and_then(|m| m.get(name)).cloned(),
+                b'@' => t
+                    .globals
+                    .get(&crate::comments::carry::unquote(name))
+                    .map(|g| crate::canon::source_map::name_token(g)),
+                b'#' => name
+                    .parse::<u32>()
+                    .ok()
+                    .and_then(|n| t.attrs.get(&n))
+                    .map(|n| n.to_string()),
+                _ => name
+                    .parse::<u32>()
+                    .ok()
+                    .and_then(|n| t.metas.get(&n))
+                    .map(|n| n.to_string()),
+            });
+            out.push_str(&new);
+            out.push_str(&line.text[end..]);
+            // A `}` ends the function's scope after its own line.
+            if layout.stmts[stmt].kind == StmtKind::FuncEnd {
+                func = None;
+            }
+        } else {
+            out.push_str(line.text);
+        }
+        out.push('\n');
+    }
+    if !text.ends_with('\n') && out.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+/// Base and theirs written in ours' names: the inputs of the line merge.
+pub fn translate(
+    base: &SideText<'_>,
+    ours: &SideText<'_>,
+    theirs: &SideText<'_>,
+) -> (String, String) {
+    let mut fresh = Fresh::default();
+    let index = OursIndex::new(ours, &mut fresh);
+    let tb = translation(base, base.model, ours, &index, &mut fresh);
+    let tt = translation(theirs, base.model, ours, &index, &mut fresh);
+    (
+        apply_translation(base.text, &tb),
+        apply_translation(theirs.text, &tt),
+    )
+}
+
+/// Gives the placeholders of new unnamed values their numbers: every
+/// function holding one is renumbered the way LLVM's printer numbers
+/// (unnamed arguments, then blocks and non-void instructions in order).
+/// Other functions are left untouched.
+pub fn renumber(text: &str) -> String {
+    if !text.contains(PLACEHOLDER) {
+        return text.to_string();
+    }
+    let layout = layout::lex(text);
+    let mut renames: Vec<Option<usize>> = vec![None; layout.lines.len()];
+    let mut maps: Vec<HashMap<String, String>> = Vec::new();
+    let stmts = &layout.stmts;
+    let mut i = 0;
+    while i < stmts.len() {
+        let StmtKind::Define(_) = stmts[i].kind else {
+            i += 1;
+            continue;
+        };
+        let end = (i + 1..stmts.len())
+            .find(|&j| stmts[j].kind == StmtKind::FuncEnd)
+            .unwrap_or(stmts.len() - 1);
+        let first_line = stmts[i].first;
+        let last_line = stmts[end].last;
+        let has_placeholder = layout.lines[first_line..=last_line]
+            .iter()
+            .any(|l| l.text.contains(PLACEHOLDER));
+        if has_placeholder {
+            let mut map = HashMap::default();
+            let mut slot = 0usize;
+            // Unnamed arguments: numbered tokens right before `,` or `)`.
+            let header: String = layout.lines[stmts[i].first..=stmts[i].last]
+                .iter()
+                .map(|l| l.code())
+                .collect::<Vec<_>>()
+                .join(" ");
+            scan_tokens(&header, |_, j, sigil, name| {
+                let next = header[j..].trim_start().as_bytes().first().copied();
+                if sigil == b'%'
+                    && (is_number(name) || name.starts_with(PLACEHOLDER))
+                    && matches!(next, Some(b',') | Some(b')'))
+                {
+                    map.insert(name.to_string(), slot.to_string());
+                    slot += 1;
+                }
+            });
+            let mut seen_block = false;
+            for s in &stmts[i + 1..end] {
+                match &s.kind {
+                    StmtKind::Label(l) => {
+                        seen_block = true;
+                        if is_number(l) || l.starts_with(PLACEHOLDER) {
+                            map.insert(l.clone(), slot.to_string());
+                            slot += 1;
+                        }
+                    }
+                    StmtKind::Inst { def } => {
+                        if !seen_block {
+                            // The entry block without a label takes a number.
+                            seen_block = true;
+                            slot += 1;
+                        }
+                        if let Some(d) = def {
+                            if is_number(d) || d.starts_with(PLACEHOLDER) {
+                                map.insert(d.clone(), slot.to_string());
+                                slot += 1;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for r in renames.iter_mut().take(last_line + 1).skip(first_line) {
+                *r = Some(maps.len());
+            }
+            maps.push(map);
+        }
+        i = end + 1;
+    }
+    let mut out = String::with_capacity(text.len());
+    for (k, line) in layout.lines.iter().enumerate() {
+        match renames[k] {
+            Some(m) => {
+                let map = &maps[m];
+                let end = line.comment_at.unwrap_or(line.text.len());
+                let code = &line.text[..end];
+                let code = rewrite_code(code, |sigil, name| {
+                    (sigil == b'%').then(|| map.get(name).cloned()).flatten()
+                });
+                // A numbered label (`7:`) is a definition too.
+                let code = match code.trim_end().strip_suffix(':') {
+                    Some(l) if !l.starts_with(' ') && map.contains_key(l) => {
+                        format!("{}:{}", map[l], &code[code.trim_end().len()..])
+                    }
+                    _ => code,
+                };
+                out.push_str(&code);
+                out.push_str(&line.text[end..]);
+            }
+            None => out.push_str(line.text),
+        }
+        out.push('\n');
+    }
+    if !text.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_get_llvm_numbers_in_their_function_only() {
+        let text = "define i32 @f(i32 %0) {\n  %2 = add i32 %0, 1\n  %irgit.new.1 = mul i32 %2, 2\n  %3 = sub i32 %irgit.new.1, 1\n  br label %4\n\n4:\n  ret i32 %3 ; keep %3 in comments\n}\n\ndefine i32 @g(i32 %0) {\n  %2 = add i32 %0, 1\n  ret i32 %2\n}\n";
+        let want = "define i32 @f(i32 %0) {\n  %2 = add i32 %0, 1\n  %3 = mul i32 %2, 2\n  %4 = sub i32 %3, 1\n  br label %5\n\n5:\n  ret i32 %4 ; keep %3 in comments\n}\n\ndefine i32 @g(i32 %0) {\n  %2 = add i32 %0, 1\n  ret i32 %2\n}\n";
+        assert_eq!(renumber(text), want);
+    }
+
+    #[test]
+    fn tokens_outside_strings_are_rewritten() {
+        let out = rewrite_code(
+            "call void @f(ptr @\"a b\", i32 %x), !dbg !12 #3 c\"%x\"",
+            |s, n| Some(format!("<{}{n}>", s as char)),
+        );
+        assert_eq!(
+            out,
+            "call void @<@f>(ptr @<@\"a b\">, i32 %<%x>), !dbg !<!12> #<#3> c\"%x\""
+        );
+    }
+}
