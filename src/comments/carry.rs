@@ -248,7 +248,7 @@ impl Carried {
 
 /// A canonical value name without the `.N` that tells apart values no
 /// bounded neighbourhood could (`%ld.fc37.1` → `%ld.fc37`).
-fn without_twin_suffix(name: &str) -> &str {
+pub fn without_twin_suffix(name: &str) -> &str {
     let Some((head, n)) = name.rsplit_once('.') else {
         return name;
     };

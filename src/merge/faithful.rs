@@ -111,12 +111,14 @@ pub struct OursIndex {
     /// canonical global name → ours' name
     globals: HashMap<String, String>,
     attr_by_key: HashMap<u64, u32>,
+    /// function (base name) → ours' token → base token, from the text
+    aligned: Aligned,
     /// (key, ordinal among nodes with that key) → number
     meta_by_key: HashMap<(u64, usize), u32>,
 }
 
 impl OursIndex {
-    pub fn new(ours: &SideText<'_>, fresh: &mut Fresh) -> OursIndex {
+    pub fn new(ours: &SideText<'_>, base: &SideText<'_>, fresh: &mut Fresh) -> OursIndex {
         let layout = layout::lex(ours.text);
         let (tables, metas, attrs) = original_tables(Side::Ours, &layout);
         let mut meta_by_key = HashMap::default();
@@ -147,6 +149,7 @@ impl OursIndex {
         }
         fresh.taken_globals = ours.names.globals.values().cloned().collect();
         OursIndex {
+            aligned: align(ours.text, ours.undo, base.text),
             locals,
             func_of_base,
             globals: ours.names.globals.clone(),
@@ -213,9 +216,236 @@ impl Fresh {
 }
 
 /// Builds the translation of `side` into ours' tokens.
+/// A line with the numbers that shift when a line is inserted above it
+/// (`%7`, `7:`, `!7`, `#7`) masked: lines equal up to renumbering compare equal.
+fn masked(code: &str) -> String {
+    let code = match code.strip_suffix(':') {
+        Some(l) if is_number(l) => return "#:".to_string(),
+        _ => code,
+    };
+    rewrite_code(code, |sigil, name| {
+        (sigil != b'@' && is_number(name)).then(|| "#".to_string())
+    })
+}
+
+/// The local tokens of a line in order (a label's own name first).
+fn line_tokens(code: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(l) = code.strip_suffix(':') {
+        if !l.contains(' ') {
+            v.push(l.to_string());
+            return v;
+        }
+    }
+    scan_tokens(code, |_, _, sigil, name| {
+        if sigil == b'%' {
+            v.push(name.to_string());
+        }
+    });
+    v
+}
+
+/// Token correspondences from the text itself: the lines of `a` and `b`
+/// that are equal up to renumbering (a Myers diff of the masked lines) pair
+/// their local tokens position by position, per function (`undo` maps `a`'s
+/// renamed functions to base names). Returns function → `a` token → `b` token.
+fn align(a: &str, undo: &BTreeMap<String, String>, b: &str) -> Aligned {
+    fn keyed<'t>(
+        text: &'t str,
+        undo: Option<&BTreeMap<String, String>>,
+    ) -> (Vec<String>, Vec<(String, &'t str)>) {
+        let layout = layout::lex(text);
+        let mut keys = Vec::new();
+        let mut lines = Vec::new();
+        let mut func = String::new();
+        for line in &layout.lines {
+            let LineKind::Code { stmt } = line.kind else {
+                continue;
+            };
+            let kind = &layout.stmts[stmt].kind;
+            if let StmtKind::Define(name) = kind {
+                func = undo
+                    .and_then(|u| u.get(name))
+                    .cloned()
+                    .unwrap_or_else(|| name.clone());
+            } else if !kind.in_function() {
+                func.clear();
+            }
+            if func.is_empty() {
+                continue;
+            }
+            keys.push(format!("{func} {}", masked(line.code())));
+            lines.push((func.clone(), line.code()));
+        }
+        (keys, lines)
+    }
+    let (ka, la) = keyed(a, Some(undo));
+    let (kb, lb) = keyed(b, None);
+    fn count(keys: &[String]) -> HashMap<&str, usize> {
+        let mut c: HashMap<&str, usize> = HashMap::default();
+        for k in keys {
+            *c.entry(k.as_str()).or_default() += 1;
+        }
+        c
+    }
+    let (ca, cb) = (count(&ka), count(&kb));
+    let mut out: Aligned = HashMap::default();
+    let mut taken: HashSet<(String, String)> = HashSet::default();
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &ka, &kb) {
+        let similar::DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        else {
+            continue;
+        };
+        for k in 0..len {
+            let (func, code_a) = &la[old_index + k];
+            let (_, code_b) = &lb[new_index + k];
+            let key = ka[old_index + k].as_str();
+            let unique = ca.get(key) == Some(&1) && cb.get(key) == Some(&1);
+            let map = out.entry(func.clone()).or_default();
+            for (ta, tb) in line_tokens(code_a).into_iter().zip(line_tokens(code_b)) {
+                if !map.contains_key(&ta) && taken.insert((func.clone(), tb.clone())) {
+                    map.insert(ta, (tb, unique));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// function → token → (the other input's token, from a line unique in both).
+type Aligned = HashMap<String, HashMap<String, (String, bool)>>;
+
+/// A side's canonical names → base canonical names: the structural
+/// matching, arguments by position, then, among what is left unmatched on
+/// both sides, values the two inputs wrote with the same token (an edited
+/// instruction keeps its name in the text).
+fn by_names(
+    m: Matching,
+    aligned: Option<&HashMap<String, (String, bool)>>,
+    side_tokens: &HashMap<String, String>,
+    base_tokens: &HashMap<String, String>,
+) -> HashMap<String, String> {
+    let mut map: HashMap<String, String> = m.values.into_iter().chain(m.blocks).collect();
+    // What the text itself says: lines unique in both texts win over the
+    // structure; repeated lines (a run of equal allocas) only fill gaps.
+    if let Some(aligned) = aligned {
+        let side_of: HashMap<&String, &String> = side_tokens.iter().map(|(c, t)| (t, c)).collect();
+        let base_of: HashMap<&String, &String> = base_tokens.iter().map(|(c, t)| (t, c)).collect();
+        let mut pairs: Vec<(&String, &(String, bool))> = aligned.iter().collect();
+        pairs.sort();
+        let mut used: HashSet<String> = map.values().cloned().collect();
+        for strong in [true, false] {
+            for (ts, (tb, unique)) in &pairs {
+                if *unique != strong {
+                    continue;
+                }
+                let (Some(&c), Some(&b)) = (side_of.get(*ts), base_of.get(tb)) else {
+                    continue;
+                };
+                if strong {
+                    if used.contains(b.as_str()) {
+                        map.retain(|k, v| k == c || v != b);
+                    }
+                    if let Some(old) = map.insert(c.clone(), b.clone()) {
+                        used.remove(&old);
+                    }
+                    used.insert(b.clone());
+                } else if !map.contains_key(c) && used.insert(b.clone()) {
+                    map.insert(c.clone(), b.clone());
+                }
+            }
+        }
+    }
+    // Twins (same canonical name up to the `.N` suffix) are told apart by
+    // nothing but their order: within each class, pair first the ones the
+    // two inputs wrote with the same token, then as the matching did, then
+    // in name order.
+    let stem = crate::comments::carry::without_twin_suffix;
+    let mut classes: HashMap<&str, (Vec<&String>, Vec<&String>)> = HashMap::default();
+    for c in side_tokens.keys() {
+        classes.entry(stem(c)).or_default().0.push(c);
+    }
+    for b in base_tokens.keys() {
+        if let Some(class) = classes.get_mut(stem(b)) {
+            class.1.push(b);
+        }
+    }
+    for (sides, bases) in classes.values_mut() {
+        if sides.len() < 2 && bases.len() < 2 {
+            continue;
+        }
+        sides.sort();
+        bases.sort();
+        let before: HashMap<String, String> = sides
+            .iter()
+            .filter_map(|c| map.remove(*c).map(|b| ((*c).clone(), b)))
+            .collect();
+        let mut free_bases: Vec<&String> = bases
+            .iter()
+            .copied()
+            .filter(|b| !map.values().any(|v| v == *b))
+            .collect();
+        let mut rest = Vec::new();
+        for c in sides.iter() {
+            // Numbers shift with every insertion above: only names count.
+            let t = side_tokens.get(*c).filter(|t| !is_number(t));
+            match free_bases
+                .iter()
+                .position(|b| t.is_some() && base_tokens.get(*b) == t)
+            {
+                Some(k) => {
+                    map.insert((*c).clone(), free_bases.remove(k).clone());
+                }
+                None => rest.push(*c),
+            }
+        }
+        let mut unpaired = Vec::new();
+        for c in rest {
+            match before
+                .get(c)
+                .and_then(|b| free_bases.iter().position(|x| *x == b))
+            {
+                Some(k) => {
+                    map.insert(c.clone(), free_bases.remove(k).clone());
+                }
+                None => unpaired.push(c),
+            }
+        }
+        for (c, b) in unpaired.into_iter().zip(free_bases) {
+            map.insert(c.clone(), b.clone());
+        }
+    }
+    for k in side_tokens.keys() {
+        if k.starts_with("arg") && base_tokens.contains_key(k) {
+            map.entry(k.clone()).or_insert_with(|| k.clone());
+        }
+    }
+    let taken: HashSet<String> = map.values().cloned().collect();
+    let mut base_by_token: HashMap<&String, &String> = base_tokens
+        .iter()
+        .filter(|(c, _)| !taken.contains(*c))
+        .map(|(c, t)| (t, c))
+        .collect();
+    let mut rest: Vec<(&String, &String)> = side_tokens
+        .iter()
+        .filter(|(c, _)| !map.contains_key(*c))
+        .collect();
+    rest.sort();
+    for (c, t) in rest {
+        if let Some(b) = base_by_token.remove(t) {
+            map.insert(c.clone(), b.clone());
+        }
+    }
+    map
+}
+
 fn translation(
     side: &SideText<'_>,
-    base: &ModuleText,
+    base: &SideText<'_>,
     ours: &SideText<'_>,
     index: &OursIndex,
     fresh: &mut Fresh,
@@ -226,30 +456,53 @@ fn translation(
         Side::Theirs => "t:",
     };
     let mut locals = HashMap::default();
+    let side_aligned = match side.side {
+        Side::Base => HashMap::default(),
+        _ => align(side.text, side.undo, base.text),
+    };
     let mut names: Vec<(&String, &HashMap<String, String>)> = side.names.locals.iter().collect();
     names.sort_by(|a, b| a.0.cmp(b.0));
     for (fname, canon_to_token) in names {
         let at = format!("@{}", crate::canon::source_map::name_token(fname));
         let base_name = side.undo.get(&at).cloned().unwrap_or_else(|| at.clone());
         let side_f = func_by_name(side.model, &base_name);
-        let base_f = func_by_name(base, &base_name);
+        let base_f = func_by_name(base.model, &base_name);
         let ours_f = index
             .func_of_base
             .get(&base_name)
             .and_then(|_| func_by_name(ours.model, &base_name));
-        let m_side: Option<Matching> = match (side.side, base_f, side_f) {
-            (Side::Base, _, _) => None,
-            (_, Some(o), Some(s)) => Some(match_function(o, s)),
-            _ => None,
+        let empty = HashMap::default();
+        let base_tokens = base
+            .names
+            .locals
+            .get(&crate::comments::carry::unquote(&base_name))
+            .unwrap_or(&empty);
+        let side_to_base: HashMap<String, String> = match (side.side, base_f, side_f) {
+            (Side::Base, Some(_), _) => canon_to_token
+                .keys()
+                .map(|k| (k.clone(), k.clone()))
+                .collect(),
+            (Side::Base, None, _) => HashMap::default(),
+            (_, Some(o), Some(s)) => by_names(
+                match_function(o, s),
+                side_aligned.get(&base_name),
+                canon_to_token,
+                base_tokens,
+            ),
+            _ => HashMap::default(),
         };
         let ours_of_base: HashMap<String, String> = match (base_f, ours_f) {
             (Some(o), Some(a)) => {
-                let m = match_function(o, a);
-                m.values
-                    .iter()
-                    .chain(m.blocks.iter())
-                    .map(|(a, o)| (o.clone(), a.clone()))
-                    .collect()
+                let ours_tokens = index.locals.get(&base_name).unwrap_or(&empty);
+                by_names(
+                    match_function(o, a),
+                    index.aligned.get(&base_name),
+                    ours_tokens,
+                    base_tokens,
+                )
+                .into_iter()
+                .map(|(a, o)| (o, a))
+                .collect()
             }
             _ => HashMap::default(),
         };
@@ -258,22 +511,10 @@ fn translation(
         let mut entries: Vec<(&String, &String)> = canon_to_token.iter().collect();
         entries.sort();
         for (canonical, token) in entries {
-            let in_base: Option<String> = match (&m_side, side.side) {
-                (_, Side::Base) if base_f.is_some() => Some(canonical.clone()),
-                (Some(m), _) => m
-                    .values
-                    .get(canonical)
-                    .or_else(|| m.blocks.get(canonical))
-                    .cloned()
-                    .or_else(|| canonical.starts_with("arg").then(|| canonical.clone())),
-                _ => None,
-            };
+            let in_base: Option<String> = side_to_base.get(canonical).cloned();
             let in_ours = in_base.as_ref().and_then(|o| {
-                let a = ours_of_base
-                    .get(o)
-                    .cloned()
-                    .or_else(|| o.starts_with("arg").then(|| o.clone()))?;
-                ours_tokens?.get(&a).cloned()
+                let a = ours_of_base.get(o)?;
+                ours_tokens?.get(a).cloned()
             });
             let out = match in_ours {
                 Some(t) => t,
@@ -285,6 +526,9 @@ fn translation(
                     fresh.local(&base_name, key, token)
                 }
             };
+            if std::env::var_os("IRGIT_DEBUG_MAP").is_some() {
+                eprintln!("{tag} {base_name} {token} -> {canonical} -> base {in_base:?} -> {out}");
+            }
             map.insert(token.clone(), out);
         }
         locals.insert(at, map);
@@ -424,7 +668,13 @@ fn apply_translation(text: &str, t: &Translation) -> String {
                 k if !k.in_function() && !matches!(k, StmtKind::Define(_)) => func = None,
                 _ => {}
             }
-            let end = line.comment_at.unwrap_or(line.text.len());
+            // LLVM's `; preds = %a, %b` names blocks too: translate it.
+            let preds = line.comment().is_some_and(|c| c.starts_with("; preds = "))
+                && matches!(layout.stmts[stmt].kind, StmtKind::Label(_));
+            let end = match line.comment_at {
+                Some(at) if !preds => at,
+                _ => line.text.len(),
+            };
             let code = &line.text[..end];
             let new = rewrite_code(code, |sigil, name| match sigil {
                 b'%' => func.and_then(|m| m.get(name)).cloned(),
@@ -443,6 +693,14 @@ fn apply_translation(text: &str, t: &Translation) -> String {
                     .and_then(|n| t.metas.get(&n))
                     .map(|n| n.to_string()),
             });
+            // A label's own name (`7:`) is a definition, not a `%` reference.
+            let new = match (&layout.stmts[stmt].kind, func) {
+                (StmtKind::Label(l), Some(m)) if new.starts_with(l.as_str()) => match m.get(l) {
+                    Some(t) => format!("{t}{}", &new[l.len()..]),
+                    None => new,
+                },
+                _ => new,
+            };
             out.push_str(&new);
             out.push_str(&line.text[end..]);
             // A `}` ends the function's scope after its own line.
@@ -467,9 +725,9 @@ pub fn translate(
     theirs: &SideText<'_>,
 ) -> (String, String) {
     let mut fresh = Fresh::default();
-    let index = OursIndex::new(ours, &mut fresh);
-    let tb = translation(base, base.model, ours, &index, &mut fresh);
-    let tt = translation(theirs, base.model, ours, &index, &mut fresh);
+    let index = OursIndex::new(ours, base, &mut fresh);
+    let tb = translation(base, base, ours, &index, &mut fresh);
+    let tt = translation(theirs, base, ours, &index, &mut fresh);
     (
         apply_translation(base.text, &tb),
         apply_translation(theirs.text, &tt),

@@ -25,6 +25,7 @@ pub mod conflict;
 pub mod diff;
 pub mod faithful;
 pub mod fallback;
+pub mod lines;
 pub mod matching;
 pub mod model;
 pub mod rename;
@@ -178,7 +179,7 @@ pub fn merge_bytes(
         .any(|t| crate::comments::has_user_comments(t));
     if s.outcome.conflicts > 0 {
         let (b2, t2) = faithful::translate(&sb, &so, &st);
-        let lm = line_merge_texts(&b2, tours, &t2, markers)?;
+        let lm = lines::merge3(&b2, tours, &t2, markers);
         if lm.conflicts > 0 {
             let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts);
             o.notes.push("conflicts are written in ours' text".into());
@@ -201,7 +202,15 @@ pub fn merge_bytes(
     }
     // Base and theirs in ours' names, merged line by line.
     let (b2, t2) = faithful::translate(&sb, &so, &st);
-    let lm = line_merge_texts(&b2, tours, &t2, markers)?;
+    let lm = lines::merge3(&b2, tours, &t2, markers);
+    if let Some(dir) = std::env::var_os("IRGIT_DEBUG_MERGE") {
+        // For debugging: the translated inputs and the line merge.
+        let dir = std::path::Path::new(&dir);
+        let _ = std::fs::write(dir.join("base-in-ours-names.ll"), &b2);
+        let _ = std::fs::write(dir.join("theirs-in-ours-names.ll"), &t2);
+        let _ = std::fs::write(dir.join("line-merge.ll"), faithful::renumber(&lm.text));
+        let _ = std::fs::write(dir.join("expected-canonical.ll"), expected);
+    }
     if lm.conflicts == 0 {
         let text = faithful::renumber(&lm.text);
         if means(&text, path, expected) {

@@ -308,3 +308,111 @@ pub fn mutation_triples(modules: &[(String, String)], seeds: &[u64]) -> Vec<Trip
     }
     out
 }
+
+/// A text edit of a lit-style file: replace line `at`, or insert a line
+/// above it.
+#[derive(Debug, Clone)]
+enum TextEdit {
+    Replace(usize, String),
+    InsertAbove(usize, String),
+}
+
+fn apply_text_edits(text: &str, edits: &[&TextEdit]) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut sorted: Vec<&TextEdit> = edits.to_vec();
+    let at = |e: &TextEdit| match e {
+        TextEdit::Replace(i, _) | TextEdit::InsertAbove(i, _) => *i,
+    };
+    sorted.sort_by_key(|e| std::cmp::Reverse(at(e)));
+    for e in sorted {
+        match e {
+            TextEdit::Replace(i, l) => lines[*i] = l.clone(),
+            TextEdit::InsertAbove(i, l) => lines.insert(*i, l.clone()),
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+/// Triples from the lit-style files of `tests/lit/`, as written (RUN and
+/// CHECK lines, notes, trailing comments): each side edits instructions
+/// and comments at different places, plus one pair editing the same
+/// comment differently (which must conflict).
+pub fn lit_triples() -> Vec<Triple> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lit");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ll"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let base = std::fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = base.lines().collect();
+        let whole_comments: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].trim_start().starts_with(';'))
+            .collect();
+        let trailing: Vec<usize> = (0..lines.len())
+            .filter(|&i| !lines[i].trim_start().starts_with(';') && lines[i].contains(" ; "))
+            .collect();
+        let rets: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].trim_start().starts_with("ret "))
+            .collect();
+        let (Some(&c_first), Some(&c_last), Some(&r_first), Some(&r_last)) = (
+            whole_comments.first(),
+            whole_comments.last(),
+            rets.first(),
+            rets.last(),
+        ) else {
+            continue;
+        };
+        let edit_comment =
+            |i: usize, who: &str| TextEdit::Replace(i, format!("{} ({who} was here)", lines[i]));
+        let dead_add = |i: usize, who: &str| {
+            TextEdit::InsertAbove(
+                i,
+                format!("  %{who}.extra = add i32 0, 0 ; {who} adds this"),
+            )
+        };
+        let note = |i: usize, who: &str| TextEdit::InsertAbove(i, format!("  ; a note from {who}"));
+        let mut pairs: Vec<(&str, TextEdit, TextEdit)> = vec![
+            (
+                "comment vs instruction",
+                edit_comment(c_first, "ours"),
+                dead_add(r_last, "theirs"),
+            ),
+            (
+                "instruction vs comment",
+                dead_add(r_first, "ours"),
+                edit_comment(c_last, "theirs"),
+            ),
+        ];
+        if let Some(&t) = trailing.iter().find(|&&t| t != r_first && t + 1 != r_first) {
+            pairs.push((
+                "note vs trailing comment",
+                note(r_first, "ours"),
+                TextEdit::Replace(t, format!("{} and more", lines[t])),
+            ));
+        }
+        for (what, a, b) in pairs {
+            out.push(Triple {
+                name: format!("lit:{name}: {what}"),
+                base: base.clone(),
+                left: apply_text_edits(&base, &[&a]),
+                right: apply_text_edits(&base, &[&b]),
+                expected: Some(apply_text_edits(&base, &[&a, &b])),
+                relation: Relation::Disjoint,
+            });
+        }
+        out.push(Triple {
+            name: format!("lit:{name}: the same comment edited twice"),
+            base: base.clone(),
+            left: apply_text_edits(&base, &[&edit_comment(c_first, "ours")]),
+            right: apply_text_edits(&base, &[&edit_comment(c_first, "theirs")]),
+            expected: None,
+            relation: Relation::Overlapping,
+        });
+    }
+    out
+}

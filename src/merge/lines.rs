@@ -1,0 +1,241 @@
+//! A three-way line merge with the spec's conflict rules
+//! (`ir-merge-theory.md` §4) instead of diff3's: edits of adjacent lines do
+//! not conflict, because the order of the result is still determined.
+//!
+//! ```text
+//! base      ours       theirs     merged      (git merge-file: conflict,
+//! %a = x    %a = x     %a = x     %a = x       the two edits touch)
+//! %b = 1    %b = 2     %b = 1     %b = 2
+//! %c = 3    %c = 3     %c = 4     %c = 4
+//! ```
+//!
+//! Each side is a list of hunks (a base range and its replacement), from a
+//! Myers diff. Two hunks conflict when their base ranges overlap, when one
+//! inserts strictly inside a range the other replaces, or when both insert
+//! at the same place different lines. Identical hunks are taken once.
+//! Conflicts are written with markers around the conflicting lines only.
+
+use super::render::{Markers, Style};
+
+/// A change of one side: base lines `start..end` become `lines`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Hunk<'a> {
+    start: usize,
+    end: usize,
+    lines: Vec<&'a str>,
+}
+
+fn hunks<'a>(base: &[&'a str], side: &[&'a str]) -> Vec<Hunk<'a>> {
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, base, side);
+    let mut out: Vec<Hunk<'a>> = Vec::new();
+    for op in ops {
+        let (tag, old, new) = op.as_tag_tuple();
+        if tag == similar::DiffTag::Equal {
+            continue;
+        }
+        let h = Hunk {
+            start: old.start,
+            end: old.end,
+            lines: side[new].to_vec(),
+        };
+        // Merge touching ops (a delete right before an insert) into one hunk.
+        match out.last_mut() {
+            Some(last) if last.end == h.start && (last.start == last.end || h.start == h.end) => {
+                last.end = h.end;
+                last.lines.extend(h.lines);
+            }
+            _ => out.push(h),
+        }
+    }
+    out
+}
+
+/// Whether two hunks (one per side) must be shown as a conflict.
+fn conflict(a: &Hunk<'_>, b: &Hunk<'_>) -> bool {
+    if a == b {
+        return false;
+    }
+    let a_ins = a.start == a.end;
+    let b_ins = b.start == b.end;
+    match (a_ins, b_ins) {
+        (true, true) => a.start == b.start,
+        (true, false) => a.start > b.start && a.start < b.end,
+        (false, true) => b.start > a.start && b.start < a.end,
+        (false, false) => a.start < b.end && b.start < a.end,
+    }
+}
+
+/// The result of a line merge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineMerge {
+    pub text: String,
+    pub conflicts: usize,
+}
+
+fn split(text: &str) -> Vec<&str> {
+    text.split_inclusive('\n').collect()
+}
+
+/// Merges `ours` and `theirs`, two edits of `base`.
+pub fn merge3(base: &str, ours: &str, theirs: &str, m: &Markers) -> LineMerge {
+    let (b, o, t) = (split(base), split(ours), split(theirs));
+    let (ho, ht) = (hunks(&b, &o), hunks(&b, &t));
+    // Walk both hunk lists in base order, grouping conflicting hunks.
+    let mut out = String::with_capacity(ours.len() + theirs.len() / 4);
+    let mut conflicts = 0;
+    let (mut i, mut j, mut pos) = (0, 0, 0);
+    let copy = |out: &mut String, from: usize, to: usize| {
+        for l in &b[from..to] {
+            out.push_str(l);
+        }
+    };
+    let key = |h: &Hunk<'_>| (h.start, h.end != h.start);
+    while i < ho.len() || j < ht.len() {
+        let take_ours = match (ho.get(i), ht.get(j)) {
+            (Some(x), Some(y)) => key(x) <= key(y),
+            (Some(_), None) => true,
+            _ => false,
+        };
+        let first = if take_ours { &ho[i] } else { &ht[j] };
+        // The group: hunks of either side chained by conflicts.
+        let (mut gi, mut gj) = (i, j);
+        if take_ours {
+            gi += 1;
+        } else {
+            gj += 1;
+        }
+        let (mut start, mut end) = (first.start, first.end);
+        let mut in_conflict = false;
+        loop {
+            let mut grew = false;
+            if let Some(y) = ht.get(gj) {
+                if ho[i..gi].iter().any(|x| conflict(x, y)) {
+                    in_conflict = true;
+                    start = start.min(y.start);
+                    end = end.max(y.end);
+                    gj += 1;
+                    grew = true;
+                }
+            }
+            if let Some(x) = ho.get(gi) {
+                if ht[j..gj].iter().any(|y| conflict(x, y)) {
+                    in_conflict = true;
+                    start = start.min(x.start);
+                    end = end.max(x.end);
+                    gi += 1;
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        copy(&mut out, pos, start.max(pos));
+        if !in_conflict {
+            // One hunk (or the same hunk on both sides).
+            for l in &first.lines {
+                out.push_str(l);
+            }
+            if let (Some(x), Some(y)) = (ho.get(i), ht.get(j)) {
+                if x == y {
+                    gi = gi.max(i + 1);
+                    gj = gj.max(j + 1);
+                }
+            }
+            pos = pos.max(end);
+        } else {
+            conflicts += 1;
+            let side_text = |hs: &[Hunk<'_>]| {
+                let mut s = String::new();
+                let mut p = start;
+                for h in hs {
+                    for l in &b[p..h.start.max(p)] {
+                        s.push_str(l);
+                    }
+                    for l in &h.lines {
+                        s.push_str(l);
+                    }
+                    p = p.max(h.end);
+                }
+                for l in &b[p..end.max(p)] {
+                    s.push_str(l);
+                }
+                s
+            };
+            let mark = |c: char| c.to_string().repeat(m.size.max(1));
+            let ensure_nl = |s: &mut String| {
+                if !s.is_empty() && !s.ends_with('\n') {
+                    s.push('\n');
+                }
+            };
+            let mut ours_part = side_text(&ho[i..gi]);
+            let mut theirs_part = side_text(&ht[j..gj]);
+            let mut base_part: String = b[start..end].concat();
+            for p in [&mut ours_part, &mut theirs_part, &mut base_part] {
+                ensure_nl(p);
+            }
+            ensure_nl(&mut out);
+            out.push_str(&format!("{} {}\n", mark('<'), m.ours));
+            out.push_str(&ours_part);
+            if m.style == Style::Diff3 {
+                out.push_str(&format!("{} {}\n", mark('|'), m.base));
+                out.push_str(&base_part);
+            }
+            out.push_str(&mark('='));
+            out.push('\n');
+            out.push_str(&theirs_part);
+            out.push_str(&format!("{} {}\n", mark('>'), m.theirs));
+            pos = end;
+        }
+        i = gi;
+        j = gj;
+    }
+    copy(&mut out, pos, b.len());
+    LineMerge {
+        text: out,
+        conflicts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m3(b: &str, o: &str, t: &str) -> LineMerge {
+        merge3(b, o, t, &Markers::default())
+    }
+
+    #[test]
+    fn adjacent_edits_merge() {
+        let r = m3("a\nb\nc\n", "a\nB\nc\n", "a\nb\nC\n");
+        assert_eq!(
+            r,
+            LineMerge {
+                text: "a\nB\nC\n".into(),
+                conflicts: 0
+            }
+        );
+    }
+
+    #[test]
+    fn inserts_and_replacements_around_each_other() {
+        assert_eq!(m3("a\nb\n", "a\nx\nb\n", "A\nb\n").text, "A\nx\nb\n");
+        assert_eq!(m3("a\nb\n", "a\nb\ny\n", "a\nB\n").text, "a\nB\ny\n");
+        assert_eq!(m3("a\nb\n", "a\nb\n", "a\nb\nz\n").text, "a\nb\nz\n");
+        assert_eq!(m3("a\nb\n", "a\nB\n", "a\nB\n").text, "a\nB\n");
+    }
+
+    #[test]
+    fn overlapping_edits_conflict_around_the_lines_only() {
+        let r = m3("a\nb\nc\n", "a\nB\nc\n", "a\nX\nc\n");
+        assert_eq!(r.conflicts, 1);
+        assert_eq!(
+            r.text,
+            "a\n<<<<<<< ours\nB\n||||||| base\nb\n=======\nX\n>>>>>>> theirs\nc\n"
+        );
+        let r = m3("a\nc\n", "a\nx\nc\n", "a\ny\nc\n");
+        assert_eq!(r.conflicts, 1, "two inserts at one place");
+        let r = m3("a\nb\nc\nd\n", "a\nd\n", "a\nb\nx\nc\nd\n");
+        assert_eq!(r.conflicts, 1, "an insert inside a deletion");
+    }
+}

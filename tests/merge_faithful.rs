@@ -1,0 +1,223 @@
+//! The merge writes ours' text (design §6), checked on triples: C-source
+//! `#ifdef` triples (clang-22 -O0), mutation triples (corpus at -O0 and
+//! -O2, llvm-stress) and lit-style triples where each side edits
+//! instructions and comments:
+//!
+//! - identities: ours == base gives theirs, theirs == base or theirs ==
+//!   ours gives ours, byte for byte;
+//! - faithfulness: `diff ours result` is theirs' change (`diff base
+//!   theirs`), up to renumbering of `%N` in a function both sides changed;
+//! - where `git merge-file` is clean and right, the result is its bytes;
+//! - no clean merge is wrong, and overlapping edits conflict.
+
+mod merge_support;
+
+use merge_support::git_merge_file;
+use merge_support::triples::{
+    c_overlap_triples, c_source_triples, corpus_modules, judge, judge_text, lit_triples,
+    merge_triple, mutation_triples, Relation, Triple, Verdict,
+};
+
+fn merge(o: &str, a: &str, b: &str) -> Vec<u8> {
+    let m = irgit::merge::Markers::default();
+    let r = irgit::merge::merge_bytes(o.as_bytes(), a.as_bytes(), b.as_bytes(), "m.ll", &m)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.conflicts, 0);
+    irgit::merge::output_bytes(a.as_bytes(), &r, "m.ll").unwrap()
+}
+
+/// Changed lines (removed, added) between two texts.
+fn diff_size(a: &str, b: &str) -> (usize, usize) {
+    let d = similar::TextDiff::from_lines(a, b);
+    let (mut r, mut i) = (0, 0);
+    for c in d.iter_all_changes() {
+        match c.tag() {
+            similar::ChangeTag::Delete => r += 1,
+            similar::ChangeTag::Insert => i += 1,
+            similar::ChangeTag::Equal => {}
+        }
+    }
+    (r, i)
+}
+
+/// `%7` → `%N`: a line as it reads once numbering is set aside.
+fn unnumbered(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        out.push(b[i] as char);
+        if b[i] == b'%' && i + 1 < b.len() && b[i + 1].is_ascii_digit() {
+            out.push('N');
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// What a clean merge did to ours' text.
+#[derive(Debug, PartialEq, Eq)]
+enum Faithful {
+    /// `diff ours result` is no bigger than `diff base theirs`.
+    Exactly,
+    /// Only once `%N` numbering is set aside (a function renumbered).
+    UpToNumbering,
+    /// The result rewrote more of ours than theirs changed.
+    No((usize, usize), (usize, usize)),
+}
+
+fn faithfulness(t: &Triple, result: &str) -> Faithful {
+    let theirs = diff_size(&t.base, &t.right);
+    let ours = diff_size(&t.left, result);
+    if ours.0 <= theirs.0 && ours.1 <= theirs.1 {
+        return Faithful::Exactly;
+    }
+    let theirs_n = diff_size(&unnumbered(&t.base), &unnumbered(&t.right));
+    let ours_n = diff_size(&unnumbered(&t.left), &unnumbered(result));
+    if ours_n.0 <= theirs_n.0.max(theirs.0) && ours_n.1 <= theirs_n.1.max(theirs.1) {
+        Faithful::UpToNumbering
+    } else {
+        Faithful::No(ours, theirs)
+    }
+}
+
+/// Writes a triple under target/tmp for a closer look.
+fn dump(t: &Triple, n: usize) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("faithful-{n}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (f, text) in [
+        ("base.ll", &t.base),
+        ("ours.ll", &t.left),
+        ("theirs.ll", &t.right),
+    ] {
+        std::fs::write(dir.join(f), text).unwrap();
+    }
+    dir
+}
+
+fn all_triples() -> Vec<Triple> {
+    let mut v = c_source_triples();
+    v.extend(c_overlap_triples());
+    v.extend(lit_triples());
+    v.extend(mutation_triples(&corpus_modules(4, 2), &[1, 2, 3]));
+    v
+}
+
+#[test]
+fn identities_give_an_input_byte_for_byte() {
+    let mut n = 0;
+    for t in all_triples().iter().step_by(3) {
+        assert_eq!(
+            merge(&t.base, &t.base, &t.right),
+            t.right.as_bytes(),
+            "{}",
+            t.name
+        );
+        assert_eq!(
+            merge(&t.base, &t.left, &t.base),
+            t.left.as_bytes(),
+            "{}",
+            t.name
+        );
+        assert_eq!(
+            merge(&t.base, &t.left, &t.left),
+            t.left.as_bytes(),
+            "{}",
+            t.name
+        );
+        n += 1;
+    }
+    assert!(n > 20);
+}
+
+#[test]
+fn clean_merges_are_ours_text_with_theirs_changes() {
+    let triples = all_triples();
+    let lit = triples
+        .iter()
+        .filter(|t| t.name.starts_with("lit:"))
+        .count();
+    assert!(lit >= 20, "only {lit} lit-style triples");
+    let mut problems = Vec::new();
+    let (mut clean, mut exact, mut up_to_numbering) = (0, 0, 0);
+    let (mut git_right, mut git_equal) = (0, 0);
+    let mut disjoint = (0, 0);
+    for t in &triples {
+        let run = merge_triple(t);
+        let verdict = judge(t, &run, 7);
+        match (&verdict, t.relation) {
+            (Verdict::Wrong(w), _) => problems.push(format!("{}: WRONG clean merge: {w}", t.name)),
+            (Verdict::Broken(w), _) => problems.push(format!("{}: broken: {w}", t.name)),
+            (Verdict::Exact, Relation::Overlapping) => {
+                problems.push(format!("{}: overlapping edits merged clean", t.name))
+            }
+            _ => {}
+        }
+        if t.relation == Relation::Disjoint {
+            disjoint.0 += 1;
+            disjoint.1 += (verdict == Verdict::Exact) as usize;
+        }
+        if t.name.starts_with("lit:")
+            && t.relation == Relation::Disjoint
+            && verdict != Verdict::Exact
+        {
+            problems.push(format!(
+                "{}: lit-style triple not merged clean: {verdict:?}",
+                t.name
+            ));
+        }
+        if verdict != Verdict::Exact {
+            continue;
+        }
+        clean += 1;
+        match faithfulness(t, &run.output) {
+            Faithful::Exactly => exact += 1,
+            Faithful::UpToNumbering => up_to_numbering += 1,
+            Faithful::No(o, b) => {
+                let dir = dump(t, problems.len());
+                problems.push(format!(
+                    "{}: diff ours→result is {o:?} lines, diff base→theirs {b:?} (files in {})",
+                    t.name,
+                    dir.display()
+                ))
+            }
+        }
+        let (git_clean, git_text, _) = git_merge_file(&t.base, &t.left, &t.right);
+        if judge_text(t, git_clean, &git_text) == Verdict::Exact {
+            git_right += 1;
+            if git_text == run.output {
+                git_equal += 1;
+            } else {
+                problems.push(format!(
+                    "{}: git merge-file is clean and right, irgit differs",
+                    t.name
+                ));
+            }
+        }
+    }
+    println!(
+        "{} triples: {clean} clean and exact ({exact} faithful, {up_to_numbering} up to \
+         renumbering); git clean and right on {git_right}, irgit byte-equal on {git_equal}; \
+         disjoint clean {}/{}",
+        triples.len(),
+        disjoint.1,
+        disjoint.0
+    );
+    assert!(
+        problems.is_empty(),
+        "{} problem(s):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert!(
+        disjoint.1 * 100 >= disjoint.0 * 95,
+        "clean rate {}/{}",
+        disjoint.1,
+        disjoint.0
+    );
+}
