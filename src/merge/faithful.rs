@@ -734,6 +734,56 @@ pub fn translate(
     )
 }
 
+/// For the line merge: whether two insertions at base line `at` may follow
+/// each other. They may when both sit between top-level items of `base`
+/// and each is made of whole top-level items (functions, globals,
+/// declarations, with their comments): the order of those means nothing.
+pub fn free_order(base: &str) -> impl Fn(usize, &[&str], &[&str]) -> bool + '_ {
+    let layout = layout::lex(base);
+    let mut in_func = vec![false; layout.lines.len()];
+    let mut ends = vec![false; layout.lines.len()];
+    let mut starts = vec![false; layout.lines.len()];
+    let mut open: Option<usize> = None;
+    for s in &layout.stmts {
+        match s.kind {
+            StmtKind::Define(_) => {
+                open = Some(s.first);
+                starts[s.first] = true;
+            }
+            StmtKind::FuncEnd => {
+                if let Some(first) = open.take() {
+                    in_func[first..=s.last].iter_mut().for_each(|x| *x = true);
+                }
+                ends[s.last] = true;
+            }
+            _ => {}
+        }
+    }
+    move |at: usize, a: &[&str], b: &[&str]| {
+        let gap = (at == 0 || !in_func[at - 1] || ends[at - 1])
+            && (at >= in_func.len() || !in_func[at] || starts[at]);
+        let whole = |lines: &[&str]| {
+            let text = lines.concat();
+            let l = layout::lex(&text);
+            let defines = l
+                .stmts
+                .iter()
+                .filter(|s| matches!(s.kind, StmtKind::Define(_)))
+                .count();
+            let ends = l
+                .stmts
+                .iter()
+                .filter(|s| s.kind == StmtKind::FuncEnd)
+                .count();
+            defines == ends
+                && l.stmts
+                    .first()
+                    .is_none_or(|s| !s.kind.in_function() || s.kind == StmtKind::FuncEnd)
+        };
+        gap && whole(a) && whole(b)
+    }
+}
+
 /// Gives the placeholders of new unnamed values their numbers: every
 /// function holding one is renumbered the way LLVM's printer numbers
 /// (unnamed arguments, then blocks and non-void instructions in order).

@@ -78,8 +78,37 @@ fn split(text: &str) -> Vec<&str> {
 
 /// Merges `ours` and `theirs`, two edits of `base`.
 pub fn merge3(base: &str, ours: &str, theirs: &str, m: &Markers) -> LineMerge {
+    merge3_with(base, ours, theirs, m, &|_, _, _| false)
+}
+
+/// [`merge3`], where `free_order(at, ours, theirs)` says whether two
+/// insertions at the same base line `at` may simply follow each other
+/// (ours first): for whole functions or globals added between top-level
+/// items, whose order means nothing.
+pub fn merge3_with(
+    base: &str,
+    ours: &str,
+    theirs: &str,
+    m: &Markers,
+    free_order: &dyn Fn(usize, &[&str], &[&str]) -> bool,
+) -> LineMerge {
     let (b, o, t) = (split(base), split(ours), split(theirs));
-    let (ho, ht) = (hunks(&b, &o), hunks(&b, &t));
+    let (mut ho, mut ht) = (hunks(&b, &o), hunks(&b, &t));
+    // Concurrent insertions whose order is free become one insertion.
+    for x in ho.iter_mut() {
+        if x.start != x.end {
+            continue;
+        }
+        if let Some(k) = ht
+            .iter()
+            .position(|y| y.start == x.start && y.end == y.start && y != x)
+        {
+            if free_order(x.start, &x.lines, &ht[k].lines) {
+                let y = ht.remove(k);
+                x.lines.extend(y.lines);
+            }
+        }
+    }
     // Walk both hunk lists in base order, grouping conflicting hunks.
     let mut out = String::with_capacity(ours.len() + theirs.len() / 4);
     let mut conflicts = 0;
@@ -223,6 +252,19 @@ mod tests {
         assert_eq!(m3("a\nb\n", "a\nb\ny\n", "a\nB\n").text, "a\nB\ny\n");
         assert_eq!(m3("a\nb\n", "a\nb\n", "a\nb\nz\n").text, "a\nb\nz\n");
         assert_eq!(m3("a\nb\n", "a\nB\n", "a\nB\n").text, "a\nB\n");
+    }
+
+    #[test]
+    fn insertions_in_free_order_follow_each_other() {
+        let m = Markers::default();
+        let r = merge3_with("a\n", "a\nx\n", "a\ny\n", &m, &|at, _, _| at == 1);
+        assert_eq!(
+            r,
+            LineMerge {
+                text: "a\nx\ny\n".into(),
+                conflicts: 0
+            }
+        );
     }
 
     #[test]

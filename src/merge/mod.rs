@@ -202,7 +202,7 @@ pub fn merge_bytes(
     }
     // Base and theirs in ours' names, merged line by line.
     let (b2, t2) = faithful::translate(&sb, &so, &st);
-    let lm = lines::merge3(&b2, tours, &t2, markers);
+    let lm = lines::merge3_with(&b2, tours, &t2, markers, &faithful::free_order(&b2));
     if let Some(dir) = std::env::var_os("IRGIT_DEBUG_MERGE") {
         // For debugging: the translated inputs and the line merge.
         let dir = std::path::Path::new(&dir);

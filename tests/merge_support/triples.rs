@@ -142,14 +142,19 @@ fn c_sources(sub: &str) -> Vec<PathBuf> {
 
 /// Triples from `tests/merge/c_triples/*.c`: two independent source edits.
 pub fn c_source_triples() -> Vec<Triple> {
+    c_source_triples_at("0")
+}
+
+/// [`c_source_triples`] compiled at `-O<opt>`.
+pub fn c_source_triples_at(opt: &str) -> Vec<Triple> {
     c_sources("c_triples")
         .into_iter()
         .map(|src| Triple {
-            name: format!("c:{}", src.file_stem().unwrap().to_string_lossy()),
-            base: super::compile_c(&src, "0", &[]),
-            left: super::compile_c(&src, "0", &["EDIT_A"]),
-            right: super::compile_c(&src, "0", &["EDIT_B"]),
-            expected: Some(super::compile_c(&src, "0", &["EDIT_A", "EDIT_B"])),
+            name: format!("c-O{opt}:{}", src.file_stem().unwrap().to_string_lossy()),
+            base: super::compile_c(&src, opt, &[]),
+            left: super::compile_c(&src, opt, &["EDIT_A"]),
+            right: super::compile_c(&src, opt, &["EDIT_B"]),
+            expected: Some(super::compile_c(&src, opt, &["EDIT_A", "EDIT_B"])),
             relation: Relation::Disjoint,
         })
         .collect()
