@@ -81,6 +81,9 @@ pub fn merge3(base: &str, ours: &str, theirs: &str, m: &Markers) -> LineMerge {
     merge3_with(base, ours, theirs, m, &|_, _, _| false)
 }
 
+/// Says whether two insertions at one base line may follow each other.
+pub type FreeOrder<'f> = dyn Fn(usize, &[&str], &[&str]) -> bool + 'f;
+
 /// [`merge3`], where `free_order(at, ours, theirs)` says whether two
 /// insertions at the same base line `at` may simply follow each other
 /// (ours first): for whole functions or globals added between top-level
@@ -90,7 +93,7 @@ pub fn merge3_with(
     ours: &str,
     theirs: &str,
     m: &Markers,
-    free_order: &dyn Fn(usize, &[&str], &[&str]) -> bool,
+    free_order: &FreeOrder<'_>,
 ) -> LineMerge {
     let (b, o, t) = (split(base), split(ours), split(theirs));
     let (mut ho, mut ht) = (hunks(&b, &o), hunks(&b, &t));
