@@ -6,4 +6,4 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 $SUDO apt-get update
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y \
-  llvm-22-dev libpolly-22-dev libzstd-dev zlib1g-dev llvm-22 clang-22 csmith libcsmith-dev
+  llvm-22-dev libpolly-22-dev libzstd-dev zlib1g-dev llvm-22 llvm-22-tools clang-22 csmith libcsmith-dev

@@ -52,20 +52,20 @@ pub enum CanonError {
 
 /// With `IRGIT_TIMINGS=1` in the environment, prints how long each phase
 /// took on stderr (for profiling; never on by default).
-struct PhaseTimer {
+pub struct PhaseTimer {
     on: bool,
     last: std::time::Instant,
 }
 
 impl PhaseTimer {
-    fn new() -> Self {
+    pub fn new() -> Self {
         PhaseTimer {
             on: std::env::var_os("IRGIT_TIMINGS").is_some_and(|v| v == "1"),
             last: std::time::Instant::now(),
         }
     }
 
-    fn lap(&mut self, phase: &str) {
+    pub fn lap(&mut self, phase: &str) {
         if self.on {
             let now = std::time::Instant::now();
             eprintln!("irgit: {phase}: {:.3} s", (now - self.last).as_secs_f64());
