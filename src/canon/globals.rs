@@ -20,6 +20,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::signature::GlobalKeys;
 use crate::hash::StableHasher;
+use crate::ir::content::UnnamedGlobals;
 use crate::ir::{IrModule, Val};
 
 /// The part of a private global's name that carries meaning: without a
@@ -38,8 +39,11 @@ fn stem(name: &str) -> &str {
     .unwrap_or(name)
 }
 
-fn content_hash(g: Val) -> u64 {
-    let init = g.initializer().map(|v| v.print()).unwrap_or_default();
+fn content_hash(g: Val, unnamed: &UnnamedGlobals) -> u64 {
+    let init = g
+        .initializer()
+        .map(|v| unnamed.text_key(v))
+        .unwrap_or_default();
     StableHasher::new()
         .str(&g.type_string())
         .str(&init)
@@ -53,6 +57,7 @@ fn content_hash(g: Val) -> u64 {
 /// [`settle_identical_constants`] fixes them once functions are canonical.
 pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
     let mut keys = GlobalKeys::default();
+    let unnamed = UnnamedGlobals::of_module(module);
     // stem -> globals sharing it
     let mut groups: BTreeMap<String, Vec<Val>> = BTreeMap::new();
     for g in module.globals() {
@@ -65,7 +70,10 @@ pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
         groups.entry(s.to_string()).or_default().push(g);
     }
     for (stem, members) in groups {
-        let mut named: Vec<(u64, Val)> = members.iter().map(|&g| (content_hash(g), g)).collect();
+        let mut named: Vec<(u64, Val)> = members
+            .iter()
+            .map(|&g| (content_hash(g, &unnamed), g))
+            .collect();
         named.sort_by_key(|(h, _)| *h);
         for (_, g) in &named {
             g.set_name("");
@@ -76,7 +84,7 @@ pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
             repeat = if previous == Some(h) { repeat + 1 } else { 0 };
             previous = Some(h);
             g.set_name(&tie_name(&format!("{stem}.{:08x}", h >> 32), repeat));
-            keys.insert(g, h);
+            keys.insert_private(g, h);
         }
     }
     keys
@@ -94,7 +102,7 @@ fn tie_name(base: &str, repeat: usize) -> String {
 /// order in which the (canonical) functions first use them.
 pub fn settle_identical_constants(module: &IrModule<'_>, keys: &GlobalKeys) {
     let mut by_name: BTreeMap<String, Vec<Val>> = BTreeMap::new();
-    for (&g, &h) in keys {
+    for (g, h) in keys.private() {
         let base = format!("{}.{:08x}", stem_of_named(&g.name(), h), h >> 32);
         by_name.entry(base).or_default().push(g);
     }
@@ -138,20 +146,25 @@ fn stem_of_named(name: &str, h: u64) -> &str {
     }
 }
 
-/// Orders functions (definitions, then declarations), globals and aliases by name.
+/// Orders functions (definitions, then declarations), globals and aliases
+/// by name. Unnamed ones (`@0`, printed by their position) come first, in
+/// the order of their content keys, so their numbers do not depend on the
+/// input's order.
 pub fn order_module(module: &IrModule<'_>) {
+    let unnamed = UnnamedGlobals::of_module(module);
+    let key = |v: Val| (v.name(), unnamed.key(v).unwrap_or("").to_string());
     let mut funcs = module.functions();
-    funcs.sort_by_cached_key(|f| (f.is_declaration(), f.name()));
+    funcs.sort_by_cached_key(|f| (f.is_declaration(), key(f.0)));
     for f in funcs {
         module.move_function_to_end(f);
     }
     let mut globals = module.globals();
-    globals.sort_by_cached_key(|g| g.name());
+    globals.sort_by_cached_key(|&g| key(g));
     for g in globals {
         module.move_global_to_end(g);
     }
     let mut aliases = module.aliases();
-    aliases.sort_by_cached_key(|a| a.name());
+    aliases.sort_by_cached_key(|&a| key(a));
     for a in aliases {
         module.move_alias_to_end(a);
     }

@@ -39,7 +39,7 @@ pub type Positions = HashMap<Val, usize>;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Role {
-    /// Stays where it is (PHIs, entry allocas).
+    /// Stays where it is (PHIs, a block's EH pad, entry allocas).
     Fixed,
     /// Keeps its order relative to the other outputs.
     Output,
@@ -49,6 +49,76 @@ enum Role {
     Pure,
 }
 
+/// Intrinsics whose place carries meaning although LLVM may consider them
+/// free of side effects (`memory(none)`, `nounwind`, `willreturn`), each
+/// with the reason. A call to one of them is an output.
+pub const PINNED_INTRINSICS: &[(&str, &str)] = &[
+    (
+        "llvm.experimental.convergence.",
+        "Verifier (ConvergenceVerifier): `entry` and `loop` may not be preceded \
+         by a convergent operation in their block, and token regions must nest \
+         in program order",
+    ),
+    (
+        "llvm.coro.",
+        "Coroutines: CoroEarly/CoroSplit read the positions of the coroutine \
+         intrinsics (id, frame, size, save, suspend, end...) as the coroutine's structure",
+    ),
+    (
+        "llvm.experimental.gc.",
+        "Statepoints: gc.result and gc.relocate are tied to their statepoint",
+    ),
+    (
+        "llvm.threadlocal.address",
+        "LangRef: a thread-local address may differ across a coroutine suspend point",
+    ),
+    (
+        "llvm.stacksave",
+        "LangRef: stack save/restore bracket dynamic (inalloca) allocas",
+    ),
+    (
+        "llvm.stackrestore",
+        "LangRef: stack save/restore bracket dynamic (inalloca) allocas",
+    ),
+    (
+        "llvm.call.preallocated.",
+        "LangRef: setup, arg and teardown bracket a preallocated call",
+    ),
+];
+
+/// Must be the first instruction after the PHIs of its block (Verifier:
+/// "... not the first non-PHI instruction in the block", and
+/// `llvm.callbr.landingpad`: "No other instructions may proceed intrinsic").
+pub(crate) fn must_lead(inst: Inst) -> bool {
+    use LLVMOpcode::*;
+    matches!(
+        inst.opcode(),
+        LLVMLandingPad | LLVMCatchPad | LLVMCleanupPad | LLVMCatchSwitch
+    ) || inst
+        .callee_name()
+        .is_some_and(|n| n == "llvm.callbr.landingpad")
+}
+
+/// A call whose position carries meaning beyond its memory effects: a
+/// convergent call (convergence tokens nest in program order; the entry
+/// intrinsic may not follow a convergent operation) or a
+/// [`PINNED_INTRINSICS`] one.
+fn is_pinned_call(inst: Inst) -> bool {
+    use LLVMOpcode::*;
+    if !matches!(inst.opcode(), LLVMCall | LLVMInvoke | LLVMCallBr) {
+        return false;
+    }
+    inst.is_convergent()
+        || inst.callee_name().is_some_and(|n| {
+            PINNED_INTRINSICS
+                .iter()
+                .any(|(prefix, _)| n.starts_with(prefix))
+        })
+}
+
+/// An instruction whose relative order among outputs is fixed: side
+/// effects or memory writes, volatile or atomic accesses, allocas, EH pads,
+/// `va_arg`, terminators, and the pinned calls.
 pub(crate) fn is_output(inst: Inst) -> bool {
     use LLVMOpcode::*;
     inst.is_terminator()
@@ -58,6 +128,37 @@ pub(crate) fn is_output(inst: Inst) -> bool {
             inst.opcode(),
             LLVMAlloca | LLVMLandingPad | LLVMCatchPad | LLVMCleanupPad | LLVMVAArg | LLVMCallBr
         )
+        || is_pinned_call(inst)
+}
+
+/// How many instructions at the end of the block (the terminator included)
+/// must stay together, in order, with nothing placed between them:
+/// a `musttail` call, an optional bitcast of it and the `ret` (Verifier:
+/// "musttail call must precede a ret with an optional bitcast"); a call to
+/// `llvm.experimental.deoptimize` and the `ret` (Verifier: "calls to
+/// experimental_deoptimize must be followed by a return"). 1 otherwise.
+pub(crate) fn glued_tail(insts: &[Inst]) -> usize {
+    let n = insts.len();
+    if n < 2 || insts[n - 1].opcode() != LLVMOpcode::LLVMRet {
+        return 1.min(n);
+    }
+    let before = insts[n - 2];
+    let ends_call = |c: Inst| {
+        c.is_musttail()
+            || c.callee_name()
+                .is_some_and(|name| name.starts_with("llvm.experimental.deoptimize"))
+    };
+    if ends_call(before) {
+        return 2;
+    }
+    if n >= 3
+        && before.opcode() == LLVMOpcode::LLVMBitCast
+        && insts[n - 3].is_musttail()
+        && before.operand(0) == insts[n - 3].val()
+    {
+        return 3;
+    }
+    1
 }
 
 /// Positions in the function as it is laid out now.
@@ -96,18 +197,19 @@ pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
 }
 
 fn order_interchangeable_runs(order: &mut [Inst], sigs: &Signatures, positions: &mut Positions) {
-    let movable = |a: Inst| {
-        a.opcode() != LLVMOpcode::LLVMPHI
-            && a.opcode() != LLVMOpcode::LLVMAlloca
-            && !a.is_terminator()
-            && !a.may_have_side_effects()
-    };
+    let glued = order.len() - glued_tail(order);
+    let free: Vec<bool> = order
+        .iter()
+        .enumerate()
+        .map(|(k, &a)| k < glued && a.opcode() != LLVMOpcode::LLVMPHI && !is_output(a))
+        .collect();
+    let movable = |k: usize| free[k];
     let mut end = order.len();
     while end > 0 {
         let mut start = end - 1;
         while start > 0
-            && movable(order[start - 1])
-            && movable(order[end - 1])
+            && movable(start - 1)
+            && movable(end - 1)
             && sigs.of(order[start - 1]) == sigs.of(order[end - 1])
         {
             start -= 1;
@@ -140,9 +242,6 @@ fn order_interchangeable_runs(order: &mut [Inst], sigs: &Signatures, positions: 
 /// The canonical order of one block's instructions.
 fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) -> Vec<Inst> {
     let insts = b.instructions();
-    if insts.iter().any(|i| i.is_musttail()) {
-        return insts;
-    }
     let n = insts.len();
     let local: HashMap<Val, usize> = insts
         .iter()
@@ -150,26 +249,32 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
         .map(|(i, inst)| (inst.val(), i))
         .collect();
 
-    // Roles.
+    // Roles. The fixed head: PHIs, then the instruction that must lead the
+    // block (an EH pad), then, in the entry block, the leading allocas.
+    let tail = n - glued_tail(&insts);
     let mut roles = Vec::with_capacity(n);
     let mut head = true;
+    let mut led = false;
     let mut segment = 0;
-    for &inst in &insts {
+    for (k, &inst) in insts.iter().enumerate() {
         let op = inst.opcode();
-        let role =
-            if head && (op == LLVMOpcode::LLVMPHI || (is_entry && op == LLVMOpcode::LLVMAlloca)) {
-                Role::Fixed
+        let fixed = op == LLVMOpcode::LLVMPHI
+            || (!led && must_lead(inst))
+            || (is_entry && op == LLVMOpcode::LLVMAlloca);
+        let role = if head && fixed && !inst.is_terminator() {
+            led |= op != LLVMOpcode::LLVMPHI;
+            Role::Fixed
+        } else {
+            head = false;
+            if k >= tail || is_output(inst) {
+                segment += 1;
+                Role::Output
+            } else if inst.may_read_memory() {
+                Role::Reader { segment }
             } else {
-                head = false;
-                if is_output(inst) {
-                    segment += 1;
-                    Role::Output
-                } else if inst.may_read_memory() {
-                    Role::Reader { segment }
-                } else {
-                    Role::Pure
-                }
-            };
+                Role::Pure
+            }
+        };
         roles.push(role);
     }
     let floating = |i: usize| matches!(roles[i], Role::Reader { .. } | Role::Pure);
@@ -235,13 +340,26 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     // local_pos[i]: where instruction i sits in `order`, kept in step lazily.
     let mut local_pos = vec![usize::MAX; n];
     let mut synced = 0;
+    // The glued tail (the terminator, and what must stay right before it)
+    // is placed as one: its operands, the last readers and the leftovers
+    // all go before its first member.
+    let tail_start = outputs.partition_point(|&o| o < tail);
     for (k, &o) in outputs.iter().enumerate() {
-        walk_operands_then(o, &deps, &mut placed, &mut order);
-        let last = k + 1 == outputs.len();
-        for group in [Some(&readers[k]), last.then_some(&leftovers)]
-            .into_iter()
-            .flatten()
-        {
+        if k > tail_start {
+            placed[o] = true;
+            order.push(o);
+            continue;
+        }
+        let flushes: Vec<&Vec<usize>> = if k == tail_start {
+            for &m in &outputs[k..] {
+                walk_operands_then(m, &deps, &mut placed, &mut order);
+            }
+            readers[k..].iter().chain([&leftovers]).collect()
+        } else {
+            walk_operands_then(o, &deps, &mut placed, &mut order);
+            vec![&readers[k]]
+        };
+        for group in flushes {
             for (p, &i) in order.iter().enumerate().skip(synced) {
                 local_pos[i] = p;
             }
