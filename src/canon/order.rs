@@ -12,18 +12,36 @@
 //! ```
 //!
 //! *Outputs* — instructions with side effects or that write memory, volatile
-//! or atomic accesses, allocas, EH pads, terminators — keep their relative
-//! order. Before each output, the instructions computing its operands are
-//! placed, operands left to right, depth first (so each definition sits just
-//! above its first use). *Readers* (plain loads, read-only calls) may not
-//! cross an output: one not yet placed when the walk reaches the next output
-//! is placed right before it. Instructions used only in other blocks, or not
-//! at all, go just before the terminator. PHIs, the entry block's leading
-//! allocas, and every block holding a `musttail` call keep their places
-//! (PHIs among themselves are sorted by structural hash).
+//! or atomic accesses, allocas, EH pads, terminators, and the *pinned* calls
+//! below — keep their relative order. Before each output, the instructions
+//! computing its operands are placed, operands left to right, depth first
+//! (so each definition sits just above its first use). *Readers* (plain
+//! loads, read-only calls) may not cross an output: one not yet placed when
+//! the walk reaches the next output is placed right before it. Instructions
+//! used only in other blocks, or not at all, go just before the block's last
+//! unit of outputs (its terminator and what is glued to it).
 //!
 //! Instructions only move down past outputs, never up, so a trapping
 //! instruction is never hoisted above a call that might not return.
+//!
+//! The placement rules of the LLVM 22 verifier and LangRef, and how each is
+//! kept (each has a module in `tests/canon_rules/`):
+//!
+//! | rule | kept by |
+//! |---|---|
+//! | PHIs grouped at the top of the block | fixed head (sorted by hash among themselves) |
+//! | `landingpad`, `catchpad`, `cleanuppad`, `catchswitch`: first non-PHI | [`must_lead`]: fixed head, right after the PHIs |
+//! | `llvm.callbr.landingpad`: first instruction of its block | [`must_lead`] |
+//! | terminators (`invoke`, `callbr`, `catchswitch`...) end the block | last output |
+//! | `musttail` call, optional bitcast, `ret` | [`glued_to_previous`]: one unit, nothing in between |
+//! | `llvm.experimental.deoptimize` then `ret` | [`glued_to_previous`] |
+//! | `llvm.amdgcn.cs.chain` then `unreachable` | [`glued_to_previous`] |
+//! | convergence `entry`/`loop` not after a convergent op; tokens nest | every convergent call is an output ([`PINNED_INTRINSICS`]) |
+//! | `inalloca` allocas between stack save and restore | allocas, `llvm.stacksave`/`stackrestore` are outputs |
+//! | `llvm.call.preallocated.*`, `llvm.coro.*`, gc statepoint/result/relocate | pinned calls: outputs |
+//! | `llvm.threadlocal.address` not moved across a coroutine suspend | pinned call |
+//! | the entry block's leading allocas | fixed head |
+//! | definitions before uses | the def-use walk |
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -89,7 +107,7 @@ pub const PINNED_INTRINSICS: &[(&str, &str)] = &[
 /// Must be the first instruction after the PHIs of its block (Verifier:
 /// "... not the first non-PHI instruction in the block", and
 /// `llvm.callbr.landingpad`: "No other instructions may proceed intrinsic").
-pub(crate) fn must_lead(inst: Inst) -> bool {
+pub fn must_lead(inst: Inst) -> bool {
     use LLVMOpcode::*;
     matches!(
         inst.opcode(),
@@ -119,7 +137,7 @@ fn is_pinned_call(inst: Inst) -> bool {
 /// An instruction whose relative order among outputs is fixed: side
 /// effects or memory writes, volatile or atomic accesses, allocas, EH pads,
 /// `va_arg`, terminators, and the pinned calls.
-pub(crate) fn is_output(inst: Inst) -> bool {
+pub fn is_output(inst: Inst) -> bool {
     use LLVMOpcode::*;
     inst.is_terminator()
         || inst.is_volatile_or_atomic()
@@ -131,34 +149,50 @@ pub(crate) fn is_output(inst: Inst) -> bool {
         || is_pinned_call(inst)
 }
 
-/// How many instructions at the end of the block (the terminator included)
-/// must stay together, in order, with nothing placed between them:
-/// a `musttail` call, an optional bitcast of it and the `ret` (Verifier:
-/// "musttail call must precede a ret with an optional bitcast"); a call to
-/// `llvm.experimental.deoptimize` and the `ret` (Verifier: "calls to
-/// experimental_deoptimize must be followed by a return"). 1 otherwise.
-pub(crate) fn glued_tail(insts: &[Inst]) -> usize {
-    let n = insts.len();
-    if n < 2 || insts[n - 1].opcode() != LLVMOpcode::LLVMRet {
-        return 1.min(n);
-    }
-    let before = insts[n - 2];
-    let ends_call = |c: Inst| {
-        c.is_musttail()
-            || c.callee_name()
-                .is_some_and(|name| name.starts_with("llvm.experimental.deoptimize"))
+fn calls(inst: Inst, prefix: &str) -> bool {
+    inst.callee_name().is_some_and(|n| n.starts_with(prefix))
+}
+
+/// Whether `inst` must stay right after the instruction before it, with
+/// nothing placed between them (Verifier):
+/// - a `musttail` call, an optional bitcast of its result, and the `ret`:
+///   "musttail call must precede a ret with an optional bitcast";
+/// - a call to `llvm.experimental.deoptimize` and the `ret`: "calls to
+///   experimental_deoptimize must be followed by a return";
+/// - `llvm.amdgcn.cs.chain` and the `unreachable` (or
+///   `llvm.amdgcn.unreachable`): "llvm.amdgcn.cs.chain must be followed by
+///   unreachable".
+pub fn glued_to_previous(inst: Inst) -> bool {
+    use LLVMOpcode::*;
+    let Some(prev) = inst.prev() else {
+        return false;
     };
-    if ends_call(before) {
-        return 2;
+    let musttail_cast =
+        |c: Inst| c.opcode() == LLVMBitCast && c.prev().is_some_and(|m| glued_cast(m, c));
+    match inst.opcode() {
+        LLVMRet => {
+            prev.is_musttail() || calls(prev, "llvm.experimental.deoptimize") || musttail_cast(prev)
+        }
+        LLVMBitCast => glued_cast(prev, inst),
+        LLVMUnreachable => calls(prev, "llvm.amdgcn.cs.chain"),
+        LLVMCall => calls(inst, "llvm.amdgcn.unreachable") && calls(prev, "llvm.amdgcn.cs.chain"),
+        _ => false,
     }
-    if n >= 3
-        && before.opcode() == LLVMOpcode::LLVMBitCast
-        && insts[n - 3].is_musttail()
-        && before.operand(0) == insts[n - 3].val()
-    {
-        return 3;
+}
+
+/// A bitcast of a `musttail` call's result, right after it.
+fn glued_cast(call: Inst, cast: Inst) -> bool {
+    call.is_musttail() && cast.operand(0) == call.val()
+}
+
+/// How many instructions at the end of the block (the terminator included)
+/// are glued together (see [`glued_to_previous`]); 1 for most blocks.
+pub fn glued_tail(insts: &[Inst]) -> usize {
+    let mut n = insts.len().min(1);
+    while n < insts.len() && glued_to_previous(insts[insts.len() - n]) {
+        n += 1;
     }
-    1
+    n
 }
 
 /// Positions in the function as it is laid out now.
@@ -197,11 +231,9 @@ pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
 }
 
 fn order_interchangeable_runs(order: &mut [Inst], sigs: &Signatures, positions: &mut Positions) {
-    let glued = order.len() - glued_tail(order);
     let free: Vec<bool> = order
         .iter()
-        .enumerate()
-        .map(|(k, &a)| k < glued && a.opcode() != LLVMOpcode::LLVMPHI && !is_output(a))
+        .map(|&a| a.opcode() != LLVMOpcode::LLVMPHI && !is_output(a) && !glued_to_previous(a))
         .collect();
     let movable = |k: usize| free[k];
     let mut end = order.len();
@@ -251,7 +283,8 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
 
     // Roles. The fixed head: PHIs, then the instruction that must lead the
     // block (an EH pad), then, in the entry block, the leading allocas.
-    let tail = n - glued_tail(&insts);
+    // Both members of a glued pair are outputs.
+    let glued: Vec<bool> = insts.iter().map(|&i| glued_to_previous(i)).collect();
     let mut roles = Vec::with_capacity(n);
     let mut head = true;
     let mut led = false;
@@ -266,7 +299,7 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
             Role::Fixed
         } else {
             head = false;
-            if k >= tail || is_output(inst) {
+            if glued[k] || glued.get(k + 1) == Some(&true) || is_output(inst) {
                 segment += 1;
                 Role::Output
             } else if inst.may_read_memory() {
@@ -340,25 +373,24 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     // local_pos[i]: where instruction i sits in `order`, kept in step lazily.
     let mut local_pos = vec![usize::MAX; n];
     let mut synced = 0;
-    // The glued tail (the terminator, and what must stay right before it)
-    // is placed as one: its operands, the last readers and the leftovers
-    // all go before its first member.
-    let tail_start = outputs.partition_point(|&o| o < tail);
+    // Outputs glued together are placed as one unit: the operands of all
+    // members, then the readers of their segments (and, for the unit that
+    // ends the block, the leftovers) go before its first member.
+    let mut units: Vec<std::ops::Range<usize>> = Vec::new();
     for (k, &o) in outputs.iter().enumerate() {
-        if k > tail_start {
-            placed[o] = true;
-            order.push(o);
-            continue;
+        match units.last_mut() {
+            Some(u) if glued[o] => u.end = k + 1,
+            _ => units.push(k..k + 1),
         }
-        let flushes: Vec<&Vec<usize>> = if k == tail_start {
-            for &m in &outputs[k..] {
-                walk_operands_then(m, &deps, &mut placed, &mut order);
-            }
-            readers[k..].iter().chain([&leftovers]).collect()
-        } else {
-            walk_operands_then(o, &deps, &mut placed, &mut order);
-            vec![&readers[k]]
-        };
+    }
+    let last_unit = units.len().saturating_sub(1);
+    for (u, unit) in units.into_iter().enumerate() {
+        for &m in &outputs[unit.clone()] {
+            walk_operands_then(m, &deps, &mut placed, &mut order);
+        }
+        let flushes = readers[unit.clone()]
+            .iter()
+            .chain((u == last_unit).then_some(&leftovers));
         for group in flushes {
             for (p, &i) in order.iter().enumerate().skip(synced) {
                 local_pos[i] = p;
@@ -388,8 +420,10 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
                 walk_root(i, &deps, &mut placed, &mut order);
             }
         }
-        placed[o] = true;
-        order.push(o);
+        for &o in &outputs[unit] {
+            placed[o] = true;
+            order.push(o);
+        }
     }
     // Anything left (a block without outputs cannot verify, but be total).
     for i in 0..n {
