@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
+use super::blocks::BlockKeyCache;
 use super::signature::GlobalKeys;
 use crate::hash::StableHasher;
 use crate::ir::content::UnnamedGlobals;
@@ -39,10 +40,10 @@ fn stem(name: &str) -> &str {
     .unwrap_or(name)
 }
 
-fn content_hash(g: Val, unnamed: &UnnamedGlobals) -> u64 {
+fn content_hash(g: Val, unnamed: &UnnamedGlobals, keys: &GlobalKeys) -> u64 {
     let init = g
         .initializer()
-        .map(|v| unnamed.text_key(v))
+        .map(|v| keys.constant_text(unnamed, v))
         .unwrap_or_default();
     StableHasher::new()
         .str(&g.type_string())
@@ -57,7 +58,7 @@ fn content_hash(g: Val, unnamed: &UnnamedGlobals) -> u64 {
 /// [`settle_identical_constants`] fixes them once functions are canonical.
 pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
     let mut keys = GlobalKeys::default();
-    let unnamed = UnnamedGlobals::of_module(module);
+    let unnamed = UnnamedGlobals::of_module(module, &mut |f, b| keys.block_key(f, b));
     // stem -> globals sharing it
     let mut groups: BTreeMap<String, Vec<Val>> = BTreeMap::new();
     for g in module.globals() {
@@ -72,7 +73,7 @@ pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
     for (stem, members) in groups {
         let mut named: Vec<(u64, Val)> = members
             .iter()
-            .map(|&g| (content_hash(g, &unnamed), g))
+            .map(|&g| (content_hash(g, &unnamed, &keys), g))
             .collect();
         named.sort_by_key(|(h, _)| *h);
         for (_, g) in &named {
@@ -151,7 +152,8 @@ fn stem_of_named(name: &str, h: u64) -> &str {
 /// the order of their content keys, so their numbers do not depend on the
 /// input's order.
 pub fn order_module(module: &IrModule<'_>) {
-    let unnamed = UnnamedGlobals::of_module(module);
+    let blocks = BlockKeyCache::default();
+    let unnamed = UnnamedGlobals::of_module(module, &mut |f, b| blocks.key(f, b));
     let key = |v: Val| (v.name(), unnamed.key(v).unwrap_or("").to_string());
     let mut funcs = module.functions();
     funcs.sort_by_cached_key(|f| (f.is_declaration(), key(f.0)));

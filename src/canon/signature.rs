@@ -29,7 +29,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use llvm_sys::LLVMOpcode;
 
-use super::blocks::Layout;
+use super::blocks::{BlockKeyCache, Layout};
 use crate::hash::StableHasher;
 use crate::ir::content::UnnamedGlobals;
 use crate::ir::{Func, Inst, TypeNames, Val, ValKind};
@@ -128,10 +128,10 @@ fn leaf_hash(
         | ValKind::GlobalAlias
         | ValKind::GlobalIFunc => h.str("@").str(&v.name()),
         ValKind::Metadata => h.str("m"),
-        ValKind::InlineAsm => h.str("asm").str(&unnamed.text_key(v)),
+        ValKind::InlineAsm => h.str("asm").str(&globals.constant_text(unnamed, v)),
         ValKind::Instruction => h.str("i"), // instruction of another function: cannot happen
         ValKind::ConstantInt | ValKind::ConstantFP => h.str("c").str(&v.print()),
-        ValKind::OtherConstant => h.str("c").str(&unnamed.text_key(v)),
+        ValKind::OtherConstant => h.str("c").str(&globals.constant_text(unnamed, v)),
     }
     .finish()
 }
@@ -174,6 +174,7 @@ fn feed_operands(
 pub struct GlobalKeys {
     private: HashMap<Val, u64>,
     unnamed: std::cell::OnceCell<UnnamedGlobals>,
+    blocks: BlockKeyCache,
 }
 
 impl GlobalKeys {
@@ -189,7 +190,18 @@ impl GlobalKeys {
     /// The content keys of the unnamed globals of `func`'s module.
     pub fn unnamed(&self, func: Func) -> &UnnamedGlobals {
         self.unnamed
-            .get_or_init(|| UnnamedGlobals::of_function(func))
+            .get_or_init(|| UnnamedGlobals::of_function(func, &mut |f, b| self.blocks.key(f, b)))
+    }
+
+    /// The canonical key of block `b` of function `f` (cached per function).
+    pub fn block_key(&self, f: Func, b: crate::ir::Block) -> Option<u64> {
+        self.blocks.key(f, b)
+    }
+
+    /// The content text of a constant: [`UnnamedGlobals::text_key_with`],
+    /// blocks of `blockaddress` spelled by their canonical keys.
+    pub fn constant_text(&self, unnamed: &UnnamedGlobals, v: Val) -> String {
+        unnamed.text_key_with(v, &mut |f, b| self.blocks.key(f, b))
     }
 }
 

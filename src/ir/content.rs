@@ -26,7 +26,7 @@ use llvm_sys::prelude::*;
 use llvm_sys::LLVMTypeKind;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::{Func, Inst, Val};
+use super::{Block, Func, Inst, Val};
 
 extern "C" {
     fn irgit_operand_texts(vals: *const LLVMValueRef, n: usize) -> *mut std::os::raw::c_char;
@@ -247,6 +247,36 @@ fn constant_types(v: LLVMValueRef, out: &mut Vec<LLVMTypeRef>, seen: &mut HashSe
     }
 }
 
+/// The `blockaddress` constants inside constant `v`: (function, block,
+/// LLVM's text for the constant).
+fn block_addresses(v: Val) -> Vec<(Func, Block, String)> {
+    fn walk(v: LLVMValueRef, seen: &mut HashSet<usize>, out: &mut Vec<(Func, Block, String)>) {
+        if !seen.insert(v as usize) || seen.len() > 4096 {
+            return;
+        }
+        unsafe {
+            if LLVMGetValueKind(v) == llvm_sys::LLVMValueKind::LLVMBlockAddressValueKind {
+                let f = Func(Val::wrap(LLVMGetBlockAddressFunction(v)));
+                let b = Block::wrap(LLVMGetBlockAddressBasicBlock(v));
+                out.push((f, b, Val::wrap(v).print()));
+                return;
+            }
+            if !LLVMIsAGlobalValue(v).is_null() || LLVMIsAUser(v).is_null() {
+                return;
+            }
+            for k in 0..LLVMGetNumOperands(v).max(0) as u32 {
+                let o = LLVMGetOperand(v, k);
+                if !o.is_null() && !LLVMIsAConstant(o).is_null() {
+                    walk(o, seen, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(v.raw, &mut HashSet::default(), &mut out);
+    out
+}
+
 /// The unnamed globals, functions, aliases and ifuncs of one module, each
 /// with a content key, and the text LLVM prints for a reference to each.
 #[derive(Default)]
@@ -256,17 +286,24 @@ pub struct UnnamedGlobals {
 }
 
 impl UnnamedGlobals {
-    /// Computes the keys for the module `f` belongs to.
-    pub fn of_function(f: Func) -> Self {
-        Self::of_raw_module(f.0.parent_module())
+    /// Computes the keys for the module `f` belongs to; `block_key` spells
+    /// the blocks of `blockaddress` constants (see [`Self::text_key_with`]).
+    pub fn of_function(f: Func, block_key: &mut dyn FnMut(Func, Block) -> Option<u64>) -> Self {
+        Self::of_raw_module(f.0.parent_module(), block_key)
     }
 
     /// Computes the keys for a module.
-    pub fn of_module(m: &super::IrModule<'_>) -> Self {
-        Self::of_raw_module(m.raw())
+    pub fn of_module(
+        m: &super::IrModule<'_>,
+        block_key: &mut dyn FnMut(Func, Block) -> Option<u64>,
+    ) -> Self {
+        Self::of_raw_module(m.raw(), block_key)
     }
 
-    fn of_raw_module(m: LLVMModuleRef) -> Self {
+    fn of_raw_module(
+        m: LLVMModuleRef,
+        block_key: &mut dyn FnMut(Func, Block) -> Option<u64>,
+    ) -> Self {
         if m.is_null() {
             return Self::default();
         }
@@ -302,7 +339,7 @@ impl UnnamedGlobals {
         for round in 0..2 {
             let mut next = Self::default();
             for (k, &g) in unnamed.iter().enumerate() {
-                let own = keys.shape(g, round > 0);
+                let own = keys.shape(g, round > 0, block_key);
                 let key = format!("@#{:016x}", crate::hash::hash_str(&own));
                 if let Some(t) = texts.get(k) {
                     next.by_text.insert(t.clone(), key.clone());
@@ -317,7 +354,12 @@ impl UnnamedGlobals {
     /// What an unnamed global is, as text: its kind, linkage, constness,
     /// value type and initializer (or aliasee); for a function, its
     /// signature and the multiset of its instructions' opcodes.
-    fn shape(&self, g: Val, refine: bool) -> String {
+    fn shape(
+        &self,
+        g: Val,
+        refine: bool,
+        block_key: &mut dyn FnMut(Func, Block) -> Option<u64>,
+    ) -> String {
         use super::ValKind;
         let mut s = format!("{:?} ", g.kind());
         unsafe {
@@ -358,11 +400,8 @@ impl UnnamedGlobals {
         };
         if let Some(t) = target {
             s.push(' ');
-            if refine {
-                s.push_str(&self.text_key(t));
-            } else {
-                s.push_str(&Self::default().text_key(t));
-            }
+            let known = if refine { self } else { &Self::default() };
+            s.push_str(&known.text_key_with(t, block_key));
         }
         s
     }
@@ -374,10 +413,30 @@ impl UnnamedGlobals {
     }
 
     /// LLVM's text for a constant (or inline asm), with unnamed structs and
-    /// references to unnamed globals replaced by their content keys.
-    /// References not known here (round 1) become `@?`.
-    pub fn text_key(&self, v: Val) -> String {
-        let text = v.print();
+    /// references to unnamed globals replaced by their content keys
+    /// (references not known here, in round 1, become `@?`), and the block
+    /// of each `blockaddress(@f, %bb)` spelled `^<key>` by `block_key(f, bb)`:
+    /// a block's printed name is the input's until its function is
+    /// canonicalized (`^?` where `block_key` has none).
+    pub fn text_key_with(
+        &self,
+        v: Val,
+        block_key: &mut dyn FnMut(Func, Block) -> Option<u64>,
+    ) -> String {
+        let mut text = v.print();
+        if text.contains("blockaddress(") {
+            for (f, b, printed) in block_addresses(v) {
+                let Some(at) = printed.find("blockaddress(") else {
+                    continue;
+                };
+                let seg = &printed[at..];
+                let Some(comma) = seg.rfind(", ") else {
+                    continue;
+                };
+                let key = block_key(f, b).map_or("?".to_string(), |k| format!("{k:016x}"));
+                text = text.replace(seg, &format!("{}, ^{key})", &seg[..comma]));
+            }
+        }
         let has_types = text.contains(TYPE_PLACEHOLDER);
         let has_globals = text.contains('@');
         if !has_types && !has_globals {
