@@ -58,7 +58,10 @@ fn content_hash(g: Val, unnamed: &UnnamedGlobals, keys: &GlobalKeys) -> u64 {
 /// [`settle_identical_constants`] fixes them once functions are canonical.
 pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
     let mut keys = GlobalKeys::default();
-    let unnamed = UnnamedGlobals::of_module(module, &mut |f, b| keys.block_key(f, b));
+    // References from one private constant to another (or to an unnamed
+    // global) are hashed by the referenced one's content, not by its name:
+    // names are being rewritten right here, group by group.
+    let unnamed = UnnamedGlobals::of_module(module, true, &mut |f, b| keys.block_key(f, b));
     // stem -> globals sharing it
     let mut groups: BTreeMap<String, Vec<Val>> = BTreeMap::new();
     for g in module.globals() {
@@ -153,7 +156,7 @@ fn stem_of_named(name: &str, h: u64) -> &str {
 /// input's order.
 pub fn order_module(module: &IrModule<'_>) {
     let blocks = BlockKeyCache::default();
-    let unnamed = UnnamedGlobals::of_module(module, &mut |f, b| blocks.key(f, b));
+    let unnamed = UnnamedGlobals::of_module(module, false, &mut |f, b| blocks.key(f, b));
     let key = |v: Val| (v.name(), unnamed.key(v).unwrap_or("").to_string());
     let mut funcs = module.functions();
     funcs.sort_by_cached_key(|f| (f.is_declaration(), key(f.0)));

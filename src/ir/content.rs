@@ -131,7 +131,7 @@ fn rewrite_types_from(text: &str, roots: &[LLVMTypeRef], depth: usize) -> String
         collect_unnamed_structs(r, &mut seen, &mut map);
     }
     rewrite(text, |tok| {
-        Some(match map.get(tok) {
+        tok.starts_with('%').then(|| match map.get(tok) {
             Some(&t) => unnamed_struct_body(t, depth + 1),
             None => "%{?}".to_string(),
         })
@@ -153,8 +153,9 @@ pub(crate) fn type_key(ty: LLVMTypeRef) -> String {
     rewrite_types(&print_type(ty), ty, 0)
 }
 
-/// Calls `replace` on every `%"type 0x..."` and `@<digits>` token of `text`
-/// that is not inside a quoted string; `None` keeps the token.
+/// Calls `replace` on every `%"type 0x..."` token and every global
+/// reference (`@3`, `@.str.1`, `@"a b"`) of `text` that is not inside a
+/// quoted string; `None` keeps the token.
 fn rewrite(text: &str, mut replace: impl FnMut(&str) -> Option<String>) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
@@ -169,8 +170,11 @@ fn rewrite(text: &str, mut replace: impl FnMut(&str) -> Option<String>) -> Strin
             // a quote inside as \22, so the next quote closes it).
             i = text[i + 1..].find('"').map_or(b.len(), |k| i + 1 + k + 1);
             continue;
-        } else if b[i] == b'@' && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
-            let len = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        } else if b[i] == b'@' && b.get(i + 1) == Some(&b'"') {
+            let close = text[i + 2..].find('"').map_or(b.len(), |k| i + 2 + k + 1);
+            (i, close)
+        } else if b[i] == b'@' && b.get(i + 1).is_some_and(|&c| is_name_char(c)) {
+            let len = b[i + 1..].iter().take_while(|&&c| is_name_char(c)).count();
             (i, i + 1 + len)
         } else {
             i += 1;
@@ -185,6 +189,11 @@ fn rewrite(text: &str, mut replace: impl FnMut(&str) -> Option<String>) -> Strin
     }
     out.push_str(&text[copied..]);
     out
+}
+
+/// A character of an unquoted LLVM identifier (`[-a-zA-Z$._0-9]`).
+fn is_name_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_')
 }
 
 impl Val {
@@ -277,8 +286,9 @@ fn block_addresses(v: Val) -> Vec<(Func, Block, String)> {
     out
 }
 
-/// The unnamed globals, functions, aliases and ifuncs of one module, each
-/// with a content key, and the text LLVM prints for a reference to each.
+/// The unnamed globals, functions, aliases and ifuncs of one module (and,
+/// on request, the private ones), each with a content key, and the text
+/// LLVM prints for a reference to each.
 #[derive(Default)]
 pub struct UnnamedGlobals {
     key: HashMap<Val, String>,
@@ -286,22 +296,26 @@ pub struct UnnamedGlobals {
 }
 
 impl UnnamedGlobals {
-    /// Computes the keys for the module `f` belongs to; `block_key` spells
-    /// the blocks of `blockaddress` constants (see [`Self::text_key_with`]).
+    /// Computes the keys of the unnamed globals of the module `f` belongs
+    /// to; `block_key` spells the blocks of `blockaddress` constants (see
+    /// [`Self::text_key_with`]).
     pub fn of_function(f: Func, block_key: &mut dyn FnMut(Func, Block) -> Option<u64>) -> Self {
-        Self::of_raw_module(f.0.parent_module(), block_key)
+        Self::of_raw_module(f.0.parent_module(), false, block_key)
     }
 
-    /// Computes the keys for a module.
+    /// Computes the keys of a module's unnamed globals and, `with_private`,
+    /// of its private ones too (whose names are as arbitrary: `.str.7`).
     pub fn of_module(
         m: &super::IrModule<'_>,
+        with_private: bool,
         block_key: &mut dyn FnMut(Func, Block) -> Option<u64>,
     ) -> Self {
-        Self::of_raw_module(m.raw(), block_key)
+        Self::of_raw_module(m.raw(), with_private, block_key)
     }
 
     fn of_raw_module(
         m: LLVMModuleRef,
+        with_private: bool,
         block_key: &mut dyn FnMut(Func, Block) -> Option<u64>,
     ) -> Self {
         if m.is_null() {
@@ -320,7 +334,7 @@ impl UnnamedGlobals {
                 let mut g = first;
                 while !g.is_null() {
                     let v = Val::wrap(g);
-                    if v.name().is_empty() {
+                    if v.name().is_empty() || (with_private && v.is_private_linkage()) {
                         unnamed.push(v);
                     }
                     g = next(g);
@@ -453,12 +467,11 @@ impl UnnamedGlobals {
         }
         rewrite(&text, |tok| {
             if tok.starts_with('@') {
-                Some(
-                    self.by_text
-                        .get(tok)
-                        .cloned()
-                        .unwrap_or_else(|| "@?".into()),
-                )
+                let numbered = tok[1..].bytes().all(|c| c.is_ascii_digit());
+                self.by_text
+                    .get(tok)
+                    .cloned()
+                    .or_else(|| numbered.then(|| "@?".into()))
             } else {
                 Some(match map.get(tok) {
                     Some(&t) => unnamed_struct_body(t, 1),
@@ -480,12 +493,14 @@ mod tests {
 
     #[test]
     fn rewrite_skips_quoted_text_and_keeps_other_tokens() {
-        let text = r#"{ ptr @3, [4 x i8] c"@1\22" , ptr @"x y", %"type 0x1f" }"#;
+        let text = r#"{ ptr @3, [4 x i8] c"@1\22" , ptr @"x y", ptr @.str.2, %"type 0x1f" }"#;
         let got = rewrite(text, |t| Some(format!("<{t}>")));
         assert_eq!(
             got,
-            r#"{ ptr <@3>, [4 x i8] c"@1\22" , ptr @"x y", <%"type 0x1f"> }"#
+            r#"{ ptr <@3>, [4 x i8] c"@1\22" , ptr <@"x y">, ptr <@.str.2>, <%"type 0x1f"> }"#
         );
+        let kept = rewrite("ptr @a, ptr @b", |t| (t == "@b").then(|| "B".into()));
+        assert_eq!(kept, "ptr @a, ptr B");
         assert_eq!(rewrite("i32 7", |_| Some("x".into())), "i32 7");
     }
 }
