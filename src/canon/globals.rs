@@ -11,8 +11,12 @@
 //!
 //! Private globals are invisible outside the object file, so their names
 //! carry no meaning; each gets its stem (the name without a `.N` suffix) and
-//! a hash of its type and initializer, so `.str`/`.str.7` renumbering vanishes. Definitions come first, then
-//! declarations, each sorted by name; globals and aliases by name.
+//! a hash of its type and initializer, so `.str`/`.str.7` renumbering vanishes. Inside an
+//! initializer, a reference to another private or unnamed global counts by
+//! that global's content, not its name (`[ptr @.str.3]` hashes as
+//! `[ptr @#<content of .str.3>]`), and every hash is taken before any
+//! name changes. Definitions come first, then declarations, each sorted by
+//! name; globals and aliases by name, unnamed ones (`@0`) first by content.
 
 use std::collections::BTreeMap;
 
@@ -59,11 +63,11 @@ fn content_hash(g: Val, unnamed: &UnnamedGlobals, keys: &GlobalKeys) -> u64 {
 pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
     let mut keys = GlobalKeys::default();
     // References from one private constant to another (or to an unnamed
-    // global) are hashed by the referenced one's content, not by its name:
-    // names are being rewritten right here, group by group.
+    // global) are hashed by the referenced one's content, not by its name;
+    // every hash is taken before any name changes.
     let unnamed = UnnamedGlobals::of_module(module, true, &mut |f, b| keys.block_key(f, b));
-    // stem -> globals sharing it
-    let mut groups: BTreeMap<String, Vec<Val>> = BTreeMap::new();
+    // stem -> (content hash, global) of the globals sharing it
+    let mut groups: BTreeMap<String, Vec<(u64, Val)>> = BTreeMap::new();
     for g in module.globals() {
         if !g.is_private_linkage() {
             continue;
@@ -71,13 +75,10 @@ pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
         let name = g.name();
         let s = stem(&name);
         let s = if s.is_empty() { ".anon" } else { s };
-        groups.entry(s.to_string()).or_default().push(g);
+        let h = content_hash(g, &unnamed, &keys);
+        groups.entry(s.to_string()).or_default().push((h, g));
     }
-    for (stem, members) in groups {
-        let mut named: Vec<(u64, Val)> = members
-            .iter()
-            .map(|&g| (content_hash(g, &unnamed, &keys), g))
-            .collect();
+    for (stem, mut named) in groups {
         named.sort_by_key(|(h, _)| *h);
         for (_, g) in &named {
             g.set_name("");

@@ -466,8 +466,8 @@ impl UnnamedGlobals {
             collect_unnamed_structs(t, &mut seen, &mut map);
         }
         rewrite(&text, |tok| {
-            if tok.starts_with('@') {
-                let numbered = tok[1..].bytes().all(|c| c.is_ascii_digit());
+            if let Some(name) = tok.strip_prefix('@') {
+                let numbered = name.bytes().all(|c| c.is_ascii_digit());
                 self.by_text
                     .get(tok)
                     .cloned()
