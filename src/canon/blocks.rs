@@ -50,6 +50,24 @@ impl Layout {
     }
 }
 
+/// Canonical block keys of any function, each function's layout computed
+/// once: what a `blockaddress(@f, %bb)` constant stands for when `@f` has
+/// not been canonicalized yet (its labels are still the input's). A block's
+/// key comes from the CFG and the block's outputs, so it is the same before
+/// and after its function is canonicalized.
+#[derive(Default)]
+pub struct BlockKeyCache(std::cell::RefCell<HashMap<Func, Layout>>);
+
+impl BlockKeyCache {
+    pub fn key(&self, f: Func, b: Block) -> Option<u64> {
+        self.0
+            .borrow_mut()
+            .entry(f)
+            .or_insert_with(|| canonical_order(f))
+            .key(b)
+    }
+}
+
 /// Computes the canonical block order without changing the function.
 pub fn canonical_order(func: Func) -> Layout {
     let blocks = func.blocks();

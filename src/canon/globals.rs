@@ -11,15 +11,21 @@
 //!
 //! Private globals are invisible outside the object file, so their names
 //! carry no meaning; each gets its stem (the name without a `.N` suffix) and
-//! a hash of its type and initializer, so `.str`/`.str.7` renumbering vanishes. Definitions come first, then
-//! declarations, each sorted by name; globals and aliases by name.
+//! a hash of its type and initializer, so `.str`/`.str.7` renumbering vanishes. Inside an
+//! initializer, a reference to another private or unnamed global counts by
+//! that global's content, not its name (`[ptr @.str.3]` hashes as
+//! `[ptr @#<content of .str.3>]`), and every hash is taken before any
+//! name changes. Definitions come first, then declarations, each sorted by
+//! name; globals and aliases by name, unnamed ones (`@0`) first by content.
 
 use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
+use super::blocks::BlockKeyCache;
 use super::signature::GlobalKeys;
 use crate::hash::StableHasher;
+use crate::ir::content::UnnamedGlobals;
 use crate::ir::{IrModule, Val};
 
 /// The part of a private global's name that carries meaning: without a
@@ -38,8 +44,11 @@ fn stem(name: &str) -> &str {
     .unwrap_or(name)
 }
 
-fn content_hash(g: Val) -> u64 {
-    let init = g.initializer().map(|v| v.print()).unwrap_or_default();
+fn content_hash(g: Val, unnamed: &UnnamedGlobals, keys: &GlobalKeys) -> u64 {
+    let init = g
+        .initializer()
+        .map(|v| keys.constant_text(unnamed, v))
+        .unwrap_or_default();
     StableHasher::new()
         .str(&g.type_string())
         .str(&init)
@@ -53,8 +62,12 @@ fn content_hash(g: Val) -> u64 {
 /// [`settle_identical_constants`] fixes them once functions are canonical.
 pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
     let mut keys = GlobalKeys::default();
-    // stem -> globals sharing it
-    let mut groups: BTreeMap<String, Vec<Val>> = BTreeMap::new();
+    // References from one private constant to another (or to an unnamed
+    // global) are hashed by the referenced one's content, not by its name;
+    // every hash is taken before any name changes.
+    let unnamed = UnnamedGlobals::of_module(module, true, &mut |f, b| keys.block_key(f, b));
+    // stem -> (content hash, global) of the globals sharing it
+    let mut groups: BTreeMap<String, Vec<(u64, Val)>> = BTreeMap::new();
     for g in module.globals() {
         if !g.is_private_linkage() {
             continue;
@@ -62,10 +75,10 @@ pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
         let name = g.name();
         let s = stem(&name);
         let s = if s.is_empty() { ".anon" } else { s };
-        groups.entry(s.to_string()).or_default().push(g);
+        let h = content_hash(g, &unnamed, &keys);
+        groups.entry(s.to_string()).or_default().push((h, g));
     }
-    for (stem, members) in groups {
-        let mut named: Vec<(u64, Val)> = members.iter().map(|&g| (content_hash(g), g)).collect();
+    for (stem, mut named) in groups {
         named.sort_by_key(|(h, _)| *h);
         for (_, g) in &named {
             g.set_name("");
@@ -76,7 +89,7 @@ pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
             repeat = if previous == Some(h) { repeat + 1 } else { 0 };
             previous = Some(h);
             g.set_name(&tie_name(&format!("{stem}.{:08x}", h >> 32), repeat));
-            keys.insert(g, h);
+            keys.insert_private(g, h);
         }
     }
     keys
@@ -94,7 +107,7 @@ fn tie_name(base: &str, repeat: usize) -> String {
 /// order in which the (canonical) functions first use them.
 pub fn settle_identical_constants(module: &IrModule<'_>, keys: &GlobalKeys) {
     let mut by_name: BTreeMap<String, Vec<Val>> = BTreeMap::new();
-    for (&g, &h) in keys {
+    for (g, h) in keys.private() {
         let base = format!("{}.{:08x}", stem_of_named(&g.name(), h), h >> 32);
         by_name.entry(base).or_default().push(g);
     }
@@ -138,20 +151,26 @@ fn stem_of_named(name: &str, h: u64) -> &str {
     }
 }
 
-/// Orders functions (definitions, then declarations), globals and aliases by name.
+/// Orders functions (definitions, then declarations), globals and aliases
+/// by name. Unnamed ones (`@0`, printed by their position) come first, in
+/// the order of their content keys, so their numbers do not depend on the
+/// input's order.
 pub fn order_module(module: &IrModule<'_>) {
+    let blocks = BlockKeyCache::default();
+    let unnamed = UnnamedGlobals::of_module(module, false, &mut |f, b| blocks.key(f, b));
+    let key = |v: Val| (v.name(), unnamed.key(v).unwrap_or("").to_string());
     let mut funcs = module.functions();
-    funcs.sort_by_cached_key(|f| (f.is_declaration(), f.name()));
+    funcs.sort_by_cached_key(|f| (f.is_declaration(), key(f.0)));
     for f in funcs {
         module.move_function_to_end(f);
     }
     let mut globals = module.globals();
-    globals.sort_by_cached_key(|g| g.name());
+    globals.sort_by_cached_key(|&g| key(g));
     for g in globals {
         module.move_global_to_end(g);
     }
     let mut aliases = module.aliases();
-    aliases.sort_by_cached_key(|a| a.name());
+    aliases.sort_by_cached_key(|&a| key(a));
     for a in aliases {
         module.move_alias_to_end(a);
     }

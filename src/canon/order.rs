@@ -12,18 +12,36 @@
 //! ```
 //!
 //! *Outputs* — instructions with side effects or that write memory, volatile
-//! or atomic accesses, allocas, EH pads, terminators — keep their relative
-//! order. Before each output, the instructions computing its operands are
-//! placed, operands left to right, depth first (so each definition sits just
-//! above its first use). *Readers* (plain loads, read-only calls) may not
-//! cross an output: one not yet placed when the walk reaches the next output
-//! is placed right before it. Instructions used only in other blocks, or not
-//! at all, go just before the terminator. PHIs, the entry block's leading
-//! allocas, and every block holding a `musttail` call keep their places
-//! (PHIs among themselves are sorted by structural hash).
+//! or atomic accesses, allocas, EH pads, terminators, and the *pinned* calls
+//! below — keep their relative order. Before each output, the instructions
+//! computing its operands are placed, operands left to right, depth first
+//! (so each definition sits just above its first use). *Readers* (plain
+//! loads, read-only calls) may not cross an output: one not yet placed when
+//! the walk reaches the next output is placed right before it. Instructions
+//! used only in other blocks, or not at all, go just before the block's last
+//! unit of outputs (its terminator and what is glued to it).
 //!
 //! Instructions only move down past outputs, never up, so a trapping
 //! instruction is never hoisted above a call that might not return.
+//!
+//! The placement rules of the LLVM 22 verifier and LangRef, and how each is
+//! kept (each has a module in `tests/canon_rules/`):
+//!
+//! | rule | kept by |
+//! |---|---|
+//! | PHIs grouped at the top of the block | fixed head (sorted by hash among themselves) |
+//! | `landingpad`, `catchpad`, `cleanuppad`, `catchswitch`: first non-PHI | [`must_lead`]: fixed head, right after the PHIs |
+//! | `llvm.callbr.landingpad`: first instruction of its block | [`must_lead`] |
+//! | terminators (`invoke`, `callbr`, `catchswitch`...) end the block | last output |
+//! | `musttail` call, optional bitcast, `ret` | [`glued_to_previous`]: one unit, nothing in between |
+//! | `llvm.experimental.deoptimize` then `ret` | [`glued_to_previous`] |
+//! | `llvm.amdgcn.cs.chain` then `unreachable` | [`glued_to_previous`] |
+//! | convergence `entry`/`loop` not after a convergent op; tokens nest | every convergent call is an output ([`PINNED_INTRINSICS`]) |
+//! | `inalloca` allocas between stack save and restore | allocas, `llvm.stacksave`/`stackrestore` are outputs |
+//! | `llvm.call.preallocated.*`, `llvm.coro.*`, gc statepoint/result/relocate | pinned calls: outputs |
+//! | `llvm.threadlocal.address` not moved across a coroutine suspend | pinned call |
+//! | the entry block's leading allocas | fixed head |
+//! | definitions before uses | the def-use walk |
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -39,7 +57,7 @@ pub type Positions = HashMap<Val, usize>;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Role {
-    /// Stays where it is (PHIs, entry allocas).
+    /// Stays where it is (PHIs, a block's EH pad, entry allocas).
     Fixed,
     /// Keeps its order relative to the other outputs.
     Output,
@@ -49,7 +67,77 @@ enum Role {
     Pure,
 }
 
-pub(crate) fn is_output(inst: Inst) -> bool {
+/// Intrinsics whose place carries meaning although LLVM may consider them
+/// free of side effects (`memory(none)`, `nounwind`, `willreturn`), each
+/// with the reason. A call to one of them is an output.
+pub const PINNED_INTRINSICS: &[(&str, &str)] = &[
+    (
+        "llvm.experimental.convergence.",
+        "Verifier (ConvergenceVerifier): `entry` and `loop` may not be preceded \
+         by a convergent operation in their block, and token regions must nest \
+         in program order",
+    ),
+    (
+        "llvm.coro.",
+        "Coroutines: CoroEarly/CoroSplit read the positions of the coroutine \
+         intrinsics (id, frame, size, save, suspend, end...) as the coroutine's structure",
+    ),
+    (
+        "llvm.experimental.gc.",
+        "Statepoints: gc.result and gc.relocate are tied to their statepoint",
+    ),
+    (
+        "llvm.threadlocal.address",
+        "LangRef: a thread-local address may differ across a coroutine suspend point",
+    ),
+    (
+        "llvm.stacksave",
+        "LangRef: stack save/restore bracket dynamic (inalloca) allocas",
+    ),
+    (
+        "llvm.stackrestore",
+        "LangRef: stack save/restore bracket dynamic (inalloca) allocas",
+    ),
+    (
+        "llvm.call.preallocated.",
+        "LangRef: setup, arg and teardown bracket a preallocated call",
+    ),
+];
+
+/// Must be the first instruction after the PHIs of its block (Verifier:
+/// "... not the first non-PHI instruction in the block", and
+/// `llvm.callbr.landingpad`: "No other instructions may proceed intrinsic").
+pub fn must_lead(inst: Inst) -> bool {
+    use LLVMOpcode::*;
+    matches!(
+        inst.opcode(),
+        LLVMLandingPad | LLVMCatchPad | LLVMCleanupPad | LLVMCatchSwitch
+    ) || inst
+        .callee_name()
+        .is_some_and(|n| n == "llvm.callbr.landingpad")
+}
+
+/// A call whose position carries meaning beyond its memory effects: a
+/// convergent call (convergence tokens nest in program order; the entry
+/// intrinsic may not follow a convergent operation) or a
+/// [`PINNED_INTRINSICS`] one.
+fn is_pinned_call(inst: Inst) -> bool {
+    use LLVMOpcode::*;
+    if !matches!(inst.opcode(), LLVMCall | LLVMInvoke | LLVMCallBr) {
+        return false;
+    }
+    inst.is_convergent()
+        || inst.callee_name().is_some_and(|n| {
+            PINNED_INTRINSICS
+                .iter()
+                .any(|(prefix, _)| n.starts_with(prefix))
+        })
+}
+
+/// An instruction whose relative order among outputs is fixed: side
+/// effects or memory writes, volatile or atomic accesses, allocas, EH pads,
+/// `va_arg`, terminators, and the pinned calls.
+pub fn is_output(inst: Inst) -> bool {
     use LLVMOpcode::*;
     inst.is_terminator()
         || inst.is_volatile_or_atomic()
@@ -58,6 +146,53 @@ pub(crate) fn is_output(inst: Inst) -> bool {
             inst.opcode(),
             LLVMAlloca | LLVMLandingPad | LLVMCatchPad | LLVMCleanupPad | LLVMVAArg | LLVMCallBr
         )
+        || is_pinned_call(inst)
+}
+
+fn calls(inst: Inst, prefix: &str) -> bool {
+    inst.callee_name().is_some_and(|n| n.starts_with(prefix))
+}
+
+/// Whether `inst` must stay right after the instruction before it, with
+/// nothing placed between them (Verifier):
+/// - a `musttail` call, an optional bitcast of its result, and the `ret`:
+///   "musttail call must precede a ret with an optional bitcast";
+/// - a call to `llvm.experimental.deoptimize` and the `ret`: "calls to
+///   experimental_deoptimize must be followed by a return";
+/// - `llvm.amdgcn.cs.chain` and the `unreachable` (or
+///   `llvm.amdgcn.unreachable`): "llvm.amdgcn.cs.chain must be followed by
+///   unreachable".
+pub fn glued_to_previous(inst: Inst) -> bool {
+    use LLVMOpcode::*;
+    let Some(prev) = inst.prev() else {
+        return false;
+    };
+    let musttail_cast =
+        |c: Inst| c.opcode() == LLVMBitCast && c.prev().is_some_and(|m| glued_cast(m, c));
+    match inst.opcode() {
+        LLVMRet => {
+            prev.is_musttail() || calls(prev, "llvm.experimental.deoptimize") || musttail_cast(prev)
+        }
+        LLVMBitCast => glued_cast(prev, inst),
+        LLVMUnreachable => calls(prev, "llvm.amdgcn.cs.chain"),
+        LLVMCall => calls(inst, "llvm.amdgcn.unreachable") && calls(prev, "llvm.amdgcn.cs.chain"),
+        _ => false,
+    }
+}
+
+/// A bitcast of a `musttail` call's result, right after it.
+fn glued_cast(call: Inst, cast: Inst) -> bool {
+    call.is_musttail() && cast.operand(0) == call.val()
+}
+
+/// How many instructions at the end of the block (the terminator included)
+/// are glued together (see [`glued_to_previous`]); 1 for most blocks.
+pub fn glued_tail(insts: &[Inst]) -> usize {
+    let mut n = insts.len().min(1);
+    while n < insts.len() && glued_to_previous(insts[insts.len() - n]) {
+        n += 1;
+    }
+    n
 }
 
 /// Positions in the function as it is laid out now.
@@ -96,18 +231,17 @@ pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
 }
 
 fn order_interchangeable_runs(order: &mut [Inst], sigs: &Signatures, positions: &mut Positions) {
-    let movable = |a: Inst| {
-        a.opcode() != LLVMOpcode::LLVMPHI
-            && a.opcode() != LLVMOpcode::LLVMAlloca
-            && !a.is_terminator()
-            && !a.may_have_side_effects()
-    };
+    let free: Vec<bool> = order
+        .iter()
+        .map(|&a| a.opcode() != LLVMOpcode::LLVMPHI && !is_output(a) && !glued_to_previous(a))
+        .collect();
+    let movable = |k: usize| free[k];
     let mut end = order.len();
     while end > 0 {
         let mut start = end - 1;
         while start > 0
-            && movable(order[start - 1])
-            && movable(order[end - 1])
+            && movable(start - 1)
+            && movable(end - 1)
             && sigs.of(order[start - 1]) == sigs.of(order[end - 1])
         {
             start -= 1;
@@ -140,9 +274,6 @@ fn order_interchangeable_runs(order: &mut [Inst], sigs: &Signatures, positions: 
 /// The canonical order of one block's instructions.
 fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) -> Vec<Inst> {
     let insts = b.instructions();
-    if insts.iter().any(|i| i.is_musttail()) {
-        return insts;
-    }
     let n = insts.len();
     let local: HashMap<Val, usize> = insts
         .iter()
@@ -150,26 +281,33 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
         .map(|(i, inst)| (inst.val(), i))
         .collect();
 
-    // Roles.
+    // Roles. The fixed head: PHIs, then the instruction that must lead the
+    // block (an EH pad), then, in the entry block, the leading allocas.
+    // Both members of a glued pair are outputs.
+    let glued: Vec<bool> = insts.iter().map(|&i| glued_to_previous(i)).collect();
     let mut roles = Vec::with_capacity(n);
     let mut head = true;
+    let mut led = false;
     let mut segment = 0;
-    for &inst in &insts {
+    for (k, &inst) in insts.iter().enumerate() {
         let op = inst.opcode();
-        let role =
-            if head && (op == LLVMOpcode::LLVMPHI || (is_entry && op == LLVMOpcode::LLVMAlloca)) {
-                Role::Fixed
+        let fixed = op == LLVMOpcode::LLVMPHI
+            || (!led && must_lead(inst))
+            || (is_entry && op == LLVMOpcode::LLVMAlloca);
+        let role = if head && fixed && !inst.is_terminator() {
+            led |= op != LLVMOpcode::LLVMPHI;
+            Role::Fixed
+        } else {
+            head = false;
+            if glued[k] || glued.get(k + 1) == Some(&true) || is_output(inst) {
+                segment += 1;
+                Role::Output
+            } else if inst.may_read_memory() {
+                Role::Reader { segment }
             } else {
-                head = false;
-                if is_output(inst) {
-                    segment += 1;
-                    Role::Output
-                } else if inst.may_read_memory() {
-                    Role::Reader { segment }
-                } else {
-                    Role::Pure
-                }
-            };
+                Role::Pure
+            }
+        };
         roles.push(role);
     }
     let floating = |i: usize| matches!(roles[i], Role::Reader { .. } | Role::Pure);
@@ -235,13 +373,25 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     // local_pos[i]: where instruction i sits in `order`, kept in step lazily.
     let mut local_pos = vec![usize::MAX; n];
     let mut synced = 0;
+    // Outputs glued together are placed as one unit: the operands of all
+    // members, then the readers of their segments (and, for the unit that
+    // ends the block, the leftovers) go before its first member.
+    let mut units: Vec<std::ops::Range<usize>> = Vec::new();
     for (k, &o) in outputs.iter().enumerate() {
-        walk_operands_then(o, &deps, &mut placed, &mut order);
-        let last = k + 1 == outputs.len();
-        for group in [Some(&readers[k]), last.then_some(&leftovers)]
-            .into_iter()
-            .flatten()
-        {
+        match units.last_mut() {
+            Some(u) if glued[o] => u.end = k + 1,
+            _ => units.push(k..k + 1),
+        }
+    }
+    let last_unit = units.len().saturating_sub(1);
+    for (u, unit) in units.into_iter().enumerate() {
+        for &m in &outputs[unit.clone()] {
+            walk_operands_then(m, &deps, &mut placed, &mut order);
+        }
+        let flushes = readers[unit.clone()]
+            .iter()
+            .chain((u == last_unit).then_some(&leftovers));
+        for group in flushes {
             for (p, &i) in order.iter().enumerate().skip(synced) {
                 local_pos[i] = p;
             }
@@ -270,8 +420,10 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
                 walk_root(i, &deps, &mut placed, &mut order);
             }
         }
-        placed[o] = true;
-        order.push(o);
+        for &o in &outputs[unit] {
+            placed[o] = true;
+            order.push(o);
+        }
     }
     // Anything left (a block without outputs cannot verify, but be total).
     for i in 0..n {

@@ -29,8 +29,9 @@ use rustc_hash::FxHashMap as HashMap;
 
 use llvm_sys::LLVMOpcode;
 
-use super::blocks::Layout;
+use super::blocks::{BlockKeyCache, Layout};
 use crate::hash::StableHasher;
+use crate::ir::content::UnnamedGlobals;
 use crate::ir::{Func, Inst, TypeNames, Val, ValKind};
 
 /// Most refinement rounds (operand or user) per function.
@@ -102,10 +103,19 @@ pub fn is_compare(op: LLVMOpcode) -> bool {
 }
 
 /// Descriptor hash of an operand that is not an instruction of the function.
-fn leaf_hash(v: Val, args: &HashMap<Val, usize>, layout: &Layout, globals: &GlobalKeys) -> u64 {
+fn leaf_hash(
+    v: Val,
+    args: &HashMap<Val, usize>,
+    layout: &Layout,
+    globals: &GlobalKeys,
+    unnamed: &UnnamedGlobals,
+) -> u64 {
     let h = StableHasher::new();
-    if let Some(&k) = globals.get(&v) {
+    if let Some(&k) = globals.private.get(&v) {
         return h.str("@private").u64(k).finish();
+    }
+    if let Some(key) = unnamed.key(v) {
+        return h.str("@").str(key).finish();
     }
     match v.kind() {
         ValKind::Argument => h.str("a").u64(args.get(&v).copied().unwrap_or(0) as u64),
@@ -118,11 +128,10 @@ fn leaf_hash(v: Val, args: &HashMap<Val, usize>, layout: &Layout, globals: &Glob
         | ValKind::GlobalAlias
         | ValKind::GlobalIFunc => h.str("@").str(&v.name()),
         ValKind::Metadata => h.str("m"),
-        ValKind::InlineAsm => h.str("asm").str(&v.print()),
+        ValKind::InlineAsm => h.str("asm").str(&globals.constant_text(unnamed, v)),
         ValKind::Instruction => h.str("i"), // instruction of another function: cannot happen
-        ValKind::ConstantInt | ValKind::ConstantFP | ValKind::OtherConstant => {
-            h.str("c").str(&v.print())
-        }
+        ValKind::ConstantInt | ValKind::ConstantFP => h.str("c").str(&v.print()),
+        ValKind::OtherConstant => h.str("c").str(&globals.constant_text(unnamed, v)),
     }
     .finish()
 }
@@ -156,12 +165,49 @@ fn feed_operands(
     h
 }
 
-/// Computes base and refined hashes for every instruction of `func`.
-/// Content hashes standing for private globals, whose names may carry a
-/// tie-breaking suffix that is only settled after all functions are done.
-pub type GlobalKeys = HashMap<Val, u64>;
+/// What instructions hash a global operand by, where its printed name is
+/// not its identity: private globals by a content hash (their names may
+/// carry a tie-breaking suffix that is only settled after all functions are
+/// done), unnamed globals (`@0`) by a content key, computed once per module
+/// when the first function needs it.
+#[derive(Default)]
+pub struct GlobalKeys {
+    private: HashMap<Val, u64>,
+    unnamed: std::cell::OnceCell<UnnamedGlobals>,
+    blocks: BlockKeyCache,
+}
 
+impl GlobalKeys {
+    pub fn insert_private(&mut self, g: Val, h: u64) {
+        self.private.insert(g, h);
+    }
+
+    /// Private globals and their content hashes.
+    pub fn private(&self) -> impl Iterator<Item = (Val, u64)> + '_ {
+        self.private.iter().map(|(&g, &h)| (g, h))
+    }
+
+    /// The content keys of the unnamed globals of `func`'s module.
+    pub fn unnamed(&self, func: Func) -> &UnnamedGlobals {
+        self.unnamed
+            .get_or_init(|| UnnamedGlobals::of_function(func, &mut |f, b| self.blocks.key(f, b)))
+    }
+
+    /// The canonical key of block `b` of function `f` (cached per function).
+    pub fn block_key(&self, f: Func, b: crate::ir::Block) -> Option<u64> {
+        self.blocks.key(f, b)
+    }
+
+    /// The content text of a constant: [`UnnamedGlobals::text_key_with`],
+    /// blocks of `blockaddress` spelled by their canonical keys.
+    pub fn constant_text(&self, unnamed: &UnnamedGlobals, v: Val) -> String {
+        unnamed.text_key_with(v, &mut |f, b| self.blocks.key(f, b))
+    }
+}
+
+/// Computes base and refined hashes for every instruction of `func`.
 pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
+    let unnamed = globals.unnamed(func);
     let args: HashMap<Val, usize> = func
         .params()
         .into_iter()
@@ -189,10 +235,10 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         let mut h = StableHasher::new()
             .str(inst.opcode_name())
             .str(&types.of(inst.val()));
-        if let Some(t) = inst.allocated_type() {
+        if let Some(t) = inst.allocated_type_key() {
             h = h.str(&t);
         }
-        if let Some(t) = inst.gep_source_type() {
+        if let Some(t) = inst.gep_source_type_key() {
             h = h.str(&t);
         }
         for i in inst.aggregate_indices() {
@@ -209,8 +255,8 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
                 .map(|(v, b)| {
                     let bh = *leaf
                         .entry(b.as_val())
-                        .or_insert_with(|| leaf_hash(b.as_val(), &args, layout, globals));
-                    let (r, d) = describe(v, &index, &mut leaf, &args, layout, globals);
+                        .or_insert_with(|| leaf_hash(b.as_val(), &args, layout, globals, unnamed));
+                    let (r, d) = describe(v, &index, &mut leaf, &args, layout, globals, unnamed);
                     (bh, r, d)
                 })
                 .collect();
@@ -223,7 +269,7 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
             }
         } else {
             for v in inst.iter_operands() {
-                let (r, d) = describe(v, &index, &mut leaf, &args, layout, globals);
+                let (r, d) = describe(v, &index, &mut leaf, &args, layout, globals, unnamed);
                 ops.push(r);
                 descriptors.push(d);
             }
@@ -259,18 +305,19 @@ fn describe(
     args: &HashMap<Val, usize>,
     layout: &Layout,
     globals: &GlobalKeys,
+    unnamed: &UnnamedGlobals,
 ) -> (Result<usize, u64>, u64) {
     match index.get(&v) {
         Some(&j) => (Ok(j), StableHasher::new().str("i").finish()),
         None => {
             let h = *leaf
                 .entry(v)
-                .or_insert_with(|| leaf_hash(v, args, layout, globals));
+                .or_insert_with(|| leaf_hash(v, args, layout, globals, unnamed));
             let descriptor = match v.kind() {
                 // The base hash sees only a constant's type; its value enters
                 // through refinement, and only where it separates a collision.
                 ValKind::ConstantInt | ValKind::ConstantFP | ValKind::OtherConstant => {
-                    StableHasher::new().str("c").str(&v.type_string()).finish()
+                    StableHasher::new().str("c").str(&v.type_key()).finish()
                 }
                 _ => h,
             };

@@ -22,6 +22,8 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
+pub mod calls;
+pub mod content;
 pub mod edit;
 
 mod shim {
@@ -136,20 +138,21 @@ impl Session {
     }
 }
 
-/// Prints types, remembering each (types are uniqued per context, so the
-/// pointer identifies the type).
+/// Prints types by content, remembering each (types are uniqued per
+/// context, so the pointer identifies the type).
 #[derive(Default)]
 pub struct TypeNames {
     cache: rustc_hash::FxHashMap<usize, std::rc::Rc<str>>,
 }
 
 impl TypeNames {
-    /// The type of `v` as LLVM prints it.
+    /// The type of `v` as LLVM prints it, unnamed struct types spelled by
+    /// their bodies ([`content::type_key`]), never by number or address.
     pub fn of(&mut self, v: Val) -> std::rc::Rc<str> {
         let ty = unsafe { LLVMTypeOf(v.raw) };
         self.cache
             .entry(ty as usize)
-            .or_insert_with(|| unsafe { take_message(LLVMPrintTypeToString(ty)) }.into())
+            .or_insert_with(|| content::type_key(ty).into())
             .clone()
     }
 }

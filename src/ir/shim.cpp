@@ -10,6 +10,8 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ModuleSlotTracker.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace llvm;
@@ -102,6 +104,34 @@ void irgit_sort_block_uses(LLVMValueRef F) {
   };
   for (BasicBlock &BB : *Fn)
     BB.sortUseList([&](const Use &L, const Use &R) { return Key(L) < Key(R); });
+}
+
+} // extern "C"
+
+extern "C" {
+
+// 1 if I is a call, invoke or callbr that is convergent (the call site or
+// the callee carries `convergent`), else 0.
+int irgit_is_convergent(LLVMValueRef I) {
+  auto *CB = dyn_cast<CallBase>(unwrap(I));
+  return CB && CB->isConvergent() ? 1 : 0;
+}
+
+// How LLVM's printer refers to each of the N global values (`@3`, `@f`),
+// one per line, numbered as in a printout of their module (one slot tracker
+// for all, so the module is numbered once). Free with LLVMDisposeMessage.
+char *irgit_operand_texts(const LLVMValueRef *Vals, size_t N) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  if (N > 0) {
+    ModuleSlotTracker MST(unwrap<GlobalValue>(Vals[0])->getParent());
+    for (size_t K = 0; K < N; ++K) {
+      unwrap(Vals[K])->printAsOperand(OS, /*PrintType=*/false, MST);
+      OS << '\n';
+    }
+  }
+  OS.flush();
+  return LLVMCreateMessage(Out.c_str());
 }
 
 } // extern "C"

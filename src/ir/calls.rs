@@ -1,0 +1,51 @@
+//! What the placement rules of the canonical order need to know about a
+//! call: which function it calls directly (intrinsics are recognized by
+//! their reserved `llvm.` names), whether it is convergent, and its
+//! neighbours in the block.
+//!
+//! ```text
+//! %t = call token @llvm.experimental.convergence.entry()    callee_name = "llvm.experimental.convergence.entry"
+//! %r = call i32 @g(i32 %x) [ "convergencectrl"(token %t) ]  is_convergent (if @g is convergent)
+//! ```
+
+use llvm_sys::core::*;
+
+use super::{Inst, Val};
+
+extern "C" {
+    fn irgit_is_convergent(i: llvm_sys::prelude::LLVMValueRef) -> i32;
+}
+
+impl Inst {
+    /// For a call, invoke or callbr of a known function: that function's
+    /// name (`llvm.coro.begin`, `printf`). `None` for indirect calls,
+    /// inline asm and anything that is not a call.
+    pub fn callee_name(self) -> Option<String> {
+        use llvm_sys::LLVMOpcode::*;
+        if !matches!(self.opcode(), LLVMCall | LLVMInvoke | LLVMCallBr) {
+            return None;
+        }
+        let callee = unsafe { LLVMGetCalledValue(self.0.raw) };
+        if callee.is_null() || unsafe { LLVMIsAFunction(callee) }.is_null() {
+            return None;
+        }
+        Some(Val::wrap(callee).name())
+    }
+
+    /// A call whose call site or callee is `convergent`.
+    pub fn is_convergent(self) -> bool {
+        unsafe { irgit_is_convergent(self.0.raw) != 0 }
+    }
+
+    /// The instruction just before this one in its block.
+    pub fn prev(self) -> Option<Inst> {
+        let p = unsafe { LLVMGetPreviousInstruction(self.0.raw) };
+        (!p.is_null()).then(|| Inst(Val::wrap(p)))
+    }
+
+    /// The instruction just after this one in its block.
+    pub fn next(self) -> Option<Inst> {
+        let p = unsafe { LLVMGetNextInstruction(self.0.raw) };
+        (!p.is_null()).then(|| Inst(Val::wrap(p)))
+    }
+}
