@@ -55,10 +55,23 @@ pub struct Note {
     pub lines: Vec<String>,
 }
 
-/// Whether a whole-line comment is one LLVM's printer writes itself (and so
+/// Whether `c` is the `; (%base, %derived)` note LLVM's printer writes
+/// after every `gc.relocate` call.
+fn is_relocate_note(c: &str) -> bool {
+    let Some(inner) = c.strip_prefix("; (").and_then(|r| r.strip_suffix(')')) else {
+        return false;
+    };
+    let parts: Vec<&str> = inner.split(", ").collect();
+    parts.len() == 2 && parts.iter().all(|p| p.starts_with('%') && !p.contains(' '))
+}
+
+/// Whether a comment is one LLVM's printer writes itself (and so
 /// regenerates): never user content.
 pub fn is_printer_comment(comment: &str) -> bool {
     let c = comment.trim();
+    if is_relocate_note(c) {
+        return true;
+    }
     [
         "; ModuleID = ",
         "; Function Attrs:",
@@ -382,6 +395,14 @@ mod tests {
             anchors(&with_note),
             vec![(Anchor::Trailing { stmt: 3, line: 0 }, v(&["; loop head"]))]
         );
+    }
+
+    #[test]
+    fn the_printers_gc_relocate_note_is_not_a_user_comment() {
+        let text = "define void @f() {\n  %r = call ptr @llvm.experimental.gc.relocate.p0(token %t, i32 0, i32 0) ; (%a, %a)\n  ret void\n}\n";
+        assert!(anchors(text).is_empty());
+        assert!(!has_user_comments(text));
+        assert!(has_user_comments(&text.replace("; (%a, %a)", "; (%a, %a) why")));
     }
 
     #[test]
