@@ -4,8 +4,8 @@
 //! process, on the test corpus and on one-function `llvm-stress` modules of
 //! about 5,000, 20,000 and 80,000 instructions. For each: wall time and peak
 //! RSS (`wait4` rusage), with ratios to `opt -S`; then the invariance rate
-//! (every perturbation kind of `irgit::perturb`, irgit and normalize) and
-//! the locality figures (single edits of `irgit::mutate`).
+//! (every perturbation kind of `irgit_testkit::perturb`, irgit and normalize) and
+//! the locality figures (single edits of `irgit_testkit::mutate`).
 //!
 //! ```text
 //! cargo bench --bench canon            # prints the tables, rewrites BENCHMARKS.md's canon section
@@ -24,7 +24,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use irgit::ir::Session;
-use irgit::perturb::Kind;
+use irgit_testkit::perturb::Kind;
 
 const OPT: &str = "/usr/lib/llvm-22/bin/opt";
 const STRESS_SIZES: &[u64] = &[5_000, 20_000, 80_000];
@@ -256,7 +256,8 @@ fn locality(corpus: &[common::CorpusModule]) -> (Vec<usize>, Vec<usize>) {
         let parsed = s.parse(m.text.as_bytes(), &m.name).unwrap();
         for kind in ["constant", "opcode", "insert", "delete"] {
             for seed in 0..3u64 {
-                let Some(e) = irgit::mutate::pick_kind(&parsed, seed * 7919 + i as u64, kind)
+                let Some(e) =
+                    irgit_testkit::mutate::pick_kind(&parsed, seed * 7919 + i as u64, kind)
                 else {
                     continue;
                 };

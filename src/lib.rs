@@ -16,5 +16,3 @@ pub mod git;
 pub mod hash;
 pub mod ir;
 pub mod merge;
-pub mod mutate;
-pub mod perturb;

@@ -17,7 +17,7 @@ mod common;
 use std::process::Command;
 
 use common::{canon, corpus};
-use irgit::perturb::Kind;
+use irgit_testkit::perturb::Kind;
 
 /// The files checked: lit-style tests as written, corpus modules annotated.
 fn commented_files() -> Vec<(String, String)> {
@@ -106,8 +106,9 @@ fn check_file(name: &str, text: &str) -> Vec<String> {
         Err(e) => failures.push(format!("### {name}: canon(canon(m)) failed: {e}")),
     }
     for kind in Kind::ALL {
-        let perturbed =
-            common::changed_keeping_comments(text, name, |m| irgit::perturb::apply(m, kind, 1));
+        let perturbed = common::changed_keeping_comments(text, name, |m| {
+            irgit_testkit::perturb::apply(m, kind, 1)
+        });
         let outcome = perturbed.and_then(|p| {
             let lost = irgit::comments::missing_fragments(text, &p);
             if !lost.is_empty() {
@@ -245,13 +246,13 @@ fn one_edit_changes_few_lines_with_comments_present() {
         for seed in 1..=4u64 {
             let s = irgit::ir::Session::new();
             let m = s.parse(text.as_bytes(), name).unwrap();
-            let edits = irgit::mutate::pick_edits(&m, seed, 1);
+            let edits = irgit_testkit::mutate::pick_edits(&m, seed, 1);
             drop(m);
             if edits.is_empty() {
                 continue;
             }
             let Ok(edited) = common::changed_keeping_comments(text, name, |m| {
-                irgit::mutate::apply_all(m, &edits).map_err(|e| e.to_string())
+                irgit_testkit::mutate::apply_all(m, &edits).map_err(|e| e.to_string())
             }) else {
                 continue;
             };

@@ -1,6 +1,6 @@
 //! Locality of the canonical form (design §2.2): one semantic edit — a
 //! constant changed, an opcode changed, an instruction inserted or deleted
-//! (`irgit::mutate`) — must show as a few changed lines of canonical text,
+//! (`irgit_testkit::mutate`) — must show as a few changed lines of canonical text,
 //! not a cascade of renamed values.
 //!
 //! ```text
@@ -42,9 +42,11 @@ fn single_edits_change_few_canonical_lines() {
                         let parsed = session.parse(m.text.as_bytes(), &m.name).unwrap();
                         for kind in KINDS {
                             for seed in 0..EDITS_PER_KIND {
-                                let Some(edit) =
-                                    irgit::mutate::pick_kind(&parsed, seed * 7919 + i as u64, kind)
-                                else {
+                                let Some(edit) = irgit_testkit::mutate::pick_kind(
+                                    &parsed,
+                                    seed * 7919 + i as u64,
+                                    kind,
+                                ) else {
                                     continue;
                                 };
                                 let row =
@@ -158,7 +160,7 @@ fn edits_reapply_and_combine() {
         let s = Session::new();
         let parsed = s.parse(m.text.as_bytes(), &m.name).unwrap();
         let original = parsed.print();
-        let mut targets: Vec<(String, usize)> = irgit::mutate::candidates(&parsed)
+        let mut targets: Vec<(String, usize)> = irgit_testkit::mutate::candidates(&parsed)
             .into_iter()
             .map(|e| (e.func, e.index))
             .collect();
@@ -167,7 +169,7 @@ fn edits_reapply_and_combine() {
             continue; // e.g. a main() folded to constant printf calls
         }
         for seed in 0..3 {
-            let edits = irgit::mutate::pick_edits(&parsed, seed, 2);
+            let edits = irgit_testkit::mutate::pick_edits(&parsed, seed, 2);
             assert_eq!(edits.len(), 2, "{}: expected two edits", m.name);
             assert!(
                 (edits[0].func.as_str(), edits[0].index)

@@ -2,12 +2,12 @@
 //! the corpus (C programs at -O0/-O2, Csmith programs, llvm-stress modules):
 //!
 //! - invariance: `canon(π(m)) == canon(m)` byte for byte for every kind of
-//!   semantics-preserving perturbation π (`irgit::perturb`);
+//!   semantics-preserving perturbation π (`irgit_testkit::perturb`);
 //! - idempotence: `canon(canon(m)) == canon(m)`;
 //! - validity: the canonical text parses and verifies;
 //! - meaning: the canonical IR, compiled by clang-22 and run, prints what the
 //!   original prints;
-//! - locality: a single semantic edit (`irgit::mutate`) changes few lines of
+//! - locality: a single semantic edit (`irgit_testkit::mutate`) changes few lines of
 //!   the canonical text (median of max(removed, added) ≤ 3).
 //!
 //! Failing cases are written to `target/tmp/CANON_FAILURES.md` (module, perturbation,
@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use common::{canon, corpus, first_diff, CorpusModule};
 use irgit::ir::Session;
-use irgit::perturb::Kind;
+use irgit_testkit::perturb::Kind;
 
 /// Seeds per perturbation kind.
 const SEEDS: &[u64] = &[1, 2];

@@ -34,7 +34,7 @@ use irgit::canon::order::{glued_to_previous, is_output, must_lead};
 use irgit::canon::{canonicalize, CanonError};
 use irgit::config::CanonOptions;
 use irgit::ir::{Inst, IrModule, Session, Val};
-use irgit::perturb::Kind;
+use irgit_testkit::perturb::Kind;
 use llvm_sys::LLVMOpcode;
 
 const OPT: &str = "/usr/lib/llvm-22/bin/opt";
@@ -305,7 +305,7 @@ fn perturbed(name: &str, text: &str, kind: Kind, seed: u64) -> Result<Option<Str
         .parse(text.as_bytes(), name)
         .map_err(|e| e.to_string())?;
     let before = module_skeleton(&m);
-    if irgit::perturb::apply(&m, kind, seed).is_err() {
+    if irgit_testkit::perturb::apply(&m, kind, seed).is_err() {
         return Ok(None);
     }
     if skeleton_kept(&before, &module_skeleton(&m), false).is_err() {

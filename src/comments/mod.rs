@@ -402,7 +402,9 @@ mod tests {
         let text = "define void @f() {\n  %r = call ptr @llvm.experimental.gc.relocate.p0(token %t, i32 0, i32 0) ; (%a, %a)\n  ret void\n}\n";
         assert!(anchors(text).is_empty());
         assert!(!has_user_comments(text));
-        assert!(has_user_comments(&text.replace("; (%a, %a)", "; (%a, %a) why")));
+        assert!(has_user_comments(
+            &text.replace("; (%a, %a)", "; (%a, %a) why")
+        ));
     }
 
     #[test]

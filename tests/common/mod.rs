@@ -374,20 +374,24 @@ pub fn canon(text: &str, name: &str) -> Result<String, String> {
 pub fn perturbed(
     text: &str,
     name: &str,
-    kind: irgit::perturb::Kind,
+    kind: irgit_testkit::perturb::Kind,
     seed: u64,
 ) -> Result<String, String> {
     let s = Session::new();
     let m = s.parse(text.as_bytes(), name).map_err(|e| e.to_string())?;
-    irgit::perturb::apply(&m, kind, seed).map_err(|e| format!("{name}: {e}"))?;
+    irgit_testkit::perturb::apply(&m, kind, seed).map_err(|e| format!("{name}: {e}"))?;
     Ok(m.print())
 }
 
 /// Parses, applies edits, prints.
-pub fn mutated(text: &str, name: &str, edits: &[irgit::mutate::Edit]) -> Result<String, String> {
+pub fn mutated(
+    text: &str,
+    name: &str,
+    edits: &[irgit_testkit::mutate::Edit],
+) -> Result<String, String> {
     let s = Session::new();
     let m = s.parse(text.as_bytes(), name).map_err(|e| e.to_string())?;
-    irgit::mutate::apply_all(&m, edits).map_err(|e| format!("{name}: {e}"))?;
+    irgit_testkit::mutate::apply_all(&m, edits).map_err(|e| format!("{name}: {e}"))?;
     Ok(m.print())
 }
 

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use irgit::ir::{Inst, IrModule, Session};
-use irgit::mutate::{self, Edit, EditKind};
+use irgit_testkit::mutate::{self, Edit, EditKind};
 
 use super::{canon, try_canon, MergeRun, Outcome};
 

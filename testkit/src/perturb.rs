@@ -1,7 +1,7 @@
 //! Semantics-preserving perturbations of a module, the adversary of the
 //! canonical form: `canon(π(m))` must equal `canon(m)` byte for byte for each
 //! kind π below (design §2.1). Each works on the LLVM module through
-//! [`crate::ir`] handles, never on text, and is deterministic in its seed.
+//! [`irgit::ir`] handles, never on text, and is deterministic in its seed.
 //!
 //! ```text
 //! before                              after rename_locals + commute_operands + shuffle_instructions
@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use llvm_sys::LLVMOpcode;
 
-use crate::ir::{Block, Inst, IrModule, Val};
+use irgit::ir::{Block, Inst, IrModule, Val};
 
 /// SplitMix64: a tiny, fast, well-distributed deterministic PRNG.
 #[derive(Debug, Clone)]
@@ -225,7 +225,7 @@ pub fn shuffle_instructions(m: &IrModule<'_>, seed: u64) {
     for blocks in defined_blocks(m) {
         for (bi, b) in blocks.iter().enumerate() {
             if let Some(order) = random_block_order(*b, bi == 0, &mut rng) {
-                crate::ir::reorder_block(&order);
+                irgit::ir::reorder_block(&order);
             }
         }
     }
@@ -333,7 +333,7 @@ pub fn commute_operands(m: &IrModule<'_>, seed: u64) {
             }
             if matches!(op, LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMFCmp) {
                 inst.swap_cmp_operands();
-            } else if crate::ir::edit::is_binop(inst) && inst.is_commutative() {
+            } else if irgit::ir::edit::is_binop(inst) && inst.is_commutative() {
                 let (a, b) = (inst.operand(0), inst.operand(1));
                 inst.set_operand(0, b);
                 inst.set_operand(1, a);

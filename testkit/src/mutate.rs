@@ -17,12 +17,12 @@
 
 use llvm_sys::LLVMOpcode;
 
-use crate::ir::edit::{
+use crate::perturb::Rng;
+use irgit::ir::edit::{
     binop_from_name, build_binop_before, const_int_like, int_width, is_binop, replace_binop,
     same_type,
 };
-use crate::ir::{Inst, IrModule, ValKind};
-use crate::perturb::Rng;
+use irgit::ir::{Inst, IrModule, ValKind};
 
 /// What an edit does to its target instruction.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
