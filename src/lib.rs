@@ -16,4 +16,5 @@ pub mod hash;
 pub mod ir;
 pub mod merge;
 pub mod mutate;
+pub mod passes;
 pub mod perturb;
