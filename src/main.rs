@@ -64,7 +64,6 @@ enum Command {
     Doctor(irgit::git::doctor::DoctorArgs),
     /// Hooks git runs (`irgit hook pre-commit`)
     Hook(irgit::git::hook::HookArgs),
-    /// How optimization passes interact: conflict, contribution, commutation (`irgit passes interact P Q FILE`)
     Passes(irgit::passes::cli::PassesArgs),
 }
 

@@ -23,7 +23,7 @@ const EXIT_BUG: u8 = 3;
 #[derive(clap::Args, Debug)]
 #[command(
     about = "How optimization passes interact: conflict, contribution, commutation",
-    long_about = "How optimization passes interact on LLVM IR (seed 004 §1), computed with the \
+    long_about = "How optimization passes interact on LLVM IR, computed with the \
         merge's own diffs, conflict rules and rebasing.\n\n\
         For passes p, q and module m: p and q CONFLICT when their edits of m, diffed block by \
         block over m's identities, conflict under the merge's rules. q CONTRIBUTES to p when p, \
@@ -255,9 +255,17 @@ pub fn render_pair(r: &PairReport, optnone: &Optnone) -> String {
     } else if optnone.skipped() > 0 {
         s.push_str(&format!("note: {}\n", optnone_note(optnone)));
     }
+    let size = |(removed, added): (usize, usize)| {
+        if removed + added == 0 {
+            "no change".to_string()
+        } else {
+            format!("-{removed} +{added} canonical line(s)")
+        }
+    };
     s.push_str(&format!(
-        "δ(p,-): -{} +{} canonical line(s); δ(q,-): -{} +{}\n\n",
-        r.p_changes.0, r.p_changes.1, r.q_changes.0, r.q_changes.1
+        "δ(p,-): {}; δ(q,-): {}\n\n",
+        size(r.p_changes),
+        size(r.q_changes)
     ));
     if r.conflict() {
         s.push_str(&format!("conflict: yes, {} region(s)\n", r.conflicts));

@@ -27,15 +27,17 @@
 //! conflicted: an over-estimate, which the seed calls sound.
 //!
 //! ```text
-//! m (clang -O0, optnone stripped)     sroa(m)                    instcombine(sroa(m))
-//!   %x.addr = alloca i32                %add = add nsw i32 %x, 1   %add = add nsw i32 %x, 3
-//!   store i32 %x, ptr %x.addr           %add2 = add nsw i32 %add, 2
-//!   %0 = load i32, ptr %x.addr          ret i32 %add2              ret i32 %add
-//!   %add = add nsw i32 %0, 1
-//!   %add2 = add nsw i32 %add, 2       instcombine(m) forwards the store to the load, as sroa
-//!   ret i32 %add2                     does (a conflict); on sroa(m) it also folds the two
-//!                                     adds: sroa contributes to instcombine.
+//! m (clang -O1)                       licm(m): loop-closed SSA          instcombine(licm(m))
+//! loop:                               exit:                             exit:
+//!   %i.next = add i32 %i, 1             %lcssa = phi i32 [ %i.next, %loop ]  store i32 %i.next, ptr %p
+//!   br i1 %c, label %loop, label %exit  store i32 %lcssa, ptr %p
+//! exit:
+//!   store i32 %i.next, ptr %p
 //! ```
+//!
+//! `instcombine` changes nothing on `m` but folds the one-entry PHI `licm`
+//! left: no conflict, `licm` contributes to `instcombine`, and the two do
+//! not commute (`licm(instcombine(m))` keeps the PHI).
 //!
 //! Stages: [`run`] (passes in process, canonical forms), [`relations`] (the
 //! three relations of one pair), [`textdiff`] (small canonical diffs as

@@ -50,6 +50,8 @@ pub struct SmallDiff {
     pub text: String,
     /// Whether hunks were left out.
     pub truncated: bool,
+    /// The functions the hunks are in (all hunks, shown or not).
+    pub functions: Vec<String>,
 }
 
 impl SmallDiff {
@@ -58,8 +60,9 @@ impl SmallDiff {
     }
 }
 
-/// Where a line is: `@f` and the block label above it, if any.
-fn location(lines: &[&str], upto: usize) -> String {
+/// Where a line is: the function (`@f`) and the block label above line
+/// `upto` of `lines`, if any.
+fn location(lines: &[&str], upto: usize) -> (Option<String>, Option<String>) {
     let mut block: Option<&str> = None;
     for l in lines[..upto.min(lines.len())].iter().rev() {
         if block.is_none() && !l.starts_with(' ') && l.ends_with(':') {
@@ -71,16 +74,21 @@ fn location(lines: &[&str], upto: usize) -> String {
                 .find(|t| t.starts_with('@'))
                 .map(|t| t.split('(').next().unwrap_or(t))
                 .unwrap_or("?");
-            return match block {
-                Some(b) => format!("{name}, block {b}:"),
-                None => format!("{name}:"),
-            };
+            return (Some(name.to_string()), block.map(str::to_string));
         }
         if l == &"}" {
             break;
         }
     }
-    "module level:".to_string()
+    (None, None)
+}
+
+fn location_text((function, block): &(Option<String>, Option<String>)) -> String {
+    match (function, block) {
+        (Some(f), Some(b)) => format!("{f}, block {b}:"),
+        (Some(f), None) => format!("{f}:"),
+        _ => "module level:".to_string(),
+    }
 }
 
 /// The diff from `a` to `b` (comments ignored), at most `max_lines` lines.
@@ -91,15 +99,30 @@ pub fn small_diff(a: &str, b: &str, max_lines: usize) -> SmallDiff {
     let common = diff::common(&la, &lb);
     let mut out = SmallDiff::default();
     let mut shown = Vec::new();
+    let mut last_header: Option<String> = None;
     let (mut i, mut j) = (0, 0);
     for &(ci, cj) in common.iter().chain(std::iter::once(&(la.len(), lb.len()))) {
         if ci > i || cj > j {
             out.removed += ci - i;
             out.added += cj - j;
-            let mut hunk = vec![location(&lb, j)];
+            let place = location(&lb, j);
+            if let Some(f) = &place.0 {
+                if !out.functions.contains(f) {
+                    out.functions.push(f.clone());
+                }
+            }
+            // Adjacent hunks in one block share the header.
+            let header = location_text(&place);
+            let mut hunk = Vec::new();
+            if last_header.as_ref() != Some(&header) {
+                hunk.push(header.clone());
+                last_header = Some(header);
+            }
             hunk.extend(la[i..ci].iter().map(|l| format!("-{l}")));
             hunk.extend(lb[j..cj].iter().map(|l| format!("+{l}")));
-            if shown.len() + hunk.len() <= max_lines || shown.is_empty() {
+            if out.truncated {
+                // Only the first differences are shown.
+            } else if shown.len() + hunk.len() <= max_lines || shown.is_empty() {
                 let room = max_lines.max(2);
                 if hunk.len() > room {
                     hunk.truncate(room);
