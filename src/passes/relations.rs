@@ -22,7 +22,7 @@ use crate::merge::apply::{self, Piece};
 use crate::merge::model::{self, def_name, local_refs};
 
 use super::run::{ModuleOutputs, PassesError};
-use super::textdiff::{small_diff, strip_comments, SmallDiff};
+use super::textdiff::{function_of, small_diff, strip_comments, SmallDiff};
 
 /// One conflicting region of `δ(p,-)` and `δ(q,-)`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -139,18 +139,6 @@ fn render(pieces: &[Piece], keep: Keep) -> String {
         }
     }
     text
-}
-
-fn function_of(piece_line: &str) -> Option<String> {
-    piece_line
-        .starts_with("define ")
-        .then(|| {
-            piece_line
-                .split_whitespace()
-                .find(|w| w.starts_with('@'))
-                .map(|w| w.split('(').next().unwrap_or(w).to_string())
-        })
-        .flatten()
 }
 
 fn regions(pieces: &[Piece]) -> Vec<Region> {
@@ -289,43 +277,74 @@ fn function_at(text: &str, line: usize) -> Option<String> {
 }
 
 /// The canonical form of a resolved merge, or what is wrong with it.
+/// `text` with the bodies of the functions in `names` replaced by one
+/// `unreachable` block, so the rest of the module can still be checked.
+fn stub(text: &str, names: &[String]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut skipping = false;
+    for l in text.lines() {
+        if skipping {
+            if l == "}" {
+                out.push_str("entry:\n  unreachable\n}\n");
+                skipping = false;
+            }
+            continue;
+        }
+        out.push_str(l);
+        out.push('\n');
+        skipping = function_of(l).is_some_and(|f| names.contains(&f));
+    }
+    out
+}
+
+/// The line LLVM's parser names in "name:LINE:COL: error: ...".
+fn error_line(msg: &str) -> Option<usize> {
+    msg.split(": error:")
+        .next()
+        .and_then(|head| head.rsplit(':').nth(1))
+        .and_then(|n| n.parse::<usize>().ok())
+}
+
+/// The canonical form of a resolved merge, or what is wrong with it: all
+/// broken functions at once (each found is stubbed out and the check goes
+/// on), so the caller reruns the pass once, not once per function.
 fn canonical(u: &Union, keep: Keep, name: &str) -> Result<String, Invalid> {
     let (text, locals) = match &u.resolved {
         Resolved::Canonical(t) => return Ok(t.clone()),
-        Resolved::Merged { pieces, locals } => (&render(pieces, keep), locals),
+        Resolved::Merged { pieces, locals } => (render(pieces, keep), locals),
     };
-    let bad = dangling(text, locals);
-    if !bad.is_empty() {
-        return Err(Invalid::Functions(bad));
-    }
+    let mut bad = dangling(&text, locals);
+    let mut text = stub(&text, &bad);
     let session = Session::new();
-    let m = match session.parse(text.as_bytes(), name) {
-        Ok(m) => m,
-        Err(e) => {
-            // "name:LINE:COL: error: ..." names the line.
-            let msg = e.to_string();
-            let line = msg
-                .split(": error:")
-                .next()
-                .and_then(|head| head.rsplit(':').nth(1))
-                .and_then(|n| n.parse::<usize>().ok());
-            return match line.and_then(|l| function_at(text, l)) {
-                Some(f) => Err(Invalid::Functions(vec![f])),
-                None => Err(Invalid::Other(msg)),
-            };
+    let m = loop {
+        match session.parse(text.as_bytes(), name) {
+            Ok(m) => break m,
+            Err(e) => {
+                let msg = e.to_string();
+                match error_line(&msg).and_then(|l| function_at(&text, l)) {
+                    Some(f) if !bad.contains(&f) => {
+                        text = stub(&text, std::slice::from_ref(&f));
+                        bad.push(f);
+                    }
+                    _ => return Err(Invalid::Other(msg)),
+                }
+            }
         }
     };
     if let Err(e) = m.verify() {
-        let bad: Vec<String> = m
+        let more: Vec<String> = m
             .invalid_functions()
             .into_iter()
             .map(|f| format!("@{f}"))
+            .filter(|f| !bad.contains(f))
             .collect();
-        return Err(if bad.is_empty() {
-            Invalid::Other(e.to_string())
-        } else {
-            Invalid::Functions(bad)
-        });
+        if more.is_empty() {
+            return Err(Invalid::Other(e.to_string()));
+        }
+        bad.extend(more);
+    }
+    if !bad.is_empty() {
+        return Err(Invalid::Functions(bad));
     }
     crate::canon::canonical_text(&m, name, &CanonOptions::default())
         .map_err(|e| Invalid::Other(e.to_string()))
@@ -336,23 +355,25 @@ fn canonical(u: &Union, keep: Keep, name: &str) -> Result<String, Invalid> {
 /// that leaves a function broken, `to` is run again on `m` without that
 /// function, so the function stays as `from(m)` has it.
 struct Rebased {
-    first: Union,
     resolved: Result<String, String>,
     /// Functions kept whole as `from(m)` has them.
     whole: Vec<String>,
 }
 
-fn rebase(out: &ModuleOutputs, from: usize, to: usize, keep: Keep) -> Result<Rebased, PassesError> {
+fn rebase(
+    out: &ModuleOutputs,
+    (from, to): (usize, usize),
+    first: &Union,
+    keep: Keep,
+) -> Result<Rebased, PassesError> {
     let (base, ours) = (&out.base, &out.single[from]);
-    let first = union(base, ours, &out.single[to], &out.name)?;
     let mut whole: Vec<String> = Vec::new();
     let mut next: Option<Union> = None;
     loop {
-        let u = next.as_ref().unwrap_or(&first);
+        let u = next.as_ref().unwrap_or(first);
         let bad = match canonical(u, keep, &out.name) {
             Ok(text) => {
                 return Ok(Rebased {
-                    first,
                     resolved: Ok(text),
                     whole,
                 })
@@ -360,7 +381,6 @@ fn rebase(out: &ModuleOutputs, from: usize, to: usize, keep: Keep) -> Result<Reb
             Err(Invalid::Functions(fs)) => fs,
             Err(Invalid::Other(msg)) => {
                 return Ok(Rebased {
-                    first,
                     resolved: Err(msg),
                     whole,
                 })
@@ -369,7 +389,6 @@ fn rebase(out: &ModuleOutputs, from: usize, to: usize, keep: Keep) -> Result<Reb
         let fresh: Vec<String> = bad.into_iter().filter(|f| !whole.contains(f)).collect();
         if fresh.is_empty() {
             return Ok(Rebased {
-                first,
                 resolved: Err(format!(
                     "functions {} stay invalid when kept whole",
                     whole.join(", ")
@@ -385,6 +404,7 @@ fn rebase(out: &ModuleOutputs, from: usize, to: usize, keep: Keep) -> Result<Reb
 
 fn contribution(
     r: &Rebased,
+    conflicts: usize,
     keep: Keep,
     names: (&str, &str),
     actual: &str,
@@ -395,12 +415,12 @@ fn contribution(
         Ok(rebased) => (small_diff(rebased, actual, max_lines), None),
         Err(e) => (SmallDiff::default(), Some(e.clone())),
     };
-    let conflicting = r.first.conflicts > 0;
+    let conflicting = conflicts > 0;
     Contribution {
         from: from.to_string(),
         to: to.to_string(),
         diff,
-        partial: r.first.conflicts,
+        partial: conflicts,
         kept: conflicting.then(|| match keep {
             Keep::Ours => from.to_string(),
             Keep::Theirs => to.to_string(),
@@ -422,11 +442,13 @@ fn best_contribution(
     max_lines: usize,
 ) -> Result<(Contribution, Union), PassesError> {
     let names = (out.pipelines[from].as_str(), out.pipelines[to].as_str());
-    let r = rebase(out, from, to, Keep::Ours)?;
-    let mut best = contribution(&r, Keep::Ours, names, actual, max_lines);
-    if r.first.conflicts > 0 {
-        let r2 = rebase(out, from, to, Keep::Theirs)?;
-        let other = contribution(&r2, Keep::Theirs, names, actual, max_lines);
+    let first = union(&out.base, &out.single[from], &out.single[to], &out.name)?;
+    let n = first.conflicts;
+    let r = rebase(out, (from, to), &first, Keep::Ours)?;
+    let mut best = contribution(&r, n, Keep::Ours, names, actual, max_lines);
+    if n > 0 {
+        let r2 = rebase(out, (from, to), &first, Keep::Theirs)?;
+        let other = contribution(&r2, n, Keep::Theirs, names, actual, max_lines);
         let size = |c: &Contribution| {
             c.undetermined
                 .is_none()
@@ -438,7 +460,7 @@ fn best_contribution(
             _ => {}
         }
     }
-    Ok((best, r.first))
+    Ok((best, first))
 }
 
 fn size(a: &str, b: &str) -> (usize, usize) {
