@@ -20,14 +20,7 @@ use std::time::{Duration, Instant};
 
 use irgit::passes::matrix::{self, Cell, Matrix};
 
-const PASSES: [&str; 6] = [
-    "sroa",
-    "instcombine",
-    "simplifycfg",
-    "gvn",
-    "licm",
-    "early-cse",
-];
+use irgit::passes::COMMON_PASSES as PASSES;
 const OPT: &str = "/usr/lib/llvm-22/bin/opt";
 
 fn run_matrix(files: &[PathBuf], strip: bool, jobs: usize) -> (Matrix, Duration) {

@@ -19,14 +19,7 @@ use irgit::passes::run::run_module;
 use irgit::passes::textdiff::strip_comments;
 use irgit::passes::{analyse, ModuleOutputs, PairReport};
 
-const PASSES: [&str; 6] = [
-    "sroa",
-    "instcombine",
-    "simplifycfg",
-    "gvn",
-    "licm",
-    "early-cse",
-];
+use irgit::passes::COMMON_PASSES as PASSES;
 const OPT: &str = "/usr/lib/llvm-22/bin/opt";
 
 fn pipelines(list: &[&str]) -> Vec<String> {

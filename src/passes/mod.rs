@@ -52,6 +52,16 @@ pub mod textdiff;
 pub use relations::{analyse, Contribution, PairReport, Region};
 pub use run::{ModuleOutputs, Optnone, PassesError};
 
+/// Six common function passes: the benchmark's matrix and the tests'.
+pub const COMMON_PASSES: [&str; 6] = [
+    "sroa",
+    "instcombine",
+    "simplifycfg",
+    "gvn",
+    "licm",
+    "early-cse",
+];
+
 /// Splits a list of pipelines at the commas that are not inside
 /// parentheses: `sroa,function(mem2reg,instcombine),gvn` is three
 /// pipelines. Empty entries are an error.
