@@ -242,6 +242,7 @@ pub fn run(pipelines: &[String], files: &[PathBuf], opts: &Options) -> Result<Ma
             });
         }
         drop(tx);
+        progress.show(0, "");
         let mut done = 0;
         for r in rx {
             match r {

@@ -10,6 +10,19 @@
 //! canon(p(q(m))) == canon(q(p(m)))                                    → commute
 //! ```
 //!
+//! A conflict found on clang -O0 output (`@first_multiple` in
+//! `tests/corpus/loops.c`): both passes delete the stores to `%a`, only
+//! `sroa` also deletes `%b`'s, so one replaces an interval the other
+//! deletes part of (rule i):
+//!
+//! ```text
+//! m                          sroa(m)        instcombine(m)
+//!   %a = alloca i32            (nothing)      %b = alloca i32
+//!   %b = alloca i32                           store i32 %y, ptr %b
+//!   store i32 %x, ptr %a
+//!   store i32 %y, ptr %b
+//! ```
+//!
 //! "Resolved to ours" keeps ours' lines in each conflicting region: with no
 //! conflict it is the merge itself; with conflicts it rebases what can be
 //! rebased (see the module doc of [`passes`](super)).
