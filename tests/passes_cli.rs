@@ -167,6 +167,23 @@ fn matrix_counts_modules_per_pair() {
     assert_eq!(modules.iter().filter(|m| m["skipped"].is_null()).count(), 2);
     assert!(text(&o.stderr).contains("--strip-optnone"));
     let cells = j["cells"].as_array().unwrap();
+    // The cells are the sums of the per-module facts.
+    let mut sums = vec![[0u64; 3]; 9];
+    for m in modules.iter().filter(|m| m["skipped"].is_null()) {
+        let pairs = m["pairs"].as_array().unwrap();
+        assert_eq!(pairs.len(), 9);
+        for f in pairs {
+            let k = (f["p"].as_u64().unwrap() * 3 + f["q"].as_u64().unwrap()) as usize;
+            for (x, key) in ["conflict", "contribution", "commute"].iter().enumerate() {
+                sums[k][x] += f[key].as_bool().unwrap_or(false) as u64;
+            }
+        }
+    }
+    for (k, sum) in sums.iter().enumerate() {
+        let c = &cells[k / 3][k % 3];
+        let got = [&c["conflict"], &c["contribution"], &c["commute"]].map(|v| v.as_u64().unwrap());
+        assert_eq!(&got, sum, "cell {k}");
+    }
     for (i, row) in cells.iter().enumerate() {
         let row = row.as_array().unwrap();
         assert_eq!(row[i]["commute"], 2, "a pipeline with itself commutes");

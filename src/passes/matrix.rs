@@ -46,6 +46,8 @@ pub struct ModuleSummary {
     /// Why the module was left out (all functions `optnone`), if it was.
     pub skipped: Option<String>,
     pub seconds: f64,
+    /// Every ordered pair on this module (row `p`, column `q` by index).
+    pub pairs: Vec<PairFacts>,
 }
 
 /// A pair where no conflict and no contribution did not give commutation.
@@ -86,24 +88,29 @@ pub struct Options {
     pub progress: bool,
 }
 
-/// Facts about one pair on one module.
-struct PairFacts {
-    i: usize,
-    j: usize,
-    conflict: bool,
-    contribution: Option<bool>,
-    partial: bool,
-    commute: bool,
+/// The relations of one ordered pair on one module.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PairFacts {
+    /// Index of `p` (the row) and `q` (the column) in the pipelines.
+    pub p: usize,
+    pub q: usize,
+    pub conflict: bool,
+    /// `q` contributes to `p` (`None`: undetermined).
+    pub contribution: Option<bool>,
+    /// The contribution was computed over a conflict.
+    pub partial: bool,
+    pub commute: bool,
+    #[serde(skip)]
     violation: Option<Violation>,
 }
 
-type ModuleResult = (usize, ModuleSummary, Vec<PairFacts>);
+type ModuleResult = (usize, ModuleSummary);
 
 fn analyse_module(
     path: &PathBuf,
     pipelines: &[String],
     strip: bool,
-) -> Result<(ModuleSummary, Vec<PairFacts>), PassesError> {
+) -> Result<ModuleSummary, PassesError> {
     let start = Instant::now();
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| PassesError::Input(format!("{name}: {e}")))?;
@@ -120,8 +127,9 @@ fn analyse_module(
                 },
                 skipped: Some(format!("all {defined} functions are optnone")),
                 seconds: start.elapsed().as_secs_f64(),
+                pairs: Vec::new(),
             };
-            return Ok((summary, Vec::new()));
+            return Ok(summary);
         }
         other => other?,
     };
@@ -137,8 +145,8 @@ fn analyse_module(
             });
             let decided = |c: &super::Contribution| c.undetermined.is_none().then(|| c.exists());
             facts.push(PairFacts {
-                i,
-                j,
+                p: i,
+                q: j,
                 conflict: r.conflict(),
                 contribution: decided(&r.q_to_p),
                 partial: r.q_to_p.partial > 0,
@@ -147,8 +155,8 @@ fn analyse_module(
             });
             if i != j {
                 facts.push(PairFacts {
-                    i: j,
-                    j: i,
+                    p: j,
+                    q: i,
                     conflict: r.conflict(),
                     contribution: decided(&r.p_to_q),
                     partial: r.p_to_q.partial > 0,
@@ -158,13 +166,13 @@ fn analyse_module(
             }
         }
     }
-    let summary = ModuleSummary {
+    Ok(ModuleSummary {
         name,
         optnone: out.optnone,
         skipped: None,
         seconds: start.elapsed().as_secs_f64(),
-    };
-    Ok((summary, facts))
+        pairs: facts,
+    })
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal.
@@ -222,8 +230,7 @@ pub fn run(pipelines: &[String], files: &[PathBuf], opts: &Options) -> Result<Ma
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Result<ModuleResult, PassesError>>();
     let progress = Progress::new(files.len(), opts.progress);
-    let mut results: Vec<Option<(ModuleSummary, Vec<PairFacts>)>> =
-        (0..files.len()).map(|_| None).collect();
+    let mut results: Vec<Option<ModuleSummary>> = (0..files.len()).map(|_| None).collect();
     let mut first_error = None;
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -234,8 +241,7 @@ pub fn run(pipelines: &[String], files: &[PathBuf], opts: &Options) -> Result<Ma
                 if k >= files.len() || stop.load(Ordering::SeqCst) {
                     break;
                 }
-                let r = analyse_module(&files[k], pipelines, opts.strip_optnone)
-                    .map(|(s, f)| (k, s, f));
+                let r = analyse_module(&files[k], pipelines, opts.strip_optnone).map(|s| (k, s));
                 if tx.send(r).is_err() {
                     break;
                 }
@@ -246,10 +252,10 @@ pub fn run(pipelines: &[String], files: &[PathBuf], opts: &Options) -> Result<Ma
         let mut done = 0;
         for r in rx {
             match r {
-                Ok((k, summary, facts)) => {
+                Ok((k, summary)) => {
                     done += 1;
                     progress.show(done, &summary.name);
-                    results[k] = Some((summary, facts));
+                    results[k] = Some(summary);
                 }
                 Err(e) => {
                     stop.store(true, Ordering::SeqCst);
@@ -275,10 +281,9 @@ pub fn run(pipelines: &[String], files: &[PathBuf], opts: &Options) -> Result<Ma
         .collect();
     let mut modules = Vec::new();
     let mut violations = Vec::new();
-    for (summary, facts) in results.into_iter().flatten() {
-        modules.push(summary);
-        for f in facts {
-            let c = &mut cells[f.i][f.j];
+    for mut summary in results.into_iter().flatten() {
+        for f in &mut summary.pairs {
+            let c = &mut cells[f.p][f.q];
             c.conflict += f.conflict as usize;
             c.commute += f.commute as usize;
             match f.contribution {
@@ -286,8 +291,9 @@ pub fn run(pipelines: &[String], files: &[PathBuf], opts: &Options) -> Result<Ma
                 None => c.undetermined += 1,
             }
             c.partial += f.partial as usize;
-            violations.extend(f.violation);
+            violations.extend(f.violation.take());
         }
+        modules.push(summary);
     }
     Ok(Matrix {
         pipelines: pipelines.to_vec(),
