@@ -143,26 +143,19 @@ fn analyse_module(
                 q: r.q.clone(),
                 first_difference: r.first_difference.text.clone(),
             });
-            let decided = |c: &super::Contribution| c.undetermined.is_none().then(|| c.exists());
-            facts.push(PairFacts {
-                p: i,
-                q: j,
+            // Row p, column q: does q contribute to p.
+            let fact = |p, q, c: &super::Contribution, violation| PairFacts {
+                p,
+                q,
                 conflict: r.conflict(),
-                contribution: decided(&r.q_to_p),
-                partial: r.q_to_p.partial > 0,
+                contribution: c.undetermined.is_none().then(|| c.exists()),
+                partial: c.partial > 0,
                 commute: r.commute,
-                violation: violation.clone(),
-            });
+                violation,
+            };
+            facts.push(fact(i, j, &r.q_to_p, violation));
             if i != j {
-                facts.push(PairFacts {
-                    p: j,
-                    q: i,
-                    conflict: r.conflict(),
-                    contribution: decided(&r.p_to_q),
-                    partial: r.p_to_q.partial > 0,
-                    commute: r.commute,
-                    violation: None,
-                });
+                facts.push(fact(j, i, &r.p_to_q, None));
             }
         }
     }
