@@ -16,3 +16,4 @@ pub mod git;
 pub mod hash;
 pub mod ir;
 pub mod merge;
+pub mod passes;

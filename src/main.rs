@@ -66,6 +66,7 @@ enum Command {
     Doctor(irgit::git::doctor::DoctorArgs),
     /// Hooks git runs (`irgit hook pre-commit`)
     Hook(irgit::git::hook::HookArgs),
+    Passes(irgit::passes::cli::PassesArgs),
 }
 
 #[derive(clap::Args)]
@@ -216,6 +217,7 @@ fn main() -> ExitCode {
         Command::Uninstall(args) => return irgit::git::install::run_uninstall(args, config),
         Command::Doctor(args) => return irgit::git::doctor::run(args, config),
         Command::Hook(args) => return irgit::git::hook::run(args, config),
+        Command::Passes(args) => return irgit::passes::cli::run(args),
         Command::Canon(args) => run_canon(config, args),
         Command::Textconv { file, .. } => {
             irgit::git::textconv::run(&file, config);

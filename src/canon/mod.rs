@@ -52,9 +52,16 @@ pub enum CanonError {
 
 /// With `IRGIT_TIMINGS=1` in the environment, prints how long each phase
 /// took on stderr (for profiling; never on by default).
+#[derive(Debug)]
 pub struct PhaseTimer {
     on: bool,
     last: std::time::Instant,
+}
+
+impl Default for PhaseTimer {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl PhaseTimer {

@@ -1,5 +1,5 @@
 //! Small semantic edits on a module, for the mutation generator
-//! (`crate::mutate`) and tests: integer constants of a given type, building a
+//! (`irgit_testkit::mutate`) and tests: integer constants of a given type, building a
 //! binary instruction before another one, replacing an instruction's opcode.
 //!
 //! ```text

@@ -25,6 +25,7 @@ use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 pub mod calls;
 pub mod content;
 pub mod edit;
+pub mod passes;
 
 mod shim {
     use llvm_sys::prelude::*;
