@@ -17,3 +17,4 @@ pub mod ir;
 pub mod merge;
 pub mod mutate;
 pub mod perturb;
+pub mod summary;

@@ -64,6 +64,8 @@ enum Command {
     Doctor(irgit::git::doctor::DoctorArgs),
     /// Hooks git runs (`irgit hook pre-commit`)
     Hook(irgit::git::hook::HookArgs),
+    /// What changed between two modules, function by function (also git's external diff)
+    Diff(irgit::summary::cli::DiffArgs),
 }
 
 #[derive(clap::Args)]
@@ -207,6 +209,7 @@ fn main() -> ExitCode {
         Command::Uninstall(args) => return irgit::git::install::run_uninstall(args, config),
         Command::Doctor(args) => return irgit::git::doctor::run(args, config),
         Command::Hook(args) => return irgit::git::hook::run(args, config),
+        Command::Diff(args) => return irgit::summary::cli::run(args, config),
         Command::Canon(args) => run_canon(config, args),
         Command::Textconv { file, .. } => {
             irgit::git::textconv::run(&file, config);

@@ -23,6 +23,7 @@ use llvm_sys::prelude::*;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
 pub mod edit;
+pub mod summary;
 
 mod shim {
     use llvm_sys::prelude::*;
