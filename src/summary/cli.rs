@@ -78,6 +78,10 @@ pub struct DiffArgs {
     /// Exit with status 1 when the modules differ
     #[arg(long)]
     pub exit_code: bool,
+    /// Canonicalize every function, also those equal on both sides (slower,
+    /// same report: for checking that claim)
+    #[arg(long, hide = true)]
+    pub full: bool,
     /// Name of the old side in the output (default: its path)
     #[arg(long, value_name = "NAME", hide = true)]
     pub old_label: Option<String>,
@@ -275,6 +279,7 @@ pub fn run(args: DiffArgs, _config: Option<&Path>) -> ExitCode {
             args.rename_threshold
         },
         min_moved: args.min_moved,
+        reduce: !args.full,
     };
     let result = diff_bytes(
         inputs.old.as_deref(),

@@ -126,8 +126,15 @@ pub fn compare(o: &FuncKeys, n: &FuncKeys) -> FuncDiff {
     }
     let fo = o.as_functext();
     let fnew = n.as_functext();
-    let m = match_function(&fo, &fnew);
+    let mut m = match_function(&fo, &fnew);
     let new_locals = fnew.locals();
+    let old_block: HashMap<&str, usize> = o
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.label.as_str(), i))
+        .collect();
+    anchor_identical_lines(o, n, &old_block, &mut m);
     let translate = |line: &str| {
         rewrite(line, |r| match r {
             Ref::Local(x) if new_locals.contains(x) => {
@@ -148,12 +155,6 @@ pub fn compare(o: &FuncKeys, n: &FuncKeys) -> FuncDiff {
         header_changed: o.header != n.header,
         ..FuncDiff::default()
     };
-    let old_block: HashMap<&str, usize> = o
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.label.as_str(), i))
-        .collect();
     let mut old_paired = vec![false; o.blocks.len()];
     // Lines left in gaps, for a last pairing across blocks.
     let mut loose_old: Vec<(usize, usize)> = Vec::new();
@@ -218,6 +219,38 @@ pub fn compare(o: &FuncKeys, n: &FuncKeys) -> FuncDiff {
         }
     }
     d
+}
+
+/// Values the matching left open (it does not trust names that differ only
+/// in a `.N` suffix, `%ld.e85a` / `%ld.e85a.1`, as they follow canonical
+/// order) but whose lines are identical and aligned in a matched block
+/// pair: those are the same values.
+fn anchor_identical_lines(
+    o: &FuncKeys,
+    n: &FuncKeys,
+    old_block: &HashMap<&str, usize>,
+    m: &mut crate::merge::matching::Matching,
+) {
+    let mut image: HashSet<String> = m.values.values().cloned().collect();
+    for block in &n.blocks {
+        let Some(&ob) = m
+            .blocks
+            .get(&block.label)
+            .and_then(|l| old_block.get(l.as_str()))
+        else {
+            continue;
+        };
+        let old_lines = &o.blocks[ob].insts;
+        for (i, j) in diff::common(old_lines, &block.insts) {
+            let (Some(a), Some(b)) = (def_name(&block.insts[j]), def_name(&old_lines[i])) else {
+                continue;
+            };
+            if !m.values.contains_key(a) && !image.contains(b) {
+                m.values.insert(a.to_string(), b.to_string());
+                image.insert(b.to_string());
+            }
+        }
+    }
 }
 
 /// Pairs the lines of one gap of a block diff: a new line defining the

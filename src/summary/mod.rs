@@ -74,6 +74,9 @@ pub struct Options {
     pub rename_threshold: f64,
     /// Shortest sequence reported as moved code; 0 switches the search off.
     pub min_moved: usize,
+    /// Leave functions equal on both sides out of the canonicalization
+    /// (same report, less work; off only to check that claim).
+    pub reduce: bool,
 }
 
 impl Default for Options {
@@ -81,6 +84,7 @@ impl Default for Options {
         Options {
             rename_threshold: DEFAULT_RENAME_THRESHOLD,
             min_moved: DEFAULT_MIN_MOVED,
+            reduce: true,
         }
     }
 }
@@ -229,6 +233,14 @@ impl Report {
 
 /// Parses and canonicalizes both inputs (on two threads) and compares them.
 /// `None` stands for a missing side (a file git reports added or deleted).
+///
+/// Functions that are the same on both sides before canonicalization
+/// (equal under a value numbering of their own text, with metadata and
+/// attribute numbers read as content and private globals by content) are
+/// reported unchanged and turned into declarations first, so the cost of a
+/// diff follows the size of the change rather than of the module. Should
+/// that reduced module fail to canonicalize, the comparison is redone in
+/// full.
 pub fn diff_bytes(
     old: Option<&[u8]>,
     new: Option<&[u8]>,
@@ -236,19 +248,194 @@ pub fn diff_bytes(
     new_label: &str,
     opts: &Options,
 ) -> Result<(Report, Side, Side), SummaryError> {
-    let load = |bytes: Option<&[u8]>, label: &str| match bytes {
-        Some(b) => Side::load(b, label),
-        None => Ok(Side::empty(label)),
-    };
-    let (a, b) = std::thread::scope(|scope| {
-        let hb = scope.spawn(|| load(new, new_label));
-        let a = load(old, old_label);
-        let b = hb.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (a, b)
-    });
-    let (a, mut b) = (a?, b?);
+    if opts.reduce {
+        match load_pair(old, new, old_label, new_label, true) {
+            Err(SummaryError::Internal(_)) => {}
+            Err(e) => return Err(e),
+            Ok((a, mut b)) => {
+                let report = diff_sides(&a, &mut b, opts);
+                return Ok((report, a, b));
+            }
+        }
+    }
+    let (a, mut b) = load_pair(old, new, old_label, new_label, false)?;
     let report = diff_sides(&a, &mut b, opts);
     Ok((report, a, b))
+}
+
+/// With `IRGIT_TIMINGS=1`, prints how long each phase took on stderr.
+struct Timer {
+    on: bool,
+    last: std::time::Instant,
+    what: String,
+}
+
+impl Timer {
+    fn new(what: &str) -> Timer {
+        Timer {
+            on: std::env::var_os("IRGIT_TIMINGS").is_some_and(|v| v == "1"),
+            last: std::time::Instant::now(),
+            what: what.to_string(),
+        }
+    }
+
+    fn lap(&mut self, phase: &str) {
+        if self.on {
+            let now = std::time::Instant::now();
+            eprintln!(
+                "irgit diff: {} {phase}: {:.3} s",
+                self.what,
+                (now - self.last).as_secs_f64()
+            );
+            self.last = now;
+        }
+    }
+}
+
+/// What one side tells the other before canonicalizing: per definition,
+/// its name, the hash of its input keys, whether its body can be dropped,
+/// and its size.
+struct Fingerprint {
+    name: String,
+    hash: u64,
+    strippable: bool,
+}
+
+fn load_pair(
+    old: Option<&[u8]>,
+    new: Option<&[u8]>,
+    old_label: &str,
+    new_label: &str,
+    reduce: bool,
+) -> Result<(Side, Side), SummaryError> {
+    use std::sync::mpsc::channel;
+    let (old_fp_tx, old_fp_rx) = channel();
+    let (new_fp_tx, new_fp_rx) = channel();
+    let (old_clean_tx, old_clean_rx) = channel();
+    let (new_clean_tx, new_clean_rx) = channel();
+    let (a, b) = std::thread::scope(|scope| {
+        let ha = scope.spawn(move || load_side(old, old_label, reduce, old_fp_tx, old_clean_rx));
+        let hb = scope.spawn(move || load_side(new, new_label, reduce, new_fp_tx, new_clean_rx));
+        // The functions both sides have, equal and strippable on both.
+        let fa: Option<Vec<Fingerprint>> = old_fp_rx.recv().ok().flatten();
+        let fb: Option<Vec<Fingerprint>> = new_fp_rx.recv().ok().flatten();
+        let clean: HashSet<String> = match (fa, fb) {
+            (Some(fa), Some(fb)) => {
+                let theirs: HashMap<&str, &Fingerprint> =
+                    fb.iter().map(|f| (f.name.as_str(), f)).collect();
+                fa.iter()
+                    .filter(|f| {
+                        theirs
+                            .get(f.name.as_str())
+                            .is_some_and(|g| g.hash == f.hash && f.strippable && g.strippable)
+                    })
+                    .map(|f| f.name.clone())
+                    .collect()
+            }
+            _ => HashSet::default(),
+        };
+        let _ = old_clean_tx.send(clean.clone());
+        let _ = new_clean_tx.send(clean);
+        let join = |h: std::thread::ScopedJoinHandle<'_, Result<Side, SummaryError>>| {
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+        };
+        (join(ha), join(hb))
+    });
+    Ok((a?, b?))
+}
+
+/// Loads one side: parse and verify, fingerprint the definitions (when
+/// `reduce`), wait for the set of functions both sides share unchanged,
+/// strip those, canonicalize the rest.
+fn load_side(
+    bytes: Option<&[u8]>,
+    label: &str,
+    reduce: bool,
+    fingerprints: std::sync::mpsc::Sender<Option<Vec<Fingerprint>>>,
+    clean: std::sync::mpsc::Receiver<HashSet<String>>,
+) -> Result<Side, SummaryError> {
+    let Some(bytes) = bytes else {
+        let _ = fingerprints.send(None);
+        return Ok(Side::empty(label));
+    };
+    let mut timer = Timer::new(label);
+    let session = crate::ir::Session::new();
+    let module = match crate::canon::parse_verified(&session, bytes, label) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = fingerprints.send(None);
+            return Err(e.into());
+        }
+    };
+    timer.lap("parse and verify");
+    let defs = crate::ir::summary::definitions(&module);
+    let types: Vec<String> = defs.iter().map(|d| d.fn_type.clone()).collect();
+    let input: Option<(std::borrow::Cow<'_, str>, Vec<side::Fingerprint>)> = if reduce {
+        let text = if crate::canon::is_bitcode(bytes) {
+            Some(std::borrow::Cow::Owned(module.print()))
+        } else {
+            std::str::from_utf8(bytes)
+                .ok()
+                .map(std::borrow::Cow::Borrowed)
+        };
+        text.and_then(|t| side::fingerprints(&t, label, &types).map(|f| (t, f)))
+    } else {
+        None
+    };
+    timer.lap("fingerprints");
+    let _ = fingerprints.send(input.as_ref().map(|(_, prints)| {
+        prints
+            .iter()
+            .zip(&defs)
+            .map(|(f, d)| Fingerprint {
+                name: f.name.clone(),
+                hash: f.hash,
+                strippable: d.strippable,
+            })
+            .collect()
+    }));
+    let clean = clean.recv().unwrap_or_default();
+    timer.lap("wait for the other side");
+    let mut unchanged = Vec::new();
+    let mut attributes = std::collections::BTreeSet::new();
+    let mut source_text = None;
+    if let (false, Some((text, prints))) = (clean.is_empty(), input) {
+        let which: Vec<bool> = prints.iter().map(|f| clean.contains(&f.name)).collect();
+        crate::ir::summary::strip_bodies(&module, &which);
+        for (f, d) in prints.into_iter().zip(&defs) {
+            if clean.contains(&f.name) {
+                unchanged.push(side::Unchanged {
+                    name: f.name,
+                    instructions: d.instructions,
+                    blocks: d.blocks,
+                });
+                attributes.extend(f.attributes);
+            }
+        }
+        source_text = Some((text.into_owned(), types, clean));
+    }
+    timer.lap("strip");
+    let text =
+        crate::canon::canonical_text(&module, label, &crate::config::CanonOptions::default())
+            .map_err(|e| {
+                if unchanged.is_empty() {
+                    SummaryError::from(e)
+                } else {
+                    // The reduced module: redo the comparison in full.
+                    SummaryError::Internal(e.to_string())
+                }
+            })?;
+    let types = crate::ir::summary::definition_types(&module);
+    timer.lap("canonicalize");
+    drop(module);
+    drop(session);
+    timer.lap("free");
+    let mut side = Side::from_canonical(text, types, label)?;
+    timer.lap("canonical keys");
+    side.unchanged = unchanged;
+    side.unchanged_input = source_text;
+    side.unchanged_attributes = attributes;
+    Ok(side)
 }
 
 fn counts(d: &FuncDiff) -> (InstructionCounts, BlockCounts) {
@@ -272,6 +459,7 @@ fn counts(d: &FuncDiff) -> (InstructionCounts, BlockCounts) {
 /// Compares two loaded sides. The new side's keys are rewritten in old
 /// function names where renames were found (hence `&mut`).
 pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
+    let mut timer = Timer::new("compare");
     let removed: Vec<usize> = (0..old.funcs.len())
         .filter(|&i| {
             let n = &old.funcs[i].name;
@@ -285,6 +473,7 @@ pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
         })
         .collect();
     let found = renames::detect(old, new, &removed, &added, opts.rename_threshold);
+    timer.lap("renames");
     // New name -> old name, applied to every new key.
     let undo: BTreeMap<String, String> = found
         .iter()
@@ -364,8 +553,31 @@ pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
         });
         diffs.push((Some(oi), None, d));
     }
+    for u in &old.unchanged {
+        functions.push(FunctionReport {
+            name: u.name.clone(),
+            old_name: None,
+            status: Status::Unchanged,
+            changed: false,
+            similarity: None,
+            signature_changed: false,
+            instructions: InstructionCounts {
+                old: u.instructions,
+                new: u.instructions,
+                ..InstructionCounts::default()
+            },
+            blocks: BlockCounts {
+                old: u.blocks,
+                new: u.blocks,
+                ..BlockCounts::default()
+            },
+            old_index: None,
+            new_index: None,
+        });
+    }
     functions.sort_by(|a, b| a.name.cmp(&b.name).then(a.status.cmp(&b.status)));
 
+    timer.lap("functions");
     let moved = if opts.min_moved == 0 {
         Vec::new()
     } else {
@@ -382,6 +594,7 @@ pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
         }
     }
     totals.moved_instructions = moved.iter().map(|m| m.instructions).sum();
+    timer.lap("moved");
     Report {
         version: JSON_VERSION,
         old: old.label.clone(),
@@ -394,8 +607,7 @@ pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
     }
 }
 
-fn location(side: &Side, r: &moved::Region) -> Location {
-    let f = &side.funcs[r.func];
+fn location(f: &side::FuncKeys, r: &moved::Region) -> Location {
     let b = &f.blocks[r.block];
     Location {
         function: f.name.clone(),
@@ -413,8 +625,8 @@ fn find_moved(
     min_len: usize,
 ) -> Vec<Moved> {
     let mut search = moved::Search {
-        old,
-        new,
+        old: Vec::new(),
+        new: &new.funcs,
         added: Vec::new(),
         removed: HashSet::default(),
         counterpart: HashMap::default(),
@@ -435,6 +647,15 @@ fn find_moved(
                 .extend(d.removed_at.iter().map(|&(b, i)| (*o, b, i)));
         }
     }
+    // Functions left out of the canonicalization can be where code was
+    // copied from: key them (from the input text) only when there is
+    // something to look for.
+    let sources = if moved::has_runs(&search) {
+        old.unchanged_sources()
+    } else {
+        Vec::new()
+    };
+    search.old = old.funcs.iter().chain(&sources).collect();
     let found = moved::find(&search);
     let mut groups: BTreeMap<(String, String, MoveKind), Vec<MovedRange>> = BTreeMap::new();
     for m in &found {
@@ -443,8 +664,8 @@ fn find_moved(
         } else {
             MoveKind::Copied
         };
-        let from = location(old, &m.old);
-        let to = location(new, &m.new);
+        let from = location(search.old[m.old.func], &m.old);
+        let to = location(&new.funcs[m.new.func], &m.new);
         groups
             .entry((from.function.clone(), to.function.clone(), kind))
             .or_default()

@@ -229,7 +229,7 @@ pub fn compare(old: &Side, new: &Side, renames: &BTreeMap<String, String>) -> Ve
 
 /// The attribute groups (by content) that instructions of `side` name.
 fn used_by_instructions(side: &Side) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
+    let mut out = side.unchanged_attributes.clone();
     for f in &side.module.funcs {
         for b in &f.blocks {
             for l in &b.lines {

@@ -23,7 +23,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::side::{FuncKeys, Side};
+use super::side::FuncKeys;
 use crate::hash::StableHasher;
 use crate::merge::model::{def_name, local_refs_str};
 
@@ -48,13 +48,15 @@ pub struct Found {
 
 /// What to search.
 pub struct Search<'a> {
-    pub old: &'a Side,
-    pub new: &'a Side,
+    /// Old functions code may come from.
+    pub old: Vec<&'a FuncKeys>,
+    /// New functions (indices of `added` and `counterpart` point here).
+    pub new: &'a [FuncKeys],
     /// New instructions that were added: (function, block, index).
     pub added: Vec<(usize, usize, usize)>,
     /// Old instructions that were removed: (function, block, index).
     pub removed: HashSet<(usize, usize, usize)>,
-    /// New function -> the old function it is (same name or renamed): code
+    /// New function -> the old function (in `old`) it is (same name or renamed): code
     /// that stays inside one function is not reported as moved.
     pub counterpart: HashMap<usize, usize>,
     /// Shortest sequence reported.
@@ -146,6 +148,31 @@ enum Origin {
     New(usize, usize, usize),
 }
 
+/// Whether any run of added instructions is long enough to search for.
+pub fn has_runs(s: &Search<'_>) -> bool {
+    let mut added = s.added.clone();
+    added.sort_unstable();
+    let mut run = 0;
+    let mut prev: Option<(usize, usize, usize)> = None;
+    for &(f, b, i) in &added {
+        if is_separator(&s.new[f].blocks[b].insts[i]) {
+            prev = None;
+            run = 0;
+            continue;
+        }
+        run = if prev == Some((f, b, i.wrapping_sub(1))) {
+            run + 1
+        } else {
+            1
+        };
+        if run >= s.min_len {
+            return true;
+        }
+        prev = Some((f, b, i));
+    }
+    false
+}
+
 /// Finds moved and copied code.
 pub fn find(s: &Search<'_>) -> Vec<Found> {
     if s.added.is_empty() || s.min_len == 0 {
@@ -166,7 +193,7 @@ pub fn find(s: &Search<'_>) -> Vec<Found> {
     let mut runs: Vec<(usize, usize)> = Vec::new(); // [start, end) in `text`
     let mut prev: Option<(usize, usize, usize)> = None;
     for &(f, b, i) in &added {
-        let key = &s.new.funcs[f].blocks[b].insts[i];
+        let key = &s.new[f].blocks[b].insts[i];
         if is_separator(key) {
             prev = None;
             continue;
@@ -194,7 +221,7 @@ pub fn find(s: &Search<'_>) -> Vec<Found> {
     separator(&mut text, &mut origin);
     let new_len = text.len();
     // Old segments: runs of instructions whose hash occurs in a new run.
-    for (f, func) in s.old.funcs.iter().enumerate() {
+    for (f, func) in s.old.iter().enumerate() {
         for (b, block) in func.blocks.iter().enumerate() {
             let mut seg: Vec<(u32, usize)> = Vec::new();
             let mut flush =
@@ -345,8 +372,8 @@ fn verified_len(
     n: (usize, usize, usize),
     len: usize,
 ) -> usize {
-    let of = &s.old.funcs[o.0];
-    let nf = &s.new.funcs[n.0];
+    let of = &s.old[o.0];
+    let nf = &s.new[n.0];
     let ol = function_locals(cache, false, o.0, of).clone();
     let nl = function_locals(cache, true, n.0, nf);
     let mut def_o: HashMap<&str, usize> = HashMap::default();

@@ -8,7 +8,7 @@
 //!   changed  @main   +4 -1 ~1 instructions      @helper (new) |  5 +++++
 //!   added    @helper 5 instructions            2 functions changed, 11 insertions(+), 2 deletions(-)
 //!
-//! -p
+//! -p                                  (line numbers count from the `define` line)
 //! @@ -12,6 +12,8 @@ define i32 @main() #0
 //!    %add.5e1c = add i32 %arg0, 1
 //! -  %mul.c2a9 = mul i32 %add.5e1c, 3
@@ -288,27 +288,25 @@ pub fn patch(r: &Report, old: &Side, new: &Side, paint: Paint) -> String {
         if !f.changed {
             continue;
         }
-        let (o_lines, o_first, o_name) = match f.old_index {
+        let (o_lines, o_name) = match f.old_index {
             Some(i) => {
                 let x = &old.funcs[i];
                 (
                     span(&old.text, x.first_line, x.last_line),
-                    x.first_line,
                     Some(x.name.as_str()),
                 )
             }
-            None => (Vec::new(), 0, None),
+            None => (Vec::new(), None),
         };
-        let (n_lines, n_first, n_name) = match f.new_index {
+        let (n_lines, n_name) = match f.new_index {
             Some(i) => {
                 let x = &new.funcs[i];
                 (
                     span(&new.text, x.first_line, x.last_line),
-                    x.first_line,
                     Some(x.name.as_str()),
                 )
             }
-            None => (Vec::new(), 0, None),
+            None => (Vec::new(), None),
         };
         let undo: std::collections::BTreeMap<String, String> = r
             .functions
@@ -322,13 +320,7 @@ pub fn patch(r: &Report, old: &Side, new: &Side, paint: Paint) -> String {
             .collect();
         let header = n_lines.first().or(o_lines.first()).copied().unwrap_or("");
         let header = header.trim_end_matches('{').trim_end();
-        write_hunks(
-            &mut out,
-            (&o_lines, &ok, o_first),
-            (&n_lines, &nk, n_first),
-            header,
-            paint,
-        );
+        write_hunks(&mut out, (&o_lines, &ok), (&n_lines, &nk), header, paint);
     }
     out
 }
@@ -341,10 +333,13 @@ enum Op {
     Ins(usize),
 }
 
+/// Writes the hunks of one function; line numbers count from the
+/// function's `define` line (1), so they do not depend on the rest of the
+/// module.
 fn write_hunks(
     out: &mut String,
-    (ol, ok, ofirst): (&[&str], &[String], usize),
-    (nl, nk, nfirst): (&[&str], &[String], usize),
+    (ol, ok): (&[&str], &[String]),
+    (nl, nk): (&[&str], &[String]),
     header: &str,
     paint: Paint,
 ) {
@@ -395,11 +390,11 @@ fn write_hunks(
             .count();
         let n_old = hunk.iter().filter(|o| !matches!(o, Op::Ins(_))).count();
         let n_new = hunk.iter().filter(|o| !matches!(o, Op::Del(_))).count();
-        let at = |first: usize, off: usize, n: usize| {
+        let at = |off: usize, n: usize| {
             if n == 0 {
-                format!("{},0", (first + off).saturating_sub(1))
+                format!("{off},0")
             } else {
-                format!("{},{n}", first + off)
+                format!("{},{n}", off + 1)
             }
         };
         let _ = writeln!(
@@ -407,11 +402,7 @@ fn write_hunks(
             "{} {header}",
             paint.paint(
                 CYAN,
-                &format!(
-                    "@@ -{} +{} @@",
-                    at(ofirst.max(1), first_old, n_old),
-                    at(nfirst.max(1), first_new, n_new)
-                )
+                &format!("@@ -{} +{} @@", at(first_old, n_old), at(first_new, n_new))
             )
         );
         for op in hunk {

@@ -15,11 +15,11 @@
 //! %call.77aa = call i32 @fib(i32 %sub.1d2e) #4, !dbg !31 %call.77aa = call i32 @SELF(i32 %sub.1d2e) #k51c0..
 //! ```
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::SummaryError;
-use crate::config::CanonOptions;
-use crate::ir::Session;
 use crate::merge::model::{self, FuncText, ModuleText, Numbering, SideTables};
 use crate::merge::rename::replace_globals;
 
@@ -28,13 +28,31 @@ pub struct Side {
     /// How the input is named in messages and headers.
     pub label: String,
     /// The canonical text (empty for a missing side, e.g. an added file).
+    /// Functions found unchanged before canonicalization are declarations
+    /// in it (see [`super::diff_bytes`]).
     pub text: String,
     pub module: ModuleText,
     /// One per `module.funcs`, same order.
     pub funcs: Vec<FuncKeys>,
     /// Function name (`@f`) -> index in `funcs`.
     pub index: HashMap<String, usize>,
+    /// Functions found unchanged before canonicalization (left out of it).
+    pub unchanged: Vec<Unchanged>,
+    /// The input text, its definitions' types and the names of
+    /// `unchanged`: where moved code may have been copied from.
+    pub unchanged_input: Option<(String, Vec<String>, HashSet<String>)>,
+    /// Attribute groups (by content) the instructions of `unchanged` use.
+    pub unchanged_attributes: BTreeSet<String>,
     tables: SideTables,
+}
+
+/// A function left out of the canonicalization because it is the same on
+/// both sides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unchanged {
+    pub name: String,
+    pub instructions: usize,
+    pub blocks: usize,
 }
 
 /// A function's comparison form.
@@ -57,7 +75,8 @@ pub struct FuncKeys {
 pub struct BlockKeys {
     pub label: String,
     pub insts: Vec<String>,
-    /// The 1-based text line each instruction starts on.
+    /// The line each instruction starts on, counting the function's
+    /// `define` line as 1.
     pub lines: Vec<usize>,
 }
 
@@ -100,6 +119,351 @@ impl FuncKeys {
     }
 }
 
+/// A module's text parsed and its functions keyed.
+struct Keyed {
+    module: ModuleText,
+    tables: SideTables,
+    funcs: Vec<FuncKeys>,
+    /// Per function, the attribute groups its instructions use (by content).
+    attributes: Vec<BTreeSet<String>>,
+}
+
+/// Parses `text` and keys its function definitions; `types` are their
+/// types in text order. With `content_names`, private globals are named by
+/// content in the keys (for input text; canonical text already does).
+fn key_text(
+    text: &str,
+    label: &str,
+    types: Vec<String>,
+    content_names: bool,
+) -> Result<Keyed, String> {
+    let labelled = label_entry_blocks(text);
+    let module = model::parse(&labelled, label)?;
+    if types.len() != module.funcs.len() {
+        return Err(format!(
+            "{label}: {} function types for {} definitions",
+            types.len(),
+            module.funcs.len()
+        ));
+    }
+    let tables = SideTables::new(model::Side::Base, &module);
+    let privates = if content_names {
+        private_content_names(&module, &tables)
+    } else {
+        BTreeMap::new()
+    };
+    let places = locate(text);
+    let mut numbering = Numbering::default();
+    let mut funcs = Vec::with_capacity(module.funcs.len());
+    let mut attributes = Vec::with_capacity(module.funcs.len());
+    for (k, (f, ty)) in module.funcs.iter().zip(types).enumerate() {
+        let place = places.get(k);
+        let own = own_name_map(&f.name);
+        let mut used = BTreeSet::new();
+        let mut key = |l: &str| {
+            let k = line_key(l, &tables, &mut numbering, &own);
+            if privates.is_empty() || !k.contains('@') {
+                k
+            } else {
+                replace_globals(&k, &privates)
+            }
+        };
+        let header = key(&f.header);
+        let mut blocks = Vec::with_capacity(f.blocks.len());
+        for (bi, b) in f.blocks.iter().enumerate() {
+            let line_of = place.and_then(|p| p.lines.get(bi));
+            let mut insts = Vec::with_capacity(b.lines.len());
+            let mut lines = Vec::with_capacity(b.lines.len());
+            for (li, l) in b.lines.iter().enumerate() {
+                if is_debug_record(l) {
+                    continue;
+                }
+                if l.contains('#') {
+                    attribute_groups(l, &module, &mut used);
+                }
+                insts.push(key(l));
+                let at = line_of.and_then(|v| v.get(li)).copied().unwrap_or(0);
+                let first = place.map_or(0, |p| p.first);
+                lines.push((at + 1).saturating_sub(first));
+            }
+            blocks.push(BlockKeys {
+                label: b.label.clone(),
+                insts,
+                lines,
+            });
+        }
+        funcs.push(FuncKeys {
+            name: f.name.clone(),
+            fn_type: ty,
+            header,
+            blocks,
+            first_line: place.map_or(0, |p| p.first),
+            last_line: place.map_or(0, |p| p.last),
+        });
+        attributes.push(used);
+    }
+    Ok(Keyed {
+        module,
+        tables,
+        funcs,
+        attributes,
+    })
+}
+
+/// Adds the contents of the attribute groups `line` names to `out`.
+fn attribute_groups(line: &str, module: &ModuleText, out: &mut BTreeSet<String>) {
+    model::rewrite_with(line, |r, _| {
+        if let model::Ref::Attr(n) = r {
+            if let Some(text) = module.attrs.get(&n) {
+                out.insert(text.clone());
+            }
+        }
+        false
+    });
+}
+
+/// Private globals of an input, renamed by content as the canonical form
+/// names them (`@.str.3` -> `@.str.<hash>`), so a string renumbered by an
+/// edit elsewhere reads the same. Names whose content is not unique in the
+/// module keep their own name.
+fn private_content_names(module: &ModuleText, tables: &SideTables) -> BTreeMap<String, String> {
+    let mut numbering = Numbering::default();
+    let mut by_content: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (name, line) in &module.entities {
+        let Some(rhs) = line.split_once(" = ").map(|x| x.1) else {
+            continue;
+        };
+        if !name.starts_with('@') || !rhs.starts_with("private ") {
+            continue;
+        }
+        let content = numbering.line(tables, rhs, &|_| None).key;
+        let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        let stem = stem.strip_suffix('.').unwrap_or(stem);
+        let id = format!("{stem}.{:016x}", crate::hash::hash_str(&content));
+        by_content.entry(id).or_default().push(name.clone());
+    }
+    by_content
+        .into_iter()
+        .filter(|(_, names)| names.len() == 1)
+        .map(|(id, names)| (names[0].clone(), id))
+        .collect()
+}
+
+/// The definitions of an input, keyed from its own text (not canonical):
+/// what [`super::diff_bytes`] compares to find functions it can leave out
+/// of the canonicalization. `None` when the text is not laid out as LLVM
+/// prints it.
+pub struct InputKeys {
+    pub funcs: Vec<FuncKeys>,
+    pub attributes: Vec<BTreeSet<String>>,
+}
+
+impl InputKeys {
+    pub fn build(text: &str, label: &str, types: Vec<String>) -> Option<InputKeys> {
+        let k = key_text(text, label, types, true).ok()?;
+        Some(InputKeys {
+            funcs: k.funcs,
+            attributes: k.attributes,
+        })
+    }
+}
+
+/// A function of an input, fingerprinted before any canonicalization.
+#[derive(Debug, Clone)]
+pub struct Fingerprint {
+    /// `@name` as printed.
+    pub name: String,
+    /// Hash of the function's text under a value numbering of its locals,
+    /// metadata and attribute numbers read as their content, private
+    /// globals as their content, `!dbg` locations, debug records and
+    /// comments left out.
+    pub hash: u64,
+    /// Contents of the attribute groups its instructions name.
+    pub attributes: BTreeSet<String>,
+}
+
+/// The printed name of the function a `define` line defines.
+fn defined_name(line: &str) -> Option<&str> {
+    let at = line.find('@')?;
+    let rest = &line[at + 1..];
+    let len = if let Some(q) = rest.strip_prefix('"') {
+        q.find('"')? + 2
+    } else {
+        rest.bytes()
+            .take_while(|&c| c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-'))
+            .count()
+    };
+    Some(&line[at..at + 1 + len])
+}
+
+fn is_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')
+}
+
+/// Fingerprints every function definition of an input text in one pass
+/// (text order), without building keyed lines: equal fingerprints mean
+/// equal functions up to the names of their locals. `None` if the text is
+/// not laid out as LLVM prints modules.
+pub fn fingerprints(text: &str, label: &str, types: &[String]) -> Option<Vec<Fingerprint>> {
+    use std::hash::Hasher;
+    // Module level: metadata, attribute groups, named types, private globals.
+    let mut shell = ModuleText::default();
+    let mut types_named: HashSet<&str> = HashSet::default();
+    let mut privates: Vec<(&str, &str)> = Vec::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i];
+        if l.starts_with("define ") {
+            let start = i;
+            while i < lines.len() && lines[i] != "}" {
+                i += 1;
+            }
+            spans.push((start, i));
+        } else if let Some(rest) = l.strip_prefix("attributes #") {
+            let (n, rhs) = rest.split_once(" = ")?;
+            shell.attrs.insert(n.parse().ok()?, rhs.to_string());
+        } else if l.starts_with('!') && l[1..].starts_with(|c: char| c.is_ascii_digit()) {
+            let (n, rhs) = l[1..].split_once(" = ")?;
+            shell.meta.insert(n.parse().ok()?, rhs.to_string());
+        } else if l.starts_with('%') {
+            if let Some((name, _)) = l.split_once(" = type ") {
+                types_named.insert(&name[1..]);
+            }
+        } else if l.starts_with('@') {
+            if let Some((name, rhs)) = l.split_once(" = ") {
+                if rhs.starts_with("private ") {
+                    privates.push((name, rhs));
+                }
+            }
+        }
+        i += 1;
+    }
+    if spans.len() != types.len() {
+        return None;
+    }
+    let tables = SideTables::new(model::Side::Base, &shell);
+    let mut numbering = Numbering::default();
+    let mut ref_keys: HashMap<String, String> = HashMap::default();
+    let mut ref_key = |r: &str| -> String {
+        ref_keys
+            .entry(r.to_string())
+            .or_insert_with(|| numbering.line(&tables, r, &|_| None).key)
+            .clone()
+    };
+    // Private globals by content; a content shared by two keeps the names.
+    let mut by_content: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for (name, rhs) in &privates {
+        let rhs = strip_debug_location(rhs);
+        let content = model::rewrite_with(&rhs, |r, out| match r {
+            model::Ref::Meta(n) => {
+                out.push_str(&ref_key(&format!("!{n}")));
+                true
+            }
+            _ => false,
+        });
+        let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        let stem = stem.strip_suffix('.').unwrap_or(stem);
+        by_content
+            .entry(format!("{stem}\u{1}{content}"))
+            .or_default()
+            .push(name);
+    }
+    let content_id: HashMap<&str, u64> = by_content
+        .iter()
+        .filter(|(_, v)| v.len() == 1)
+        .map(|(k, v)| (v[0], crate::hash::hash_str(k)))
+        .collect();
+    let mut out = Vec::with_capacity(spans.len());
+    let mut serial: HashMap<u64, u64> = HashMap::default();
+    for (&(start, end), ty) in spans.iter().zip(types) {
+        let own = defined_name(lines[start]).unwrap_or("");
+        let mut h = rustc_hash::FxHasher::default();
+        h.write(ty.as_bytes());
+        serial.clear();
+        let mut attributes = BTreeSet::new();
+        for (k, raw) in lines[start..end.min(lines.len())].iter().enumerate() {
+            let line = strip_comment(raw.trim_start());
+            if line.is_empty() || is_debug_record(line) {
+                continue;
+            }
+            let line = strip_debug_location(line);
+            let b = line.as_bytes();
+            let mut j = 0;
+            let mut copied = 0;
+            let mut quoted = false;
+            while j < b.len() {
+                let c = b[j];
+                if c == b'"' {
+                    quoted = !quoted;
+                    j += 1;
+                    continue;
+                }
+                if quoted || !matches!(c, b'%' | b'!' | b'#' | b'@') || j + 1 >= b.len() {
+                    j += 1;
+                    continue;
+                }
+                let name_start = j + 1;
+                let mut e = name_start;
+                if b[e] == b'"' {
+                    e += 1;
+                    while e < b.len() && b[e] != b'"' {
+                        e += 1;
+                    }
+                    e = (e + 1).min(b.len());
+                } else {
+                    while e < b.len() && is_name_byte(b[e]) {
+                        e += 1;
+                    }
+                }
+                if e == name_start {
+                    j += 1;
+                    continue;
+                }
+                let tok = &line[j..e];
+                h.write(&b[copied..j]);
+                match c {
+                    b'%' if !types_named.contains(&line[name_start..e]) => {
+                        let next = serial.len() as u64;
+                        let mut th = rustc_hash::FxHasher::default();
+                        th.write(tok.as_bytes());
+                        let id = *serial.entry(th.finish()).or_insert(next);
+                        h.write_u64(id ^ 0x5eed);
+                    }
+                    b'!' | b'#' if b[name_start].is_ascii_digit() => {
+                        if c == b'#' && k > 0 {
+                            if let Ok(n) = line[name_start..e].parse::<u32>() {
+                                if let Some(text) = shell.attrs.get(&n) {
+                                    attributes.insert(text.clone());
+                                }
+                            }
+                        }
+                        h.write(ref_key(tok).as_bytes());
+                    }
+                    b'@' if tok == own => h.write(b"@SELF"),
+                    b'@' => match content_id.get(tok) {
+                        Some(id) => h.write_u64(*id),
+                        None => h.write(tok.as_bytes()),
+                    },
+                    _ => h.write(tok.as_bytes()),
+                }
+                copied = e;
+                j = e;
+            }
+            h.write(&b[copied..]);
+            h.write_u8(b'\n');
+        }
+        out.push(Fingerprint {
+            name: own.to_string(),
+            hash: h.finish(),
+            attributes,
+        });
+    }
+    let _ = label;
+    Some(out)
+}
+
 impl Side {
     /// A side with nothing in it (git's `/dev/null`).
     pub fn empty(label: &str) -> Side {
@@ -111,20 +475,11 @@ impl Side {
             module,
             funcs: Vec::new(),
             index: HashMap::default(),
+            unchanged: Vec::new(),
+            unchanged_input: None,
+            unchanged_attributes: BTreeSet::new(),
             tables,
         }
-    }
-
-    /// Parses, verifies and canonicalizes `bytes` (text or bitcode), then
-    /// keys every function.
-    pub fn load(bytes: &[u8], label: &str) -> Result<Side, SummaryError> {
-        let session = Session::new();
-        let module = crate::canon::parse_verified(&session, bytes, label)?;
-        let text = crate::canon::canonical_text(&module, label, &CanonOptions::default())?;
-        let types = crate::ir::summary::definition_types(&module);
-        drop(module);
-        drop(session);
-        Side::from_canonical(text, types, label)
     }
 
     /// Builds a side from canonical text and the types of its definitions
@@ -134,51 +489,9 @@ impl Side {
         types: Vec<String>,
         label: &str,
     ) -> Result<Side, SummaryError> {
-        let module = model::parse(&text, label).map_err(SummaryError::Internal)?;
-        if types.len() != module.funcs.len() {
-            return Err(SummaryError::Internal(format!(
-                "{label}: {} function types for {} definitions",
-                types.len(),
-                module.funcs.len()
-            )));
-        }
-        let tables = SideTables::new(model::Side::Base, &module);
-        let places = locate(&text);
-        let mut numbering = Numbering::default();
-        let mut funcs = Vec::with_capacity(module.funcs.len());
-        for (k, (f, ty)) in module.funcs.iter().zip(types).enumerate() {
-            let place = places.get(k);
-            let own = own_name_map(&f.name);
-            let mut key = |l: &str| line_key(l, &tables, &mut numbering, &own);
-            let header = key(&f.header);
-            let mut blocks = Vec::with_capacity(f.blocks.len());
-            for (bi, b) in f.blocks.iter().enumerate() {
-                let line_of = place.and_then(|p| p.lines.get(bi));
-                let mut insts = Vec::with_capacity(b.lines.len());
-                let mut lines = Vec::with_capacity(b.lines.len());
-                for (li, l) in b.lines.iter().enumerate() {
-                    if is_debug_record(l) {
-                        continue;
-                    }
-                    insts.push(key(l));
-                    lines.push(line_of.and_then(|v| v.get(li)).copied().unwrap_or(0));
-                }
-                blocks.push(BlockKeys {
-                    label: b.label.clone(),
-                    insts,
-                    lines,
-                });
-            }
-            funcs.push(FuncKeys {
-                name: f.name.clone(),
-                fn_type: ty,
-                header,
-                blocks,
-                first_line: place.map_or(0, |p| p.first),
-                last_line: place.map_or(0, |p| p.last),
-            });
-        }
-        let index = funcs
+        let k = key_text(&text, label, types, false).map_err(SummaryError::Internal)?;
+        let index = k
+            .funcs
             .iter()
             .enumerate()
             .map(|(i, f)| (f.name.clone(), i))
@@ -186,10 +499,13 @@ impl Side {
         Ok(Side {
             label: label.to_string(),
             text,
-            module,
-            funcs,
+            module: k.module,
+            funcs: k.funcs,
             index,
-            tables,
+            unchanged: Vec::new(),
+            unchanged_input: None,
+            unchanged_attributes: BTreeSet::new(),
+            tables: k.tables,
         })
     }
 
@@ -198,6 +514,22 @@ impl Side {
     pub fn key(&self, line: &str, own: Option<&str>) -> String {
         let own = own.map(own_name_map).unwrap_or_default();
         line_key(line, &self.tables, &mut Numbering::default(), &own)
+    }
+
+    /// The functions left out of the canonicalization, keyed from the
+    /// input text (their block labels and lines are the input's).
+    pub fn unchanged_sources(&self) -> Vec<FuncKeys> {
+        let Some((text, types, names)) = &self.unchanged_input else {
+            return Vec::new();
+        };
+        InputKeys::build(text, &self.label, types.clone())
+            .map(|k| {
+                k.funcs
+                    .into_iter()
+                    .filter(|f| names.contains(&f.name))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Whether a global name is declared (not defined) here.
@@ -214,8 +546,44 @@ impl Side {
     }
 }
 
-fn own_name_map(name: &str) -> std::collections::BTreeMap<String, String> {
-    let mut m = std::collections::BTreeMap::new();
+/// The name an unlabelled entry block gets (clang leaves it implicit).
+pub const IMPLICIT_ENTRY: &str = "irgit.entry";
+
+/// The text with a label line before every unlabelled entry block, as the
+/// merge model expects one.
+fn label_entry_blocks(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut out: Option<String> = None;
+    let mut after_define = false;
+    let mut copied = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let l = line.trim_end();
+        if after_define && !l.is_empty() && !l.trim_start().starts_with(';') {
+            after_define = false;
+            if l.starts_with(' ') {
+                let o = out.get_or_insert_with(|| String::with_capacity(text.len() + 4096));
+                o.push_str(&text[copied..offset]);
+                o.push_str(IMPLICIT_ENTRY);
+                o.push_str(":\n");
+                copied = offset;
+            }
+        }
+        if l.starts_with("define ") && l.ends_with('{') {
+            after_define = true;
+        }
+        offset += line.len();
+    }
+    match out {
+        None => text.into(),
+        Some(mut o) => {
+            o.push_str(&text[copied..]);
+            o.into()
+        }
+    }
+}
+
+fn own_name_map(name: &str) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
     m.insert(name.to_string(), "@SELF".to_string());
     m
 }
@@ -230,14 +598,15 @@ fn line_key(
     line: &str,
     tables: &SideTables,
     numbering: &mut Numbering,
-    own: &std::collections::BTreeMap<String, String>,
+    globals: &BTreeMap<String, String>,
 ) -> String {
     let line = strip_comment(line);
     let line = strip_debug_location(line);
     let key = numbering.line(tables, &line, &|_| None).key;
-    match own.keys().next() {
-        Some(name) if key.contains(name.as_str()) => replace_globals(&key, own),
-        _ => key,
+    if key.contains('@') && !globals.is_empty() {
+        replace_globals(&key, globals)
+    } else {
+        key
     }
 }
 
@@ -333,8 +702,14 @@ fn locate(text: &str) -> Vec<Place> {
                     p.lines.push(Vec::new());
                 } else if depth > 0 {
                     depth += open_brackets(l);
-                } else if let Some(b) = p.lines.last_mut() {
-                    b.push(n);
+                } else {
+                    if p.lines.is_empty() {
+                        // An unlabelled entry block.
+                        p.lines.push(Vec::new());
+                    }
+                    if let Some(b) = p.lines.last_mut() {
+                        b.push(n);
+                    }
                     depth = open_brackets(l).max(0);
                 }
             }
