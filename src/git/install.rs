@@ -52,6 +52,11 @@ pub struct InstallArgs {
     /// patterns ending in `.bc` get the bitcode driver
     #[arg(long = "pattern", value_name = "GLOB", num_args = 1..)]
     pub patterns: Vec<String>,
+    /// Also make `git diff` show `irgit diff`'s summary (functions changed,
+    /// added, removed, renamed, moved code) for IR files, as git's external
+    /// diff; `git diff --no-ext-diff` and `git log -p` keep the canonical text
+    #[arg(long)]
+    pub diff_summary: bool,
 }
 
 /// Arguments of `irgit uninstall`.
@@ -63,6 +68,9 @@ pub struct UninstallArgs {
     /// Undo this repository's install (the default)
     #[arg(long)]
     pub local: bool,
+    /// Undo only `--diff-summary` (`git diff` shows the canonical text again)
+    #[arg(long)]
+    pub diff_summary: bool,
 }
 
 /// What one install changed; enough to undo it exactly.
@@ -267,7 +275,11 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
         (Some(_), None) => false,
     };
     let mut config_changed = false;
-    for (key, value) in drivers::config_entries(&settings.canon) {
+    let mut entries = drivers::config_entries(&settings.canon);
+    if args.diff_summary {
+        entries.extend(crate::summary::git::config_entries());
+    }
+    for (key, value) in entries {
         let current = cmd::config_get_all(&t.cwd, &t.config_file, &key)?;
         if current.len() == 1 && current[0] == value {
             continue;
@@ -446,6 +458,9 @@ pub fn run_uninstall(args: UninstallArgs, _config: Option<&Path>) -> ExitCode {
 
 fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String> {
     let t = target(args.global)?;
+    if args.diff_summary {
+        return uninstall_diff_summary(&t);
+    }
     let Some(rec) = load_record(&t.record_file)? else {
         return Ok((
             vec![format!(
@@ -559,5 +574,61 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
         // Only removes empty directories.
         let _ = std::fs::remove_dir(d);
     }
+    Ok((changes, warnings))
+}
+
+/// `irgit uninstall --diff-summary`: restores the keys `--diff-summary`
+/// set and keeps the rest of the install (and its record).
+fn uninstall_diff_summary(t: &Target) -> Result<(Vec<String>, Vec<String>), String> {
+    let summary_keys: Vec<String> = crate::summary::git::config_entries()
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    let Some(mut rec) = load_record(&t.record_file)? else {
+        return Ok((
+            vec![format!(
+                "nothing to undo (no install record at {})",
+                t.record_file.display()
+            )],
+            Vec::new(),
+        ));
+    };
+    let mut changes = Vec::new();
+    let mut warnings = Vec::new();
+    let file = rec.config_file.to_string_lossy().into_owned();
+    let mut kept = Vec::new();
+    for k in std::mem::take(&mut rec.keys) {
+        if !summary_keys.contains(&k.key) {
+            kept.push(k);
+            continue;
+        }
+        let current = cmd::config_get_all(&t.cwd, &rec.config_file, &k.key)?;
+        if current.len() != 1 || current[0] != k.value {
+            warnings.push(format!(
+                "{}: {} was changed after install; left as it is",
+                rec.config_file.display(),
+                k.key
+            ));
+            continue;
+        }
+        cmd::git(&t.cwd, &["config", "--file", &file, "--unset-all", &k.key])?;
+        for v in &k.previous {
+            cmd::git(&t.cwd, &["config", "--file", &file, "--add", &k.key, v])?;
+        }
+        changes.push(format!("{}: restored {}", rec.config_file.display(), k.key));
+    }
+    rec.keys = kept;
+    if changes.is_empty() && warnings.is_empty() {
+        changes.push("the diff summary was not installed; nothing to undo".to_string());
+        return Ok((changes, warnings));
+    }
+    // The file no longer matches the snapshot; the full uninstall works key
+    // by key from now on.
+    rec.config_snapshot = None;
+    let yaml = serde_yaml::to_string(&rec).map_err(|e| e.to_string())?;
+    write_file(
+        &t.record_file,
+        &format!("# Written by `irgit install`; read by `irgit uninstall`.\n{yaml}"),
+    )?;
     Ok((changes, warnings))
 }
