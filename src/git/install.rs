@@ -36,7 +36,8 @@ use crate::config::{Config, FileOptions};
     irgit install                 # this repository: .git/config and .gitattributes\n  \
     irgit install --hook          # ... and the pre-commit hook (an existing hook is chained)\n  \
     irgit install --global        # your global git config and ~/.config/git/attributes\n  \
-    irgit install --pattern '*.ll' --pattern '*.bc' --pattern 'ir/*.txt'\n\n\
+    irgit install --pattern '*.ll' --pattern '*.bc' --pattern 'ir/*.txt'\n  \
+    irgit install --diff-summary  # ... and `git diff` shows `irgit diff`'s function summary\n\n\
     Running it twice changes nothing; `irgit uninstall` undoes exactly what it did.")]
 pub struct InstallArgs {
     /// Configure git globally (global config file and global attributes file)
@@ -458,9 +459,6 @@ pub fn run_uninstall(args: UninstallArgs, _config: Option<&Path>) -> ExitCode {
 
 fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String> {
     let t = target(args.global)?;
-    if args.diff_summary {
-        return uninstall_diff_summary(&t);
-    }
     let Some(rec) = load_record(&t.record_file)? else {
         return Ok((
             vec![format!(
@@ -470,6 +468,9 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
             Vec::new(),
         ));
     };
+    if args.diff_summary {
+        return uninstall_diff_summary(&t, rec);
+    }
     let mut changes = Vec::new();
     let mut warnings = Vec::new();
 
@@ -507,20 +508,10 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
         _ => {
             let file = rec.config_file.to_string_lossy().into_owned();
             for k in &rec.keys {
-                let current = cmd::config_get_all(&t.cwd, &rec.config_file, &k.key)?;
-                if current.len() != 1 || current[0] != k.value {
-                    warnings.push(format!(
-                        "{}: {} was changed after install; left as it is",
-                        rec.config_file.display(),
-                        k.key
-                    ));
-                    continue;
+                match restore_key(t.cwd.as_path(), &rec.config_file, k)? {
+                    Ok(c) => changes.push(c),
+                    Err(w) => warnings.push(w),
                 }
-                cmd::git(&t.cwd, &["config", "--file", &file, "--unset-all", &k.key])?;
-                for v in &k.previous {
-                    cmd::git(&t.cwd, &["config", "--file", &file, "--add", &k.key, v])?;
-                }
-                changes.push(format!("{}: restored {}", rec.config_file.display(), k.key));
             }
             for section in drivers::config_sections() {
                 let regex = format!("^{}\\.", section.replace('.', "\\."));
@@ -577,45 +568,51 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
     Ok((changes, warnings))
 }
 
+/// Puts back the values a key had before install: `Ok(change)`, or
+/// `Err(warning)` when the user changed the key since (it is left alone).
+fn restore_key(
+    cwd: &Path,
+    config_file: &Path,
+    k: &KeyRecord,
+) -> Result<Result<String, String>, String> {
+    let current = cmd::config_get_all(cwd, config_file, &k.key)?;
+    if current.len() != 1 || current[0] != k.value {
+        return Ok(Err(format!(
+            "{}: {} was changed after install; left as it is",
+            config_file.display(),
+            k.key
+        )));
+    }
+    let file = config_file.to_string_lossy().into_owned();
+    cmd::git(cwd, &["config", "--file", &file, "--unset-all", &k.key])?;
+    for v in &k.previous {
+        cmd::git(cwd, &["config", "--file", &file, "--add", &k.key, v])?;
+    }
+    Ok(Ok(format!("{}: restored {}", config_file.display(), k.key)))
+}
+
 /// `irgit uninstall --diff-summary`: restores the keys `--diff-summary`
 /// set and keeps the rest of the install (and its record).
-fn uninstall_diff_summary(t: &Target) -> Result<(Vec<String>, Vec<String>), String> {
+fn uninstall_diff_summary(
+    t: &Target,
+    mut rec: Record,
+) -> Result<(Vec<String>, Vec<String>), String> {
     let summary_keys: Vec<String> = crate::summary::git::config_entries()
         .into_iter()
         .map(|(k, _)| k)
         .collect();
-    let Some(mut rec) = load_record(&t.record_file)? else {
-        return Ok((
-            vec![format!(
-                "nothing to undo (no install record at {})",
-                t.record_file.display()
-            )],
-            Vec::new(),
-        ));
-    };
     let mut changes = Vec::new();
     let mut warnings = Vec::new();
-    let file = rec.config_file.to_string_lossy().into_owned();
     let mut kept = Vec::new();
     for k in std::mem::take(&mut rec.keys) {
         if !summary_keys.contains(&k.key) {
             kept.push(k);
             continue;
         }
-        let current = cmd::config_get_all(&t.cwd, &rec.config_file, &k.key)?;
-        if current.len() != 1 || current[0] != k.value {
-            warnings.push(format!(
-                "{}: {} was changed after install; left as it is",
-                rec.config_file.display(),
-                k.key
-            ));
-            continue;
+        match restore_key(&t.cwd, &rec.config_file, &k)? {
+            Ok(c) => changes.push(c),
+            Err(w) => warnings.push(w),
         }
-        cmd::git(&t.cwd, &["config", "--file", &file, "--unset-all", &k.key])?;
-        for v in &k.previous {
-            cmd::git(&t.cwd, &["config", "--file", &file, "--add", &k.key, v])?;
-        }
-        changes.push(format!("{}: restored {}", rec.config_file.display(), k.key));
     }
     rec.keys = kept;
     if changes.is_empty() && warnings.is_empty() {

@@ -18,7 +18,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::side::FuncKeys;
+use super::side::{opcode, FuncKeys};
 use crate::merge::diff;
 use crate::merge::matching::match_function;
 use crate::merge::model::{def_name, rewrite, Ref};
@@ -108,14 +108,6 @@ fn positions(f: &FuncKeys) -> Vec<(usize, usize)> {
         .enumerate()
         .flat_map(|(b, bl)| (0..bl.insts.len()).map(move |i| (b, i)))
         .collect()
-}
-
-fn opcode(line: &str) -> &str {
-    let rest = match line.find(" = ") {
-        Some(p) if line.starts_with('%') => &line[p + 3..],
-        _ => line,
-    };
-    rest.split_whitespace().next().unwrap_or("")
 }
 
 /// Compares old `o` with new `n` (keys of `n` already written in old global

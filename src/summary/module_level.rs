@@ -203,25 +203,21 @@ pub fn compare(old: &Side, new: &Side, renames: &BTreeMap<String, String>) -> Ve
             }
         }
     }
-    for (i, (name, kind)) in removed.into_iter().enumerate() {
-        if !paired_r.contains(&i) {
-            out.push(GlobalChange {
-                name,
-                old_name: None,
-                kind,
-                status: Change::Removed,
-            });
-        }
-    }
-    for (i, (name, kind)) in added.into_iter().enumerate() {
-        if !paired_a.contains(&i) {
-            out.push(GlobalChange {
-                name,
-                old_name: None,
-                kind,
-                status: Change::Added,
-            });
-        }
+    for (list, paired, status) in [
+        (removed, paired_r, Change::Removed),
+        (added, paired_a, Change::Added),
+    ] {
+        out.extend(
+            list.into_iter()
+                .enumerate()
+                .filter(|(i, _)| !paired.contains(i))
+                .map(|(_, (name, kind))| GlobalChange {
+                    name,
+                    old_name: None,
+                    kind,
+                    status,
+                }),
+        );
     }
     out.sort_by(|x, y| (x.kind, &x.name).cmp(&(y.kind, &y.name)));
     out

@@ -23,7 +23,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::side::FuncKeys;
+use super::side::{instruction_body, opcode, FuncKeys};
 use crate::hash::StableHasher;
 use crate::merge::model::{def_name, local_refs_str};
 
@@ -70,11 +70,7 @@ const MAX_CANDIDATES: usize = 64;
 /// every `%value` and every numeric literal blanked, the rest (opcode,
 /// types, flags, predicates, callee names, metadata keys) kept.
 pub fn shape_hash(key: &str) -> u64 {
-    let body = match key.find(" = ") {
-        Some(p) if key.starts_with('%') => &key[p + 3..],
-        _ => key,
-    };
-    let b = body.as_bytes();
+    let b = instruction_body(key).as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
     let mut i = 0;
     let is_id = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-');
@@ -119,13 +115,8 @@ pub fn shape_hash(key: &str) -> u64 {
 
 /// Terminators and PHIs end a region.
 fn is_separator(key: &str) -> bool {
-    let body = match key.find(" = ") {
-        Some(p) if key.starts_with('%') => &key[p + 3..],
-        _ => key,
-    };
-    let op = body.split_whitespace().next().unwrap_or("");
     matches!(
-        op,
+        opcode(key),
         "br" | "switch"
             | "ret"
             | "unreachable"
@@ -354,11 +345,7 @@ fn function_locals<'m>(
 
 /// The operands a line reads (the defined name excluded).
 fn operands(line: &str) -> Vec<&str> {
-    let body = match line.find(" = ") {
-        Some(p) if line.starts_with('%') => &line[p + 3..],
-        _ => line,
-    };
-    local_refs_str(body)
+    local_refs_str(instruction_body(line))
 }
 
 /// How much of a candidate pair of regions (starting at `o` and `n`, `len`

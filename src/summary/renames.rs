@@ -185,41 +185,25 @@ pub fn detect(
         .map(|(_, r, a)| (r, a, compare(&old.funcs[r], &new.funcs[a])))
         .filter(|(_, _, d)| d.similarity() >= threshold)
         .collect();
-    let unique_best = |items: &mut dyn Iterator<Item = (usize, f64)>| -> Option<usize> {
-        let mut best: Option<(usize, f64)> = None;
-        let mut tie = false;
-        for (k, s) in items {
-            match best {
-                Some((_, b)) if s < b => {}
-                Some((_, b)) if s == b => tie = true,
-                _ => {
-                    best = Some((k, s));
-                    tie = false;
-                }
-            }
-        }
-        best.filter(|_| !tie).map(|b| b.0)
+    // A pair is chosen when it is the unique best of both its functions.
+    let unique_best = |of: &dyn Fn(&(usize, usize, FuncDiff)) -> bool| -> Option<usize> {
+        let mine: Vec<(usize, f64)> = scored
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| of(x))
+            .map(|(i, x)| (i, x.2.similarity()))
+            .collect();
+        let max = mine.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+        let mut top = mine.iter().filter(|x| x.1 == max);
+        let first = top.next()?;
+        top.next().is_none().then_some(first.0)
     };
-    let mut chosen: Vec<usize> = Vec::new();
-    for (k, (r, a, _)) in scored.iter().enumerate() {
-        let best_for_r = unique_best(
-            &mut scored
-                .iter()
-                .enumerate()
-                .filter(|(_, x)| x.0 == *r)
-                .map(|(i, x)| (i, x.2.similarity())),
-        );
-        let best_for_a = unique_best(
-            &mut scored
-                .iter()
-                .enumerate()
-                .filter(|(_, x)| x.1 == *a)
-                .map(|(i, x)| (i, x.2.similarity())),
-        );
-        if best_for_r == Some(k) && best_for_a == Some(k) {
-            chosen.push(k);
-        }
-    }
+    let chosen: Vec<usize> = (0..scored.len())
+        .filter(|&k| {
+            let (r, a, _) = &scored[k];
+            unique_best(&|x| x.0 == *r) == Some(k) && unique_best(&|x| x.1 == *a) == Some(k)
+        })
+        .collect();
     for k in chosen {
         let (r, a, d) = scored[k].clone();
         out.push(Rename {

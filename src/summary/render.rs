@@ -15,11 +15,13 @@
 //! +  %mul.0b1d = mul i32 %add.5e1c, 4
 //! ```
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::side::Side;
 use super::{FunctionReport, MoveKind, Report, Status};
 use crate::merge::diff;
+use crate::merge::rename::replace_globals;
 
 /// ANSI colours, or none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -280,7 +282,12 @@ fn span(text: &str, first: usize, last: usize) -> Vec<&str> {
 /// `-p`: the canonical diff of each function that is not unchanged, with
 /// three lines of context and the function as the hunk header. Lines that
 /// differ only in metadata or attribute numbering are context.
-pub fn patch(r: &Report, old: &Side, new: &Side, paint: Paint) -> String {
+pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> String {
+    let undo: BTreeMap<String, String> = r
+        .functions
+        .iter()
+        .filter_map(|g| g.old_name.clone().map(|o| (g.name.clone(), o)))
+        .collect();
     let mut out = String::new();
     let _ = writeln!(out, "{}", paint.paint(BOLD, &format!("--- a/{}", r.old)));
     let _ = writeln!(out, "{}", paint.paint(BOLD, &format!("+++ b/{}", r.new)));
@@ -288,36 +295,20 @@ pub fn patch(r: &Report, old: &Side, new: &Side, paint: Paint) -> String {
         if !f.changed {
             continue;
         }
-        let (o_lines, o_name) = match f.old_index {
-            Some(i) => {
-                let x = &old.funcs[i];
-                (
-                    span(&old.text, x.first_line, x.last_line),
-                    Some(x.name.as_str()),
-                )
-            }
-            None => (Vec::new(), None),
+        // A side's raw lines of the function, and their keys.
+        let lines = |side: &'a Side, index: Option<usize>, undo: &BTreeMap<String, String>| {
+            let Some(x) = index.map(|i| &side.funcs[i]) else {
+                return (Vec::new(), Vec::new());
+            };
+            let raw = span(&side.text, x.first_line, x.last_line);
+            let keys = raw
+                .iter()
+                .map(|l| replace_globals(&side.key(l, Some(&x.name)), undo))
+                .collect::<Vec<String>>();
+            (raw, keys)
         };
-        let (n_lines, n_name) = match f.new_index {
-            Some(i) => {
-                let x = &new.funcs[i];
-                (
-                    span(&new.text, x.first_line, x.last_line),
-                    Some(x.name.as_str()),
-                )
-            }
-            None => (Vec::new(), None),
-        };
-        let undo: std::collections::BTreeMap<String, String> = r
-            .functions
-            .iter()
-            .filter_map(|g| g.old_name.clone().map(|o| (g.name.clone(), o)))
-            .collect();
-        let ok: Vec<String> = o_lines.iter().map(|l| old.key(l, o_name)).collect();
-        let nk: Vec<String> = n_lines
-            .iter()
-            .map(|l| crate::merge::rename::replace_globals(&new.key(l, n_name), &undo))
-            .collect();
+        let (o_lines, ok) = lines(old, f.old_index, &BTreeMap::new());
+        let (n_lines, nk) = lines(new, f.new_index, &undo);
         let header = n_lines.first().or(o_lines.first()).copied().unwrap_or("");
         let header = header.trim_end_matches('{').trim_end();
         write_hunks(&mut out, (&o_lines, &ok), (&n_lines, &nk), header, paint);

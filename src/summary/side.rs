@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::SummaryError;
-use crate::merge::model::{self, FuncText, ModuleText, Numbering, SideTables};
+use crate::merge::model::{self, def_name, FuncText, ModuleText, Numbering, SideTables};
 use crate::merge::rename::replace_globals;
 
 /// One side, parsed and keyed.
@@ -152,12 +152,18 @@ fn key_text(
     } else {
         BTreeMap::new()
     };
-    let places = locate(text);
+    let spans = function_spans(text);
+    let raw: Vec<&str> = text.lines().collect();
     let mut numbering = Numbering::default();
     let mut funcs = Vec::with_capacity(module.funcs.len());
     let mut attributes = Vec::with_capacity(module.funcs.len());
     for (k, (f, ty)) in module.funcs.iter().zip(types).enumerate() {
-        let place = places.get(k);
+        let (first, last) = spans.get(k).copied().unwrap_or((0, 0));
+        let line_numbers = if first > 0 {
+            instruction_lines(&raw[first - 1..last], f)
+        } else {
+            Vec::new()
+        };
         let own = own_name_map(&f.name);
         let mut used = BTreeSet::new();
         let mut key = |l: &str| {
@@ -171,7 +177,7 @@ fn key_text(
         let header = key(&f.header);
         let mut blocks = Vec::with_capacity(f.blocks.len());
         for (bi, b) in f.blocks.iter().enumerate() {
-            let line_of = place.and_then(|p| p.lines.get(bi));
+            let line_of = line_numbers.get(bi);
             let mut insts = Vec::with_capacity(b.lines.len());
             let mut lines = Vec::with_capacity(b.lines.len());
             for (li, l) in b.lines.iter().enumerate() {
@@ -182,9 +188,7 @@ fn key_text(
                     attribute_groups(l, &module, &mut used);
                 }
                 insts.push(key(l));
-                let at = line_of.and_then(|v| v.get(li)).copied().unwrap_or(0);
-                let first = place.map_or(0, |p| p.first);
-                lines.push((at + 1).saturating_sub(first));
+                lines.push(line_of.and_then(|v| v.get(li)).copied().unwrap_or(0));
             }
             blocks.push(BlockKeys {
                 label: b.label.clone(),
@@ -197,8 +201,8 @@ fn key_text(
             fn_type: ty,
             header,
             blocks,
-            first_line: place.map_or(0, |p| p.first),
-            last_line: place.map_or(0, |p| p.last),
+            first_line: first,
+            last_line: last,
         });
         attributes.push(used);
     }
@@ -588,6 +592,19 @@ fn own_name_map(name: &str) -> BTreeMap<String, String> {
     m
 }
 
+/// An instruction line without the `%name = ` it defines.
+pub fn instruction_body(line: &str) -> &str {
+    def_name(line).map_or(line, |d| &line[d.len() + 4..])
+}
+
+/// The opcode of an instruction line (`store`, `add`, `call`...).
+pub fn opcode(line: &str) -> &str {
+    instruction_body(line)
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+}
+
 /// `#dbg_value(...)`, `#dbg_declare(...)`: debug records, not instructions.
 pub fn is_debug_record(line: &str) -> bool {
     line.starts_with("#dbg_")
@@ -648,70 +665,51 @@ fn strip_debug_location(line: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
-/// Where a function sits in the canonical text.
-struct Place {
-    first: usize,
-    last: usize,
-    /// Per block, the line each instruction (as the merge model joins them)
-    /// starts on.
-    lines: Vec<Vec<usize>>,
-}
-
-/// Unclosed `[` in a line, outside quoted text.
-fn open_brackets(line: &str) -> i32 {
-    let mut depth = 0;
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            '[' if !quoted => depth += 1,
-            ']' if !quoted => depth -= 1,
-            _ => {}
+/// Where each function sits in a text: (line of `define`, line of `}`),
+/// 1-based, in text order.
+fn function_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut open = None;
+    for (i, l) in text.lines().enumerate() {
+        if l.starts_with("define ") {
+            open = Some(i + 1);
+        } else if l.trim_end() == "}" {
+            if let Some(first) = open.take() {
+                out.push((first, i + 1));
+            }
         }
     }
-    depth
+    out
 }
 
-/// Line numbers of every function definition and instruction, grouped as
-/// [`model::parse`] groups them (a `switch` and its case lines are one
-/// instruction; blank and comment lines are skipped).
-fn locate(text: &str) -> Vec<Place> {
-    let mut out = Vec::new();
-    let mut cur: Option<Place> = None;
-    let mut depth = 0;
-    for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
-        let l = raw.trim_end();
-        match cur.as_mut() {
-            None => {
-                if l.starts_with("define ") {
-                    cur = Some(Place {
-                        first: n,
-                        last: n,
-                        lines: Vec::new(),
-                    });
-                    depth = 0;
-                }
+/// The line each instruction of `f` starts on, counting `define` as 1,
+/// found by walking the raw lines of its span alongside the model's lines
+/// (which join a `switch` and its case lines into one).
+fn instruction_lines(raw: &[&str], f: &FuncText) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| Vec::with_capacity(b.lines.len()))
+        .collect();
+    let mut r = 1; // raw[0] is the `define` line
+    let is_code = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with(';') && l.starts_with(' ')
+    };
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for line in &b.lines {
+            while r < raw.len() && !is_code(raw[r]) {
+                r += 1;
             }
-            Some(p) => {
-                if l == "}" {
-                    p.last = n;
-                    out.extend(cur.take());
-                } else if l.is_empty() || l.trim_start().starts_with(';') {
-                } else if !l.starts_with(' ') {
-                    p.lines.push(Vec::new());
-                } else if depth > 0 {
-                    depth += open_brackets(l);
-                } else {
-                    if p.lines.is_empty() {
-                        // An unlabelled entry block.
-                        p.lines.push(Vec::new());
-                    }
-                    if let Some(b) = p.lines.last_mut() {
-                        b.push(n);
-                    }
-                    depth = open_brackets(l).max(0);
-                }
+            if r >= raw.len() {
+                return out;
+            }
+            out[bi].push(r + 1);
+            let mut len = raw[r].trim().len();
+            r += 1;
+            while len < line.len() && r < raw.len() {
+                len += 1 + raw[r].trim().len();
+                r += 1;
             }
         }
     }
@@ -742,9 +740,23 @@ mod tests {
     #[test]
     fn switch_cases_are_one_instruction() {
         let text = "define void @f(i32 %arg0) {\nentry:\n  switch i32 %arg0, label %a [\n    i32 1, label %b\n  ]\n\na:  ; preds = %entry\n  ; note\n  ret void\n\nb:\n  ret void\n}\n";
-        let p = locate(text);
-        assert_eq!(p.len(), 1);
-        assert_eq!((p[0].first, p[0].last), (1, 13));
-        assert_eq!(p[0].lines, vec![vec![3], vec![9], vec![12]]);
+        assert_eq!(function_spans(text), vec![(1, 13)]);
+        let m = model::parse(text, "t").unwrap();
+        let raw: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            instruction_lines(&raw, &m.funcs[0]),
+            vec![vec![3], vec![9], vec![12]]
+        );
+    }
+
+    #[test]
+    fn unlabelled_entry_blocks_get_a_label() {
+        let text = "define i32 @f(i32 %0) {\n  %2 = add i32 %0, 1\n  ret i32 %2\n}\n";
+        let labelled = label_entry_blocks(text);
+        assert!(labelled.contains("irgit.entry:\n  %2 = add"), "{labelled}");
+        let m = model::parse(&labelled, "t").unwrap();
+        assert_eq!(m.funcs[0].blocks[0].label, IMPLICIT_ENTRY);
+        let raw: Vec<&str> = text.lines().collect();
+        assert_eq!(instruction_lines(&raw, &m.funcs[0]), vec![vec![2, 3]]);
     }
 }
