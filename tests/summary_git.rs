@@ -227,6 +227,27 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
     assert!(m.contains("irgit diff a/ir/k.ll b/ir/kernel.ll"), "{m}");
     assert!(m.contains("renamed   @diffsq -> @helper"), "{m}");
 
+    // Bitcode goes through the `llvm-bc` driver's command.
+    let bc = |text: &str, name: &str| {
+        let ll = r.root.join(format!("{name}.tmp.ll"));
+        std::fs::write(&ll, text).unwrap();
+        let o = Command::new("/usr/lib/llvm-22/bin/llvm-as")
+            .arg(&ll)
+            .arg("-o")
+            .arg(r.root.join("ir/k.bc"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::remove_file(ll).unwrap();
+    };
+    bc(V1, "v1");
+    r.commit("bitcode");
+    bc(&v2(), "v2");
+    let b = r.git(&["diff", "--", "ir/k.bc"]);
+    assert!(b.contains("irgit diff a/ir/k.bc b/ir/k.bc"), "{b}");
+    assert!(b.contains("renamed   @helper -> @diffsq"), "{b}");
+    r.git(&["checkout", "--", "ir/k.bc"]);
+
     // An added file: /dev/null on the old side.
     r.write("ir/extra.ll", V1);
     r.git(&["add", "ir/extra.ll"]);

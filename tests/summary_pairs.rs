@@ -405,3 +405,54 @@ fn a_module_perturbed_without_changing_its_meaning_shows_no_change() {
     }
     assert!(checked >= 100, "only {checked} perturbed modules");
 }
+
+#[test]
+fn counts_of_a_small_edit() {
+    let old = r#"
+define i32 @f(i32 %x, ptr %p) {
+entry:
+  %a = add i32 %x, 1
+  %m = mul i32 %a, 3
+  %c = icmp sgt i32 %m, 10
+  br i1 %c, label %big, label %small
+big:
+  ret i32 %m
+small:
+  ret i32 0
+}
+"#;
+    // The constant of the add and the small block's result changed; a store
+    // and a sub added; a new block split off.
+    let new = r#"
+define i32 @f(i32 %x, ptr %p) {
+entry:
+  %a = add i32 %x, 2
+  %m = mul i32 %a, 3
+  store i32 %m, ptr %p
+  %c = icmp sgt i32 %m, 10
+  br i1 %c, label %big, label %small
+big:
+  ret i32 %m
+small:
+  %z = sub i32 0, %x
+  %y = icmp eq i32 %z, 7
+  br i1 %y, label %seven, label %other
+seven:
+  ret i32 7
+other:
+  ret i32 %z
+}
+"#;
+    let r = diff(old, new);
+    let f = function(&r, "@f");
+    assert_eq!(f.status, Status::Changed);
+    let i = f.instructions;
+    assert_eq!((i.old, i.new), (6, 11));
+    assert_eq!(i.old - i.removed - i.changed, i.new - i.added - i.changed);
+    // The mul, the compare, the branch and `ret %m` are untouched.
+    assert_eq!(i.old - i.removed - i.changed, 4, "{i:?}");
+    assert_eq!((f.blocks.old, f.blocks.new), (3, 5));
+    assert!(f.blocks.added >= 2, "{:?}", f.blocks);
+    assert!(!f.signature_changed);
+    assert_eq!(f.similarity, None);
+}

@@ -21,7 +21,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use super::side::{opcode, FuncKeys};
 use crate::merge::diff;
 use crate::merge::matching::match_function;
-use crate::merge::model::{def_name, rewrite, Ref};
+use crate::merge::model::{def_name, rewrite, BlockText, FuncText, Ref};
 
 /// The edit of one function, counted.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -116,16 +116,21 @@ pub fn compare(o: &FuncKeys, n: &FuncKeys) -> FuncDiff {
     if o.same_as(n) {
         return FuncDiff::unchanged_function(o);
     }
-    let fo = o.as_functext();
-    let fnew = n.as_functext();
-    let mut m = match_function(&fo, &fnew);
-    let new_locals = fnew.locals();
     let old_block: HashMap<&str, usize> = o
         .blocks
         .iter()
         .enumerate()
         .map(|(i, b)| (b.label.as_str(), i))
         .collect();
+    let (fo, fnew, same) = without_identical_lines(o, n, &old_block);
+    let mut m = match_function(&fo, &fnew);
+    let new_locals = n.locals();
+    let mut image: HashSet<String> = m.values.values().cloned().collect();
+    for d in same {
+        if !m.values.contains_key(&d) && image.insert(d.clone()) {
+            m.values.insert(d.clone(), d);
+        }
+    }
     anchor_identical_lines(o, n, &old_block, &mut m);
     let translate = |line: &str| {
         rewrite(line, |r| match r {
@@ -211,6 +216,65 @@ pub fn compare(o: &FuncKeys, n: &FuncKeys) -> FuncDiff {
         }
     }
     d
+}
+
+/// Both functions without the lines that are identical and aligned (a
+/// line diff) in blocks of the same label, terminators kept: those lines
+/// define the same values, and the matching need not look at them (in a
+/// large function with a small edit, that is nearly everything). Returns
+/// the names they define.
+fn without_identical_lines(
+    o: &FuncKeys,
+    n: &FuncKeys,
+    old_block: &HashMap<&str, usize>,
+) -> (FuncText, FuncText, Vec<String>) {
+    let mut drop_old: Vec<Vec<bool>> = o
+        .blocks
+        .iter()
+        .map(|b| vec![false; b.insts.len()])
+        .collect();
+    let mut drop_new: Vec<Vec<bool>> = n
+        .blocks
+        .iter()
+        .map(|b| vec![false; b.insts.len()])
+        .collect();
+    let mut same = Vec::new();
+    for (nb, block) in n.blocks.iter().enumerate() {
+        let Some(&ob) = old_block.get(block.label.as_str()) else {
+            continue;
+        };
+        let old_lines = &o.blocks[ob].insts;
+        for (i, j) in diff::common(old_lines, &block.insts) {
+            if i + 1 == old_lines.len() || j + 1 == block.insts.len() {
+                continue; // terminators carry the CFG
+            }
+            drop_old[ob][i] = true;
+            drop_new[nb][j] = true;
+            if let Some(d) = def_name(&block.insts[j]) {
+                same.push(d.to_string());
+            }
+        }
+    }
+    let keep = |f: &FuncKeys, drop: &[Vec<bool>]| FuncText {
+        name: f.name.clone(),
+        header: f.header.clone(),
+        blocks: f
+            .blocks
+            .iter()
+            .zip(drop)
+            .map(|(b, d)| BlockText {
+                label: b.label.clone(),
+                lines: b
+                    .insts
+                    .iter()
+                    .zip(d)
+                    .filter(|(_, &gone)| !gone)
+                    .map(|(l, _)| l.clone())
+                    .collect(),
+            })
+            .collect(),
+    };
+    (keep(o, &drop_old), keep(n, &drop_new), same)
 }
 
 /// Values the matching left open (it does not trust names that differ only
