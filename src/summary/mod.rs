@@ -15,13 +15,17 @@
 //!
 //! $ irgit diff old.ll new.ll
 //! functions: 1 changed, 1 removed, 1 renamed, 0 unchanged
-//!   changed  @main        +5 -0 ~1 instructions
-//!   removed  @sq          3 instructions
-//!   renamed  @sum -> @total
+//!   changed   @main           +5 -0 ~1 instructions
+//!   removed   @sq             3 instructions, 1 block
+//!   renamed   @sum -> @total
 //! moved: 3 instructions moved from @sq to @main
 //! ```
 //!
-//! Stages: [`side`] (canonical text, keys), [`compare`] (one function),
+//! Functions that are the same on both sides before canonicalization are
+//! left out of it (their bodies stripped), so the cost follows the size of
+//! the change rather than the size of the module.
+//!
+//! Stages: [`side`] (fingerprints, canonical text, keys), [`compare`] (one function),
 //! [`renames`] (structural rename detection, seed 003), [`moved`] (moved
 //! code by suffix array, seed 002), [`module_level`] (globals, declarations,
 //! attributes), [`render`] (summary, `--stat`, `-p`, JSON), [`cli`] (the
@@ -388,7 +392,7 @@ fn load_side(
             .iter()
             .zip(&defs)
             .map(|(f, d)| Fingerprint {
-                name: f.name.clone(),
+                name: d.name.clone(),
                 hash: f.hash,
                 strippable: d.strippable,
             })
@@ -400,19 +404,19 @@ fn load_side(
     let mut attributes = std::collections::BTreeSet::new();
     let mut source_text = None;
     if let (false, Some((text, prints))) = (clean.is_empty(), input) {
-        let which: Vec<bool> = prints.iter().map(|f| clean.contains(&f.name)).collect();
+        let which: Vec<bool> = defs.iter().map(|d| clean.contains(&d.name)).collect();
         crate::ir::summary::strip_bodies(&module, &which);
         for (f, d) in prints.into_iter().zip(&defs) {
-            if clean.contains(&f.name) {
+            if clean.contains(&d.name) {
                 unchanged.push(side::Unchanged {
-                    name: f.name,
+                    name: d.name.clone(),
                     instructions: d.instructions,
                     blocks: d.blocks,
                 });
                 attributes.extend(f.attributes);
             }
         }
-        source_text = Some((text.into_owned(), types, clean));
+        source_text = Some((text.into_owned(), clean));
     }
     timer.lap("strip");
     let text =

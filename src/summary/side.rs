@@ -38,9 +38,9 @@ pub struct Side {
     pub index: HashMap<String, usize>,
     /// Functions found unchanged before canonicalization (left out of it).
     pub unchanged: Vec<Unchanged>,
-    /// The input text, its definitions' types and the names of
-    /// `unchanged`: where moved code may have been copied from.
-    pub unchanged_input: Option<(String, Vec<String>, HashSet<String>)>,
+    /// The input text and the names of `unchanged`: where moved code may
+    /// have been copied from ([`Side::unchanged_sources`]).
+    pub unchanged_input: Option<(String, HashSet<String>)>,
     /// Attribute groups (by content) the instructions of `unchanged` use.
     pub unchanged_attributes: BTreeSet<String>,
     tables: SideTables,
@@ -113,9 +113,12 @@ impl FuncKeys {
                 .all(|(a, b)| a.label == b.label && a.insts == b.insts)
     }
 
-    /// The names the function defines: block labels, values, arguments.
+    /// The names the function defines: block labels, values, arguments
+    /// (of any name: input text has `%0`, `%x`, not only `%arg0`).
     pub fn locals(&self) -> HashSet<String> {
-        self.as_functext().locals()
+        let mut s = self.as_functext().locals();
+        s.extend(parameter_names(&self.header).map(str::to_string));
+        s
     }
 }
 
@@ -124,21 +127,12 @@ struct Keyed {
     module: ModuleText,
     tables: SideTables,
     funcs: Vec<FuncKeys>,
-    /// Per function, the attribute groups its instructions use (by content).
-    attributes: Vec<BTreeSet<String>>,
 }
 
-/// Parses `text` and keys its function definitions; `types` are their
-/// types in text order. With `content_names`, private globals are named by
-/// content in the keys (for input text; canonical text already does).
-fn key_text(
-    text: &str,
-    label: &str,
-    types: Vec<String>,
-    content_names: bool,
-) -> Result<Keyed, String> {
-    let labelled = label_entry_blocks(text);
-    let module = model::parse(&labelled, label)?;
+/// Parses canonical `text` and keys its function definitions; `types` are
+/// their types in text order.
+fn key_text(text: &str, label: &str, types: Vec<String>) -> Result<Keyed, String> {
+    let module = model::parse(text, label)?;
     if types.len() != module.funcs.len() {
         return Err(format!(
             "{label}: {} function types for {} definitions",
@@ -147,16 +141,10 @@ fn key_text(
         ));
     }
     let tables = SideTables::new(model::Side::Base, &module);
-    let privates = if content_names {
-        private_content_names(&module, &tables)
-    } else {
-        BTreeMap::new()
-    };
     let spans = function_spans(text);
     let raw: Vec<&str> = text.lines().collect();
     let mut numbering = Numbering::default();
     let mut funcs = Vec::with_capacity(module.funcs.len());
-    let mut attributes = Vec::with_capacity(module.funcs.len());
     for (k, (f, ty)) in module.funcs.iter().zip(types).enumerate() {
         let (first, last) = spans.get(k).copied().unwrap_or((0, 0));
         let line_numbers = if first > 0 {
@@ -165,15 +153,7 @@ fn key_text(
             Vec::new()
         };
         let own = own_name_map(&f.name);
-        let mut used = BTreeSet::new();
-        let mut key = |l: &str| {
-            let k = line_key(l, &tables, &mut numbering, &own);
-            if privates.is_empty() || !k.contains('@') {
-                k
-            } else {
-                replace_globals(&k, &privates)
-            }
-        };
+        let mut key = |l: &str| line_key(l, &tables, &mut numbering, &own);
         let header = key(&f.header);
         let mut blocks = Vec::with_capacity(f.blocks.len());
         for (bi, b) in f.blocks.iter().enumerate() {
@@ -183,9 +163,6 @@ fn key_text(
             for (li, l) in b.lines.iter().enumerate() {
                 if is_debug_record(l) {
                     continue;
-                }
-                if l.contains('#') {
-                    attribute_groups(l, &module, &mut used);
                 }
                 insts.push(key(l));
                 lines.push(line_of.and_then(|v| v.get(li)).copied().unwrap_or(0));
@@ -204,79 +181,17 @@ fn key_text(
             first_line: first,
             last_line: last,
         });
-        attributes.push(used);
     }
     Ok(Keyed {
         module,
         tables,
         funcs,
-        attributes,
     })
-}
-
-/// Adds the contents of the attribute groups `line` names to `out`.
-fn attribute_groups(line: &str, module: &ModuleText, out: &mut BTreeSet<String>) {
-    model::rewrite_with(line, |r, _| {
-        if let model::Ref::Attr(n) = r {
-            if let Some(text) = module.attrs.get(&n) {
-                out.insert(text.clone());
-            }
-        }
-        false
-    });
-}
-
-/// Private globals of an input, renamed by content as the canonical form
-/// names them (`@.str.3` -> `@.str.<hash>`), so a string renumbered by an
-/// edit elsewhere reads the same. Names whose content is not unique in the
-/// module keep their own name.
-fn private_content_names(module: &ModuleText, tables: &SideTables) -> BTreeMap<String, String> {
-    let mut numbering = Numbering::default();
-    let mut by_content: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for (name, line) in &module.entities {
-        let Some(rhs) = line.split_once(" = ").map(|x| x.1) else {
-            continue;
-        };
-        if !name.starts_with('@') || !rhs.starts_with("private ") {
-            continue;
-        }
-        let content = numbering.line(tables, rhs, &|_| None).key;
-        let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
-        let stem = stem.strip_suffix('.').unwrap_or(stem);
-        let id = format!("{stem}.{:016x}", crate::hash::hash_str(&content));
-        by_content.entry(id).or_default().push(name.clone());
-    }
-    by_content
-        .into_iter()
-        .filter(|(_, names)| names.len() == 1)
-        .map(|(id, names)| (names[0].clone(), id))
-        .collect()
-}
-
-/// The definitions of an input, keyed from its own text (not canonical):
-/// what [`super::diff_bytes`] compares to find functions it can leave out
-/// of the canonicalization. `None` when the text is not laid out as LLVM
-/// prints it.
-pub struct InputKeys {
-    pub funcs: Vec<FuncKeys>,
-    pub attributes: Vec<BTreeSet<String>>,
-}
-
-impl InputKeys {
-    pub fn build(text: &str, label: &str, types: Vec<String>) -> Option<InputKeys> {
-        let k = key_text(text, label, types, true).ok()?;
-        Some(InputKeys {
-            funcs: k.funcs,
-            attributes: k.attributes,
-        })
-    }
 }
 
 /// A function of an input, fingerprinted before any canonicalization.
 #[derive(Debug, Clone)]
 pub struct Fingerprint {
-    /// `@name` as printed.
-    pub name: String,
     /// Hash of the function's text under a value numbering of its locals,
     /// metadata and attribute numbers read as their content, private
     /// globals as their content, `!dbg` locations, debug records and
@@ -284,6 +199,43 @@ pub struct Fingerprint {
     pub hash: u64,
     /// Contents of the attribute groups its instructions name.
     pub attributes: BTreeSet<String>,
+}
+
+/// The names of the parameters in a `define` line: the last word of each
+/// top-level comma-separated item of the parameter list, when it is a
+/// `%name`.
+fn parameter_names(header: &str) -> impl Iterator<Item = &str> {
+    let open = header
+        .find("@")
+        .and_then(|at| header[at..].find('(').map(|p| at + p + 1));
+    let mut items = Vec::new();
+    if let Some(start) = open {
+        let mut depth = 0;
+        let mut quoted = false;
+        let mut item = start;
+        for (i, c) in header[start..].char_indices() {
+            let i = start + i;
+            match c {
+                '"' => quoted = !quoted,
+                _ if quoted => {}
+                '(' | '{' | '[' | '<' => depth += 1,
+                ')' if depth == 0 => {
+                    items.push(&header[item..i]);
+                    break;
+                }
+                ')' | '}' | ']' | '>' => depth -= 1,
+                ',' if depth == 0 => {
+                    items.push(&header[item..i]);
+                    item = i + 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    items
+        .into_iter()
+        .filter_map(|p| p.split_whitespace().last())
+        .filter_map(|w| w.strip_prefix('%'))
 }
 
 /// The printed name of the function a `define` line defines.
@@ -459,7 +411,6 @@ pub fn fingerprints(text: &str, label: &str, types: &[String]) -> Option<Vec<Fin
             h.write_u8(b'\n');
         }
         out.push(Fingerprint {
-            name: own.to_string(),
             hash: h.finish(),
             attributes,
         });
@@ -493,7 +444,7 @@ impl Side {
         types: Vec<String>,
         label: &str,
     ) -> Result<Side, SummaryError> {
-        let k = key_text(&text, label, types, false).map_err(SummaryError::Internal)?;
+        let k = key_text(&text, label, types).map_err(SummaryError::Internal)?;
         let index = k
             .funcs
             .iter()
@@ -520,13 +471,29 @@ impl Side {
         line_key(line, &self.tables, &mut Numbering::default(), &own)
     }
 
-    /// The functions left out of the canonicalization, keyed from the
-    /// input text (their block labels and lines are the input's).
+    /// The functions left out of the canonicalization, canonicalized now
+    /// (the input parsed again, every other function stripped): where
+    /// moved code may have been copied from. Empty if that fails.
     pub fn unchanged_sources(&self) -> Vec<FuncKeys> {
-        let Some((text, types, names)) = &self.unchanged_input else {
+        let Some((text, names)) = &self.unchanged_input else {
             return Vec::new();
         };
-        InputKeys::build(text, &self.label, types.clone())
+        let session = crate::ir::Session::new();
+        let Ok(module) = session.parse(text.as_bytes(), &self.label) else {
+            return Vec::new();
+        };
+        let defs = crate::ir::summary::definitions(&module);
+        let strip: Vec<bool> = defs
+            .iter()
+            .map(|d| d.strippable && !names.contains(&d.name))
+            .collect();
+        crate::ir::summary::strip_bodies(&module, &strip);
+        let opts = crate::config::CanonOptions::default();
+        let Ok(canonical) = crate::canon::canonical_text(&module, &self.label, &opts) else {
+            return Vec::new();
+        };
+        let types = crate::ir::summary::definition_types(&module);
+        key_text(&canonical, &self.label, types)
             .map(|k| {
                 k.funcs
                     .into_iter()
@@ -547,42 +514,6 @@ impl Side {
     /// The text of attribute group `#n` (`{ nounwind }`).
     pub fn attribute_group(&self, n: u32) -> Option<&str> {
         self.module.attrs.get(&n).map(|s| s.as_str())
-    }
-}
-
-/// The name an unlabelled entry block gets (clang leaves it implicit).
-pub const IMPLICIT_ENTRY: &str = "irgit.entry";
-
-/// The text with a label line before every unlabelled entry block, as the
-/// merge model expects one.
-fn label_entry_blocks(text: &str) -> std::borrow::Cow<'_, str> {
-    let mut out: Option<String> = None;
-    let mut after_define = false;
-    let mut copied = 0;
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let l = line.trim_end();
-        if after_define && !l.is_empty() && !l.trim_start().starts_with(';') {
-            after_define = false;
-            if l.starts_with(' ') {
-                let o = out.get_or_insert_with(|| String::with_capacity(text.len() + 4096));
-                o.push_str(&text[copied..offset]);
-                o.push_str(IMPLICIT_ENTRY);
-                o.push_str(":\n");
-                copied = offset;
-            }
-        }
-        if l.starts_with("define ") && l.ends_with('{') {
-            after_define = true;
-        }
-        offset += line.len();
-    }
-    match out {
-        None => text.into(),
-        Some(mut o) => {
-            o.push_str(&text[copied..]);
-            o.into()
-        }
     }
 }
 
@@ -738,6 +669,17 @@ mod tests {
     }
 
     #[test]
+    fn parameters_of_any_name() {
+        let h = "define i32 @f(ptr noundef byval(%struct.S) %0, { i32, i64 } %x, i32 %arg2) #0";
+        assert_eq!(
+            parameter_names(h).collect::<Vec<_>>(),
+            vec!["0", "x", "arg2"]
+        );
+        assert_eq!(parameter_names("define void @g()").count(), 0);
+        assert_eq!(parameter_names("define void @h(i32, ...)").count(), 0);
+    }
+
+    #[test]
     fn switch_cases_are_one_instruction() {
         let text = "define void @f(i32 %arg0) {\nentry:\n  switch i32 %arg0, label %a [\n    i32 1, label %b\n  ]\n\na:  ; preds = %entry\n  ; note\n  ret void\n\nb:\n  ret void\n}\n";
         assert_eq!(function_spans(text), vec![(1, 13)]);
@@ -747,16 +689,5 @@ mod tests {
             instruction_lines(&raw, &m.funcs[0]),
             vec![vec![3], vec![9], vec![12]]
         );
-    }
-
-    #[test]
-    fn unlabelled_entry_blocks_get_a_label() {
-        let text = "define i32 @f(i32 %0) {\n  %2 = add i32 %0, 1\n  ret i32 %2\n}\n";
-        let labelled = label_entry_blocks(text);
-        assert!(labelled.contains("irgit.entry:\n  %2 = add"), "{labelled}");
-        let m = model::parse(&labelled, "t").unwrap();
-        assert_eq!(m.funcs[0].blocks[0].label, IMPLICIT_ENTRY);
-        let raw: Vec<&str> = text.lines().collect();
-        assert_eq!(instruction_lines(&raw, &m.funcs[0]), vec![vec![2, 3]]);
     }
 }
