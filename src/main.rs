@@ -23,6 +23,7 @@ use irgit::config::Config;
     after_help = "Examples:\n  irgit canon foo.ll                # canonical form on stdout\n  \
         irgit canon -o out.ll foo.bc      # bitcode in, canonical text out\n  \
         irgit canon --in-place a.ll b.ll  # rewrite files\n  \
+        irgit diff old.ll new.ll          # which functions changed, were added, removed, renamed\n  \
         git config diff.llvm-ir.textconv 'irgit textconv'"
 )]
 struct Cli {

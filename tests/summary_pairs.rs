@@ -494,3 +494,51 @@ other:
     assert!(!f.signature_changed);
     assert_eq!(f.similarity, None);
 }
+
+/// The same text, another meaning: `#0` names other attributes. The
+/// function's signature changed, and `-p` says what `#0` is on each side.
+#[test]
+fn attribute_groups_are_compared_by_content() {
+    let module = |attrs: &str| {
+        format!(
+            "define void @f(ptr %p) #0 {{\nentry:\n  store i32 1, ptr %p, align 4\n  call void @g() #1\n  ret void\n}}\n\ndeclare void @g()\n\nattributes #0 = {{ {attrs} }}\nattributes #1 = {{ nounwind }}\n"
+        )
+    };
+    let old = module("nounwind");
+    let new = module("nounwind cold");
+    let (r, a, b) = irgit::summary::diff_bytes(
+        Some(old.as_bytes()),
+        Some(new.as_bytes()),
+        "old.ll",
+        "new.ll",
+        &Options::default(),
+    )
+    .unwrap();
+    let f = function(&r, "@f");
+    assert_eq!(f.status, Status::Changed);
+    assert!(f.signature_changed);
+    assert_eq!(
+        (
+            f.instructions.added,
+            f.instructions.removed,
+            f.instructions.changed
+        ),
+        (0, 0, 0)
+    );
+    let p = irgit::summary::render::patch(&r, &a, &b, irgit::summary::render::Paint { on: false });
+    assert!(
+        p.contains("\n-define void @f(ptr %arg0) #0 {  ; #0 = { nounwind }\n"),
+        "{p}"
+    );
+    assert!(
+        p.contains("\n+define void @f(ptr %arg0) #0 {  ; #0 = { cold nounwind }\n"),
+        "{p}"
+    );
+    // Renumbering alone is no change: swap the groups' numbers.
+    let swapped = old
+        .replace("#0", "#9")
+        .replace("#1", "#0")
+        .replace("#9", "#1");
+    let r = diff(&old, &swapped);
+    assert!(!r.has_changes(), "{r:#?}");
+}

@@ -307,13 +307,40 @@ pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> Stri
                 .collect::<Vec<String>>();
             (raw, keys)
         };
-        let (o_lines, ok) = lines(old, f.old_index, &BTreeMap::new());
-        let (n_lines, nk) = lines(new, f.new_index, &undo);
-        let header = n_lines.first().or(o_lines.first()).copied().unwrap_or("");
-        let header = header.trim_end_matches('{').trim_end();
-        write_hunks(&mut out, (&o_lines, &ok), (&n_lines, &nk), header, paint);
+        let (o_raw, ok) = lines(old, f.old_index, &BTreeMap::new());
+        let (n_raw, nk) = lines(new, f.new_index, &undo);
+        let header = n_raw.first().or(o_raw.first()).copied().unwrap_or("");
+        let header = header.trim_end_matches('{').trim_end().to_string();
+        let mut o_lines: Vec<String> = o_raw.iter().map(|l| l.to_string()).collect();
+        let mut n_lines: Vec<String> = n_raw.iter().map(|l| l.to_string()).collect();
+        // A `define` line that reads the same but names an attribute group
+        // whose content changed: say what the groups are.
+        if let (Some(a), Some(b)) = (o_lines.first_mut(), n_lines.first_mut()) {
+            if a == b && ok.first() != nk.first() {
+                annotate_attribute_groups(a, old);
+                annotate_attribute_groups(b, new);
+            }
+        }
+        write_hunks(&mut out, (&o_lines, &ok), (&n_lines, &nk), &header, paint);
     }
     out
+}
+
+/// Appends `; #N = { ... }` for every attribute group a line names.
+fn annotate_attribute_groups(line: &mut String, side: &Side) {
+    let mut groups = Vec::new();
+    crate::merge::model::rewrite_with(line, |r, _| {
+        if let crate::merge::model::Ref::Attr(n) = r {
+            if let Some(text) = side.attribute_group(n) {
+                groups.push(format!("#{n} = {text}"));
+            }
+        }
+        false
+    });
+    if !groups.is_empty() {
+        line.push_str("  ; ");
+        line.push_str(&groups.join(", "));
+    }
 }
 
 /// One edit of a line diff.
@@ -329,8 +356,8 @@ enum Op {
 /// module.
 fn write_hunks(
     out: &mut String,
-    (ol, ok): (&[&str], &[String]),
-    (nl, nk): (&[&str], &[String]),
+    (ol, ok): (&[String], &[String]),
+    (nl, nk): (&[String], &[String]),
     header: &str,
     paint: Paint,
 ) {
