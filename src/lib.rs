@@ -17,3 +17,4 @@ pub mod hash;
 pub mod ir;
 pub mod merge;
 pub mod passes;
+pub mod summary;

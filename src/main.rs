@@ -25,6 +25,7 @@ use irgit::config::Config;
     after_help = "Examples:\n  irgit canon foo.ll                # canonical form on stdout\n  \
         irgit canon -o out.ll foo.bc      # bitcode in, canonical text out\n  \
         irgit canon --in-place a.ll b.ll  # rewrite files\n  \
+        irgit diff old.ll new.ll          # which functions changed, were added, removed, renamed\n  \
         git config diff.llvm-ir.textconv 'irgit textconv'"
 )]
 struct Cli {
@@ -67,6 +68,8 @@ enum Command {
     /// Hooks git runs (`irgit hook pre-commit`)
     Hook(irgit::git::hook::HookArgs),
     Passes(irgit::passes::cli::PassesArgs),
+    /// What changed between two modules, function by function (also git's external diff)
+    Diff(irgit::summary::cli::DiffArgs),
 }
 
 #[derive(clap::Args)]
@@ -218,6 +221,7 @@ fn main() -> ExitCode {
         Command::Doctor(args) => return irgit::git::doctor::run(args, config),
         Command::Hook(args) => return irgit::git::hook::run(args, config),
         Command::Passes(args) => return irgit::passes::cli::run(args),
+        Command::Diff(args) => return irgit::summary::cli::run(args, config),
         Command::Canon(args) => run_canon(config, args),
         Command::Textconv { file, .. } => {
             irgit::git::textconv::run(&file, config);

@@ -157,6 +157,8 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
             }
         }
     }
+    // 1b. The optional diff summary (`irgit install --diff-summary`).
+    out.extend(crate::summary::git::diagnose(cwd, &mut programs));
     if programs.is_empty() {
         programs.push((drivers::PROGRAM.to_string(), "the default command".into()));
     }

@@ -36,7 +36,8 @@ use crate::config::{Config, FileOptions};
     irgit install                 # this repository: .git/config and .gitattributes\n  \
     irgit install --hook          # ... and the pre-commit hook (an existing hook is chained)\n  \
     irgit install --global        # your global git config and ~/.config/git/attributes\n  \
-    irgit install --pattern '*.ll' --pattern '*.bc' --pattern 'ir/*.txt'\n\n\
+    irgit install --pattern '*.ll' --pattern '*.bc' --pattern 'ir/*.txt'\n  \
+    irgit install --diff-summary  # ... and `git diff` shows `irgit diff`'s function summary\n\n\
     Running it twice changes nothing; `irgit uninstall` undoes exactly what it did.")]
 pub struct InstallArgs {
     /// Configure git globally (global config file and global attributes file)
@@ -52,6 +53,11 @@ pub struct InstallArgs {
     /// patterns ending in `.bc` get the bitcode driver
     #[arg(long = "pattern", value_name = "GLOB", num_args = 1..)]
     pub patterns: Vec<String>,
+    /// Also make `git diff` show `irgit diff`'s summary (functions changed,
+    /// added, removed, renamed, moved code) for IR files, as git's external
+    /// diff; `git diff --no-ext-diff` and `git log -p` keep the canonical text
+    #[arg(long)]
+    pub diff_summary: bool,
 }
 
 /// Arguments of `irgit uninstall`.
@@ -63,6 +69,9 @@ pub struct UninstallArgs {
     /// Undo this repository's install (the default)
     #[arg(long)]
     pub local: bool,
+    /// Undo only `--diff-summary` (`git diff` shows the canonical text again)
+    #[arg(long)]
+    pub diff_summary: bool,
 }
 
 /// What one install changed; enough to undo it exactly.
@@ -267,7 +276,11 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
         (Some(_), None) => false,
     };
     let mut config_changed = false;
-    for (key, value) in drivers::config_entries(&settings.canon) {
+    let mut entries = drivers::config_entries(&settings.canon);
+    if args.diff_summary {
+        entries.extend(crate::summary::git::config_entries());
+    }
+    for (key, value) in entries {
         let current = cmd::config_get_all(&t.cwd, &t.config_file, &key)?;
         if current.len() == 1 && current[0] == value {
             continue;
@@ -455,6 +468,9 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
             Vec::new(),
         ));
     };
+    if args.diff_summary {
+        return uninstall_diff_summary(&t, rec);
+    }
     let mut changes = Vec::new();
     let mut warnings = Vec::new();
 
@@ -492,20 +508,10 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
         _ => {
             let file = rec.config_file.to_string_lossy().into_owned();
             for k in &rec.keys {
-                let current = cmd::config_get_all(&t.cwd, &rec.config_file, &k.key)?;
-                if current.len() != 1 || current[0] != k.value {
-                    warnings.push(format!(
-                        "{}: {} was changed after install; left as it is",
-                        rec.config_file.display(),
-                        k.key
-                    ));
-                    continue;
+                match restore_key(t.cwd.as_path(), &rec.config_file, k)? {
+                    Ok(c) => changes.push(c),
+                    Err(w) => warnings.push(w),
                 }
-                cmd::git(&t.cwd, &["config", "--file", &file, "--unset-all", &k.key])?;
-                for v in &k.previous {
-                    cmd::git(&t.cwd, &["config", "--file", &file, "--add", &k.key, v])?;
-                }
-                changes.push(format!("{}: restored {}", rec.config_file.display(), k.key));
             }
             for section in drivers::config_sections() {
                 let regex = format!("^{}\\.", section.replace('.', "\\."));
@@ -559,5 +565,67 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
         // Only removes empty directories.
         let _ = std::fs::remove_dir(d);
     }
+    Ok((changes, warnings))
+}
+
+/// Puts back the values a key had before install: `Ok(change)`, or
+/// `Err(warning)` when the user changed the key since (it is left alone).
+fn restore_key(
+    cwd: &Path,
+    config_file: &Path,
+    k: &KeyRecord,
+) -> Result<Result<String, String>, String> {
+    let current = cmd::config_get_all(cwd, config_file, &k.key)?;
+    if current.len() != 1 || current[0] != k.value {
+        return Ok(Err(format!(
+            "{}: {} was changed after install; left as it is",
+            config_file.display(),
+            k.key
+        )));
+    }
+    let file = config_file.to_string_lossy().into_owned();
+    cmd::git(cwd, &["config", "--file", &file, "--unset-all", &k.key])?;
+    for v in &k.previous {
+        cmd::git(cwd, &["config", "--file", &file, "--add", &k.key, v])?;
+    }
+    Ok(Ok(format!("{}: restored {}", config_file.display(), k.key)))
+}
+
+/// `irgit uninstall --diff-summary`: restores the keys `--diff-summary`
+/// set and keeps the rest of the install (and its record).
+fn uninstall_diff_summary(
+    t: &Target,
+    mut rec: Record,
+) -> Result<(Vec<String>, Vec<String>), String> {
+    let summary_keys: Vec<String> = crate::summary::git::config_entries()
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    let mut changes = Vec::new();
+    let mut warnings = Vec::new();
+    let mut kept = Vec::new();
+    for k in std::mem::take(&mut rec.keys) {
+        if !summary_keys.contains(&k.key) {
+            kept.push(k);
+            continue;
+        }
+        match restore_key(&t.cwd, &rec.config_file, &k)? {
+            Ok(c) => changes.push(c),
+            Err(w) => warnings.push(w),
+        }
+    }
+    rec.keys = kept;
+    if changes.is_empty() && warnings.is_empty() {
+        changes.push("the diff summary was not installed; nothing to undo".to_string());
+        return Ok((changes, warnings));
+    }
+    // The file no longer matches the snapshot; the full uninstall works key
+    // by key from now on.
+    rec.config_snapshot = None;
+    let yaml = serde_yaml::to_string(&rec).map_err(|e| e.to_string())?;
+    write_file(
+        &t.record_file,
+        &format!("# Written by `irgit install`; read by `irgit uninstall`.\n{yaml}"),
+    )?;
     Ok((changes, warnings))
 }

@@ -26,6 +26,7 @@ pub mod calls;
 pub mod content;
 pub mod edit;
 pub mod passes;
+pub mod summary;
 
 mod shim {
     use llvm_sys::prelude::*;

@@ -1,0 +1,395 @@
+//! `irgit diff`: the command. Three ways to name the two modules:
+//!
+//! ```text
+//! irgit diff OLD NEW                    two files (text or bitcode; /dev/null for none)
+//! irgit diff REV1 REV2 -- PATH          two revisions of PATH, read from git (git2)
+//! irgit diff REV -- PATH                REV against the file in the work tree
+//! irgit diff PATH OLD HEX MODE NEW HEX MODE     git's external diff (diff.<driver>.command)
+//! ```
+//!
+//! As git's external diff it never fails: git stops the whole `git diff` at
+//! the first external command that exits non-zero, so a file that is not
+//! valid IR gets one line saying so and exit status 0. The comparison runs
+//! in a child process (as textconv's canonicalization does), so even an
+//! abort inside LLVM cannot take git down with it.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use super::render::{self, Paint};
+use super::{diff_bytes, Options, DEFAULT_MIN_MOVED, DEFAULT_RENAME_THRESHOLD};
+
+/// When to colour the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal (or git's pager), unless NO_COLOR is set
+    Auto,
+    Always,
+    Never,
+}
+
+/// Arguments of `irgit diff`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    irgit diff old.ll new.ll                 # which functions changed, were added, removed, renamed\n  \
+    irgit diff --stat a.bc b.bc              # one line per changed function, with a bar\n  \
+    irgit diff -p old.ll new.ll              # the canonical diff of each changed function\n  \
+    irgit diff --json old.ll new.ll          # machine-readable (schema: README, version 1)\n  \
+    irgit diff HEAD~1 HEAD -- src/kernel.ll  # two revisions of a file in git\n  \
+    irgit diff HEAD -- src/kernel.ll         # HEAD against the work tree\n  \
+    irgit install --diff-summary             # make `git diff` show this summary for IR files\n\n\
+    Renamed functions are found by comparing bodies, not names: a function that disappeared and\n\
+    one that appeared with the same type and a body that is at least --rename-threshold similar\n\
+    (shared instructions over the mean size) are reported as one function renamed.\n\
+    Moved code: instruction sequences of at least --min-moved instructions that the new module\n\
+    added to one function and the old module had in another (inlining, outlining, refactoring).\n\n\
+    Exit status: 0 (with --exit-code: 0 no difference, 1 differences), 2 when an input cannot be\n\
+    read or is not valid IR. As git's external diff (7 or 9 arguments) it always exits 0.")]
+pub struct DiffArgs {
+    /// OLD NEW; or REV1 [REV2] followed by `-- PATH`; or the 7 arguments git
+    /// passes to an external diff
+    #[arg(value_name = "ARGS")]
+    pub args: Vec<String>,
+    /// The file in the repository whose revisions to compare
+    #[arg(last = true, value_name = "PATH")]
+    pub path: Vec<String>,
+    /// One line per changed function with a bar of +/- (like git diff --stat)
+    #[arg(long)]
+    pub stat: bool,
+    /// The canonical diff of each changed function, with the function as hunk header
+    #[arg(short = 'p', long = "patch")]
+    pub patch: bool,
+    /// Machine-readable output (versioned schema, see the README)
+    #[arg(long, conflicts_with_all = ["stat", "patch"])]
+    pub json: bool,
+    /// Colour the output
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto",
+          num_args = 0..=1, require_equals = true, default_missing_value = "always")]
+    pub color: ColorWhen,
+    /// Least similarity (0..1) for a function that disappeared and one that
+    /// appeared to be reported as renamed and edited; 1 reports only
+    /// renames with unchanged bodies
+    #[arg(long, value_name = "X", default_value_t = DEFAULT_RENAME_THRESHOLD)]
+    pub rename_threshold: f64,
+    /// Shortest instruction sequence reported as moved code; 0 turns the search off
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MIN_MOVED)]
+    pub min_moved: usize,
+    /// Exit with status 1 when the modules differ
+    #[arg(long)]
+    pub exit_code: bool,
+    /// Canonicalize every function, also those equal on both sides (slower,
+    /// same report: for checking that claim)
+    #[arg(long, hide = true)]
+    pub full: bool,
+    /// Name of the old side in the output (default: its path)
+    #[arg(long, value_name = "NAME", hide = true)]
+    pub old_label: Option<String>,
+    /// Name of the new side in the output (default: its path)
+    #[arg(long, value_name = "NAME", hide = true)]
+    pub new_label: Option<String>,
+}
+
+/// The two inputs, read.
+struct Inputs {
+    old: Option<Vec<u8>>,
+    new: Option<Vec<u8>>,
+    old_label: String,
+    new_label: String,
+}
+
+fn is_null_device(p: &str) -> bool {
+    p == "/dev/null"
+}
+
+fn read_file(p: &str) -> Result<Option<Vec<u8>>, String> {
+    if is_null_device(p) {
+        return Ok(None);
+    }
+    std::fs::read(p).map(Some).map_err(|e| format!("{p}: {e}"))
+}
+
+/// The bytes of `path` (relative to the current directory) at `rev`, or
+/// `None` if the revision has no such file.
+fn read_revision(rev: &str, path: &str) -> Result<Option<Vec<u8>>, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
+    let repo = git2::Repository::discover(&cwd).map_err(|e| {
+        format!(
+            "{}: not in a git repository: {}",
+            cwd.display(),
+            e.message()
+        )
+    })?;
+    let top = repo
+        .workdir()
+        .ok_or_else(|| "a bare repository has no work tree to resolve PATH in".to_string())?;
+    let rel = repo_relative(top, &cwd, Path::new(path))?;
+    let tree = repo
+        .revparse_single(rev)
+        .and_then(|o| o.peel_to_tree())
+        .map_err(|e| format!("{rev}: not a revision: {}", e.message()))?;
+    let entry = match tree.get_path(&rel) {
+        Ok(e) => e,
+        Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{rev}:{}: {}", rel.display(), e.message())),
+    };
+    let blob = entry
+        .to_object(&repo)
+        .and_then(|o| o.peel_to_blob())
+        .map_err(|e| format!("{rev}:{}: {}", rel.display(), e.message()))?;
+    Ok(Some(blob.content().to_vec()))
+}
+
+/// `path` (relative to `cwd`) as a path relative to the work tree `top`.
+fn repo_relative(top: &Path, cwd: &Path, path: &Path) -> Result<PathBuf, String> {
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let top = canon(top);
+    let here = canon(cwd);
+    let prefix = here
+        .strip_prefix(&top)
+        .map_err(|_| format!("{}: outside the work tree {}", cwd.display(), top.display()))?;
+    let mut out = PathBuf::new();
+    for part in prefix.join(path).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    return Err(format!("{}: outside the work tree", path.display()));
+                }
+            }
+            std::path::Component::CurDir => {}
+            std::path::Component::Normal(p) => out.push(p),
+            _ => {
+                return Err(format!(
+                    "{}: give a path inside the work tree",
+                    path.display()
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn inputs(args: &DiffArgs) -> Result<Inputs, String> {
+    if !args.path.is_empty() {
+        let [path] = args.path.as_slice() else {
+            return Err("give one PATH after `--`".into());
+        };
+        let (old, new, ol, nl) = match args.args.as_slice() {
+            [r1] => (
+                read_revision(r1, path)?,
+                read_file(path).map_err(|e| format!("work tree: {e}"))?,
+                format!("{r1}:{path}"),
+                path.clone(),
+            ),
+            [r1, r2] => (
+                read_revision(r1, path)?,
+                read_revision(r2, path)?,
+                format!("{r1}:{path}"),
+                format!("{r2}:{path}"),
+            ),
+            _ => return Err("give one or two revisions before `-- PATH`".into()),
+        };
+        if old.is_none() && new.is_none() {
+            return Err(format!("{path}: in neither revision"));
+        }
+        return Ok(Inputs {
+            old,
+            new,
+            old_label: ol,
+            new_label: nl,
+        });
+    }
+    let [a, b] = args.args.as_slice() else {
+        return Err(format!(
+            "expected OLD NEW (or REV1 REV2 -- PATH), got {} argument(s); see `irgit diff --help`",
+            args.args.len()
+        ));
+    };
+    let old = read_file(a)?;
+    let new = read_file(b)?;
+    if old.is_none() && new.is_none() {
+        return Err("both sides are /dev/null".into());
+    }
+    Ok(Inputs {
+        old,
+        new,
+        old_label: args.old_label.clone().unwrap_or_else(|| a.clone()),
+        new_label: args.new_label.clone().unwrap_or_else(|| b.clone()),
+    })
+}
+
+fn colour_on(when: ColorWhen, external: bool) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => {
+            if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+                return false;
+            }
+            // Git's pager is a pipe; git says it is in use.
+            std::io::stdout().is_terminal()
+                || (external && std::env::var("GIT_PAGER_IN_USE").is_ok_and(|v| v == "true"))
+        }
+    }
+}
+
+fn columns() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|&c: &usize| c >= 40)
+        .unwrap_or(80)
+}
+
+fn write_stdout(text: &str) {
+    // A pager that quit early closes the pipe; that is not an error.
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+/// Whether git called us as its external diff.
+fn external_call(args: &DiffArgs) -> bool {
+    args.path.is_empty()
+        && (args.args.len() == 7
+            || args.args.len() == 9
+            || (args.args.len() == 1 && std::env::var_os("GIT_DIFF_PATH_COUNTER").is_some()))
+}
+
+/// Runs `irgit diff`.
+pub fn run(args: DiffArgs, _config: Option<&Path>) -> ExitCode {
+    if !(0.0..=1.0).contains(&args.rename_threshold) {
+        eprintln!("irgit diff: --rename-threshold must be between 0 and 1");
+        return ExitCode::from(2);
+    }
+    if external_call(&args) {
+        run_external(&args);
+        return ExitCode::SUCCESS;
+    }
+    let inputs = match inputs(&args) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("irgit diff: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let opts = Options {
+        // 1 means "bodies must be equal": the similarity stage is skipped.
+        rename_threshold: if args.rename_threshold >= 1.0 {
+            f64::INFINITY
+        } else {
+            args.rename_threshold
+        },
+        min_moved: args.min_moved,
+        reduce: !args.full,
+    };
+    let result = diff_bytes(
+        inputs.old.as_deref(),
+        inputs.new.as_deref(),
+        &inputs.old_label,
+        &inputs.new_label,
+        &opts,
+    );
+    let (report, old, new) = match result {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("irgit diff: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let paint = Paint {
+        on: colour_on(args.color, false),
+    };
+    let mut out = String::new();
+    if args.json {
+        out = render::json(&report);
+    } else {
+        if args.stat {
+            out.push_str(&render::stat(&report, paint, columns()));
+        }
+        if args.patch {
+            if args.stat {
+                out.push('\n');
+            }
+            out.push_str(&render::patch(&report, &old, &new, paint));
+        }
+        if !args.stat && !args.patch {
+            out.push_str(&render::summary(&report, paint));
+        }
+    }
+    write_stdout(&out);
+    // The process ends here: leave the parsed texts to the OS.
+    std::mem::forget((old, new));
+    if args.exit_code && report.has_changes() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// git's external diff: `PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX
+/// NEW-MODE [NEW-PATH MESSAGE]`, or `PATH` alone for an unmerged path.
+fn run_external(args: &DiffArgs) {
+    let a = &args.args;
+    let path = &a[0];
+    let paint = Paint {
+        on: colour_on(args.color, true),
+    };
+    if a.len() == 1 {
+        write_stdout(&format!(
+            "{}\n{path}: unmerged, nothing to compare\n",
+            paint.paint(render::BOLD, &format!("irgit diff {path}"))
+        ));
+        return;
+    }
+    let new_path = if a.len() == 9 { &a[7] } else { path };
+    let mut out = format!(
+        "{}\n",
+        paint.paint(render::BOLD, &format!("irgit diff a/{path} b/{new_path}"))
+    );
+    if a.len() == 9 && !a[8].trim().is_empty() {
+        out.push_str(a[8].trim_end());
+        out.push('\n');
+    }
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("irgit"));
+    let mut cmd = Command::new(exe);
+    cmd.arg("diff")
+        .arg(format!(
+            "--color={}",
+            if paint.on { "always" } else { "never" }
+        ))
+        .arg(format!("--rename-threshold={}", args.rename_threshold))
+        .arg(format!("--min-moved={}", args.min_moved))
+        .arg(format!("--old-label=a/{path}"))
+        .arg(format!("--new-label=b/{new_path}"));
+    if args.stat {
+        cmd.arg("--stat");
+    }
+    if args.patch {
+        cmd.arg("--patch");
+    }
+    if args.json {
+        cmd.arg("--json");
+    }
+    cmd.arg(&a[1]).arg(&a[4]).stdin(Stdio::null());
+    match cmd.output() {
+        Ok(o) if o.status.success() => {
+            out.push_str(&String::from_utf8_lossy(&o.stdout));
+        }
+        Ok(o) => {
+            let why = String::from_utf8_lossy(&o.stderr);
+            let why = why
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("irgit diff: ")
+                .to_string();
+            let why = if why.is_empty() {
+                format!("the comparison failed ({})", o.status)
+            } else {
+                why
+            };
+            out.push_str(&format!("{path}: not compared as LLVM IR: {why}\n"));
+        }
+        Err(e) => out.push_str(&format!("{path}: cannot run irgit: {e}\n")),
+    }
+    write_stdout(&out);
+}

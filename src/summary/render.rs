@@ -1,0 +1,453 @@
+//! The output forms of `irgit diff`: the short summary, `--stat`, `-p`
+//! (the canonical diff of each changed function, the function as the hunk
+//! header) and `--json`, with optional ANSI colour.
+//!
+//! ```text
+//! summary                                   --stat
+//! functions: 1 changed, 1 added, 3 unchanged   @main        |  7 +++++--
+//!   changed  @main   +4 -1 ~1 instructions      @helper (new) |  5 +++++
+//!   added    @helper 5 instructions            2 functions changed, 11 insertions(+), 2 deletions(-)
+//!
+//! -p                                  (line numbers count from the `define` line)
+//! @@ -12,6 +12,8 @@ define i32 @main() #0
+//!    %add.5e1c = add i32 %arg0, 1
+//! -  %mul.c2a9 = mul i32 %add.5e1c, 3
+//! +  %mul.0b1d = mul i32 %add.5e1c, 4
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::side::Side;
+use super::{FunctionReport, MoveKind, Report, Status};
+use crate::merge::diff;
+use crate::merge::rename::replace_globals;
+
+/// ANSI colours, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paint {
+    pub on: bool,
+}
+
+const RESET: &str = "\x1b[m";
+pub const RED: &str = "\x1b[31m";
+pub const GREEN: &str = "\x1b[32m";
+pub const YELLOW: &str = "\x1b[33m";
+pub const CYAN: &str = "\x1b[36m";
+pub const MAGENTA: &str = "\x1b[35m";
+pub const BOLD: &str = "\x1b[1m";
+
+impl Paint {
+    /// `text` in `colour` when colour is on.
+    pub fn paint(&self, colour: &str, text: &str) -> String {
+        if self.on && !text.is_empty() {
+            format!("{colour}{text}{RESET}")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn status(&self, s: Status) -> String {
+        let colour = match s {
+            Status::Added => GREEN,
+            Status::Removed => RED,
+            Status::Renamed => CYAN,
+            Status::Changed => YELLOW,
+            Status::Unchanged => "",
+        };
+        self.paint(colour, &format!("{:<9}", s.label()))
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// `@old -> @new` for renames, the name otherwise.
+fn display_name(f: &FunctionReport) -> String {
+    match &f.old_name {
+        Some(o) => format!("{o} -> {}", f.name),
+        None => f.name.clone(),
+    }
+}
+
+fn detail(f: &FunctionReport) -> String {
+    let i = &f.instructions;
+    let b = &f.blocks;
+    match f.status {
+        Status::Added => format!(
+            "{}, {}",
+            plural(i.new, "instruction"),
+            plural(b.new, "block")
+        ),
+        Status::Removed => format!(
+            "{}, {}",
+            plural(i.old, "instruction"),
+            plural(b.old, "block")
+        ),
+        Status::Unchanged => String::new(),
+        Status::Renamed if !f.changed => String::new(),
+        Status::Renamed | Status::Changed => {
+            let mut parts = Vec::new();
+            if i.added + i.removed + i.changed > 0 {
+                parts.push(format!(
+                    "+{} -{} ~{} instructions",
+                    i.added, i.removed, i.changed
+                ));
+            }
+            if b.added + b.removed > 0 {
+                parts.push(format!("+{} -{} blocks", b.added, b.removed));
+            }
+            if f.signature_changed {
+                parts.push("signature or attributes".to_string());
+            }
+            if let Some(s) = f.similarity {
+                parts.push(format!("similarity {:.0}%", s * 100.0));
+            }
+            parts.join(", ")
+        }
+    }
+}
+
+/// The default output: counts, one line per function that is not
+/// unchanged, moved code, module-level changes.
+pub fn summary(r: &Report, paint: Paint) -> String {
+    let mut out = String::new();
+    let t = &r.summary;
+    let mut counts = Vec::new();
+    for (n, what) in [
+        (t.changed, "changed"),
+        (t.added, "added"),
+        (t.removed, "removed"),
+        (t.renamed, "renamed"),
+        (t.unchanged, "unchanged"),
+    ] {
+        if n > 0 || what == "unchanged" {
+            counts.push(format!("{n} {what}"));
+        }
+    }
+    let _ = writeln!(out, "functions: {}", counts.join(", "));
+    let width = r
+        .functions
+        .iter()
+        .filter(|f| f.status != Status::Unchanged)
+        .map(|f| display_name(f).len())
+        .max()
+        .unwrap_or(0);
+    for f in r.functions.iter().filter(|f| f.status != Status::Unchanged) {
+        let d = detail(f);
+        let line = format!(
+            "  {} {:<width$}  {d}",
+            paint.status(f.status),
+            display_name(f)
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    for m in &r.moved {
+        let verb = match m.kind {
+            MoveKind::Moved => "moved",
+            MoveKind::Copied => "copied",
+        };
+        let _ = writeln!(
+            out,
+            "{}: {} {verb} from {} to {}",
+            paint.paint(super::render::MAGENTA, verb),
+            plural(m.instructions, "instruction"),
+            m.from,
+            m.to
+        );
+        for x in &m.ranges {
+            let _ = writeln!(
+                out,
+                "  {} %{} [{}..{}] (line {}) -> {} %{} [{}..{}] (line {})",
+                x.from.function,
+                x.from.block,
+                x.from.first,
+                x.from.last,
+                x.from.line,
+                x.to.function,
+                x.to.block,
+                x.to.first,
+                x.to.last,
+                x.to.line
+            );
+        }
+    }
+    if !r.globals.is_empty() {
+        let _ = writeln!(out, "module:");
+        for g in &r.globals {
+            let colour = match g.status {
+                super::Change::Added => GREEN,
+                super::Change::Removed => RED,
+                super::Change::Changed => YELLOW,
+            };
+            let name = match &g.old_name {
+                Some(o) => format!("{o} -> {}", g.name),
+                None => g.name.clone(),
+            };
+            let _ = writeln!(
+                out,
+                "  {} {:<11} {name}",
+                paint.paint(colour, &format!("{:<9}", g.status.label())),
+                g.kind.label()
+            );
+        }
+    }
+    let a = &r.attributes;
+    if !a.added.is_empty() || !a.removed.is_empty() {
+        let _ = writeln!(out, "attributes used by instructions:");
+        for x in &a.added {
+            let _ = writeln!(out, "  {} {x}", paint.paint(GREEN, "+"));
+        }
+        for x in &a.removed {
+            let _ = writeln!(out, "  {} {x}", paint.paint(RED, "-"));
+        }
+    }
+    out
+}
+
+/// `--stat`: one line per function that is not unchanged, with a bar of
+/// `+` (instructions added or changed) and `-` (removed or changed),
+/// scaled to fit `columns`.
+pub fn stat(r: &Report, paint: Paint, columns: usize) -> String {
+    let rows: Vec<(String, usize, usize)> = r
+        .functions
+        .iter()
+        .filter(|f| f.status != Status::Unchanged)
+        .map(|f| {
+            let i = &f.instructions;
+            let name = match f.status {
+                Status::Added => format!("{} (new)", f.name),
+                Status::Removed => format!("{} (gone)", f.name),
+                Status::Renamed => format!("{} => {}", f.old_name.as_deref().unwrap_or(""), f.name),
+                _ => f.name.clone(),
+            };
+            (name, i.added + i.changed, i.removed + i.changed)
+        })
+        .collect();
+    let mut out = String::new();
+    let name_w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let max = rows.iter().map(|r| r.1 + r.2).max().unwrap_or(0);
+    let num_w = max.to_string().len();
+    let room = columns.saturating_sub(name_w + num_w + 6).max(10);
+    for (name, plus, minus) in &rows {
+        let total = plus + minus;
+        let (p, m) = if max <= room {
+            (*plus, *minus)
+        } else {
+            // Scale, keeping at least one mark for a non-zero count.
+            let scale = |x: usize| {
+                if x == 0 {
+                    0
+                } else {
+                    (x * room / max).max(1)
+                }
+            };
+            (scale(*plus), scale(*minus))
+        };
+        let _ = writeln!(
+            out,
+            " {name:<name_w$} | {total:>num_w$} {}{}",
+            paint.paint(GREEN, &"+".repeat(p)),
+            paint.paint(RED, &"-".repeat(m))
+        );
+    }
+    let plus: usize = rows.iter().map(|r| r.1).sum();
+    let minus: usize = rows.iter().map(|r| r.2).sum();
+    let _ = writeln!(
+        out,
+        " {} changed, {}(+), {}(-)",
+        plural(rows.len(), "function"),
+        plural(plus, "insertion"),
+        plural(minus, "deletion")
+    );
+    out
+}
+
+/// Raw lines `[first, last]` (1-based) of a text.
+fn span(text: &str, first: usize, last: usize) -> Vec<&str> {
+    if first == 0 {
+        return Vec::new();
+    }
+    text.lines()
+        .skip(first - 1)
+        .take(last + 1 - first)
+        .collect()
+}
+
+/// `-p`: the canonical diff of each function that is not unchanged, with
+/// three lines of context and the function as the hunk header. Lines that
+/// differ only in metadata or attribute numbering are context.
+pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> String {
+    let undo: BTreeMap<String, String> = r
+        .functions
+        .iter()
+        .filter_map(|g| g.old_name.clone().map(|o| (g.name.clone(), o)))
+        .collect();
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", paint.paint(BOLD, &format!("--- a/{}", r.old)));
+    let _ = writeln!(out, "{}", paint.paint(BOLD, &format!("+++ b/{}", r.new)));
+    for f in &r.functions {
+        if !f.changed {
+            continue;
+        }
+        // A side's raw lines of the function, and their keys.
+        let lines = |side: &'a Side, index: Option<usize>, undo: &BTreeMap<String, String>| {
+            let Some(x) = index.map(|i| &side.funcs[i]) else {
+                return (Vec::new(), Vec::new());
+            };
+            let raw = span(&side.text, x.first_line, x.last_line);
+            let keys = raw
+                .iter()
+                .map(|l| replace_globals(&side.key(l, Some(&x.name)), undo))
+                .collect::<Vec<String>>();
+            (raw, keys)
+        };
+        let (o_raw, ok) = lines(old, f.old_index, &BTreeMap::new());
+        let (n_raw, nk) = lines(new, f.new_index, &undo);
+        let header = n_raw.first().or(o_raw.first()).copied().unwrap_or("");
+        let header = header.trim_end_matches('{').trim_end().to_string();
+        let mut o_lines: Vec<String> = o_raw.iter().map(|l| l.to_string()).collect();
+        let mut n_lines: Vec<String> = n_raw.iter().map(|l| l.to_string()).collect();
+        // A `define` line that reads the same but names an attribute group
+        // whose content changed: say what the groups are.
+        if let (Some(a), Some(b)) = (o_lines.first_mut(), n_lines.first_mut()) {
+            if a == b && ok.first() != nk.first() {
+                annotate_attribute_groups(a, old);
+                annotate_attribute_groups(b, new);
+            }
+        }
+        write_hunks(&mut out, (&o_lines, &ok), (&n_lines, &nk), &header, paint);
+    }
+    out
+}
+
+/// Appends `; #N = { ... }` for every attribute group a line names.
+fn annotate_attribute_groups(line: &mut String, side: &Side) {
+    let mut groups = Vec::new();
+    crate::merge::model::rewrite_with(line, |r, _| {
+        if let crate::merge::model::Ref::Attr(n) = r {
+            if let Some(text) = side.attribute_group(n) {
+                groups.push(format!("#{n} = {text}"));
+            }
+        }
+        false
+    });
+    if !groups.is_empty() {
+        line.push_str("  ; ");
+        line.push_str(&groups.join(", "));
+    }
+}
+
+/// One edit of a line diff.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Same(usize, usize),
+    Del(usize),
+    Ins(usize),
+}
+
+/// Writes the hunks of one function; line numbers count from the
+/// function's `define` line (1), so they do not depend on the rest of the
+/// module.
+fn write_hunks(
+    out: &mut String,
+    (ol, ok): (&[String], &[String]),
+    (nl, nk): (&[String], &[String]),
+    header: &str,
+    paint: Paint,
+) {
+    const CONTEXT: usize = 3;
+    let common = diff::common(ok, nk);
+    let mut ops = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    for (a, b) in common
+        .into_iter()
+        .chain(std::iter::once((ok.len(), nk.len())))
+    {
+        while i < a {
+            ops.push(Op::Del(i));
+            i += 1;
+        }
+        while j < b {
+            ops.push(Op::Ins(j));
+            j += 1;
+        }
+        if a < ok.len() {
+            ops.push(Op::Same(a, b));
+        }
+        i = a + 1;
+        j = b + 1;
+    }
+    // Group edits with their context into hunks.
+    let changed: Vec<usize> = (0..ops.len())
+        .filter(|&k| !matches!(ops[k], Op::Same(..)))
+        .collect();
+    let mut k = 0;
+    while k < changed.len() {
+        let start = changed[k].saturating_sub(CONTEXT);
+        let mut end = changed[k];
+        while k < changed.len() && changed[k] <= end + 2 * CONTEXT + 1 {
+            end = changed[k];
+            k += 1;
+        }
+        let end = (end + CONTEXT + 1).min(ops.len());
+        let hunk = &ops[start..end];
+        // Line numbers of the hunk's first line on each side.
+        let first_old = ops[..start]
+            .iter()
+            .filter(|o| !matches!(o, Op::Ins(_)))
+            .count();
+        let first_new = ops[..start]
+            .iter()
+            .filter(|o| !matches!(o, Op::Del(_)))
+            .count();
+        let n_old = hunk.iter().filter(|o| !matches!(o, Op::Ins(_))).count();
+        let n_new = hunk.iter().filter(|o| !matches!(o, Op::Del(_))).count();
+        let at = |off: usize, n: usize| {
+            if n == 0 {
+                format!("{off},0")
+            } else {
+                format!("{},{n}", off + 1)
+            }
+        };
+        let _ = writeln!(
+            out,
+            "{} {header}",
+            paint.paint(
+                CYAN,
+                &format!("@@ -{} +{} @@", at(first_old, n_old), at(first_new, n_new))
+            )
+        );
+        for op in hunk {
+            match *op {
+                Op::Same(_, b) => {
+                    let _ = writeln!(out, " {}", nl[b]);
+                }
+                Op::Del(a) => {
+                    let _ = writeln!(out, "{}", paint.paint(RED, &format!("-{}", ol[a])));
+                }
+                Op::Ins(b) => {
+                    let _ = writeln!(out, "{}", paint.paint(GREEN, &format!("+{}", nl[b])));
+                }
+            }
+        }
+    }
+}
+
+/// `--json`: the [`Report`] (schema documented in the README, version
+/// [`super::JSON_VERSION`]).
+pub fn json(r: &Report) -> String {
+    let mut s = serde_json::to_string_pretty(r).unwrap_or_else(|e| {
+        format!(
+            "{{\"version\": {}, \"error\": \"{e}\"}}",
+            super::JSON_VERSION
+        )
+    });
+    s.push('\n');
+    s
+}
