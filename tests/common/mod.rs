@@ -13,6 +13,8 @@
 //! concurrent test binaries never see half-written files.
 #![allow(dead_code)]
 
+pub mod comments;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
