@@ -18,8 +18,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use merge_support::triples::{
-    c_overlap_triples, c_source_triples, corpus_modules, judge, judge_text, merge_triple,
-    mutation_triples, Relation, Triple, Verdict,
+    c_overlap_triples, c_source_triples, c_source_triples_at, corpus_modules, faithfulness,
+    judge, judge_text, lit_triples, merge_triple, mutation_triples, Faithful, Relation, Triple,
+    Verdict,
 };
 use merge_support::{git_merge_file, time_opt_s};
 
@@ -33,6 +34,13 @@ struct Row {
     line_exact: usize,
     line_wrong: usize,
     line_conflict: usize,
+    /// Clean and exact merges whose `diff ours result` is theirs' change.
+    faithful: usize,
+    faithful_renumbered: usize,
+    /// Clean and exact merges where git merge-file is clean and right too...
+    git_right: usize,
+    /// ...and irgit's bytes are git's.
+    git_equal: usize,
     irgit_time: Duration,
     line_time: Duration,
     opt_time: Duration,
@@ -41,6 +49,7 @@ struct Row {
 fn main() {
     let mut triples: Vec<Triple> = c_source_triples();
     triples.extend(c_overlap_triples());
+    triples.extend(lit_triples());
     let modules = corpus_modules(12, 4);
     triples.extend(mutation_triples(&modules, &[1, 2, 3, 4, 5]));
 
@@ -72,6 +81,17 @@ fn main() {
             Verdict::Exact => row.line_exact += 1,
             Verdict::Wrong(_) => row.line_wrong += 1,
             _ => row.line_conflict += 1,
+        }
+        if v == Verdict::Exact {
+            match faithfulness(t, &run.output) {
+                Faithful::Exactly => row.faithful += 1,
+                Faithful::UpToNumbering => row.faithful_renumbered += 1,
+                Faithful::No(..) => {}
+            }
+            if lv == Verdict::Exact {
+                row.git_right += 1;
+                row.git_equal += (text == run.output) as usize;
+            }
         }
         row.irgit_time += run.elapsed;
         row.line_time += line_time;
@@ -122,6 +142,30 @@ fn main() {
     let median = ratios[ratios.len() / 2];
     let max = ratios.last().copied().unwrap_or(0.0);
     println!("irgit merge time / opt -S time: median {median:.2}x, max {max:.2}x");
+    println!();
+    println!("| class | irgit clean & exact | in ours' text (faithful) | up to renumbering | git clean & right | irgit = git's bytes |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (rel, r) in &rows {
+        println!(
+            "| {rel:?} | {} | {} | {} | {} | {} |",
+            r.exact, r.faithful, r.faithful_renumbered, r.git_right, r.git_equal
+        );
+    }
+    let o2 = c_source_triples_at("2");
+    let (mut o2_clean, mut o2_faithful) = (0, 0);
+    for t in &o2 {
+        let run = merge_triple(t);
+        if run.outcome(7) == merge_support::Outcome::Clean {
+            o2_clean += 1;
+            o2_faithful += !matches!(faithfulness(t, &run.output), Faithful::No(..)) as usize;
+        }
+    }
+    println!(
+        "C #ifdef triples at -O2: {o2_clean}/{} clean, {o2_faithful} of them in ours' text \
+         (clang's -O2 of both edits is not their union, so exactness is not judged)",
+        o2.len()
+    );
+    big_stress_times();
     if let Some(d) = rows.get(&Relation::Disjoint) {
         println!(
             "disjoint clean rate: irgit {:.1}% ({}/{}), git merge-file {:.1}% ({}/{} clean, {} of them exact)",
@@ -137,5 +181,66 @@ fn main() {
     println!("wrong or broken irgit merges: {}", wrong.len());
     for w in wrong.iter().take(20) {
         println!("  {w}");
+    }
+}
+
+/// One llvm-stress module of `size` and two constant edits a third and two
+/// thirds through: (base, ours, theirs).
+fn stress_triple(size: u32) -> (String, String, String) {
+    let base = merge_support::llvm_stress(1, size);
+    let lines: Vec<&str> = base.lines().collect();
+    let edit_at: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            let l = lines[i];
+            [" = add ", " = sub ", " = mul ", " = xor ", " = or ", " = and "]
+                .iter()
+                .any(|op| l.contains(op))
+                && l.rsplit(", ").next().is_some_and(|c| c.parse::<i64>().is_ok())
+        })
+        .collect();
+    let edit = |i: usize| {
+        let mut v: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        let (head, c) = v[i].rsplit_once(", ").unwrap();
+        let c: i64 = c.parse().unwrap();
+        v[i] = format!("{head}, {}", c.wrapping_add(17));
+        v.join("\n") + "\n"
+    };
+    let n = edit_at.len();
+    (base.clone(), edit(edit_at[n / 3]), edit(edit_at[2 * n / 3]))
+}
+
+/// Wall time of irgit merge on large one-function modules, next to `opt -S`
+/// and `git merge-file` (best of 3).
+fn big_stress_times() {
+    println!();
+    println!("| base | lines | irgit merge | `opt -S` | ratio | `git merge-file` | irgit = git's bytes |");
+    println!("|---|---:|---:|---:|---:|---:|---|");
+    for size in [5000u32, 20000] {
+        let (base, ours, theirs) = stress_triple(size);
+        let t = Triple {
+            name: format!("stress {size}"),
+            base: base.clone(),
+            left: ours.clone(),
+            right: theirs.clone(),
+            expected: None,
+            relation: Relation::Disjoint,
+        };
+        let best = |f: &dyn Fn() -> Duration| (0..3).map(|_| f()).min().unwrap();
+        let mut out = String::new();
+        let merge = best(&|| merge_triple(&t).elapsed);
+        let run = merge_triple(&t);
+        out.push_str(&run.output);
+        let opt = best(&|| time_opt_s(&base));
+        let (_, git_text, _) = git_merge_file(&base, &ours, &theirs);
+        let git = best(&|| git_merge_file(&base, &ours, &theirs).2);
+        println!(
+            "| stress -size={size} | {} | {:.0} ms | {:.0} ms | {:.1}x | {:.0} ms | {} |",
+            base.lines().count(),
+            merge.as_secs_f64() * 1000.0,
+            opt.as_secs_f64() * 1000.0,
+            merge.as_secs_f64() / opt.as_secs_f64(),
+            git.as_secs_f64() * 1000.0,
+            if git_text == out { "yes" } else { "no" }
+        );
     }
 }

@@ -13,6 +13,7 @@
 mod merge_support;
 
 use merge_support::git_merge_file;
+use merge_support::triples::{faithfulness, Faithful};
 use merge_support::triples::{
     c_overlap_triples, c_source_triples, c_source_triples_at, corpus_modules, judge, judge_text,
     lit_triples, merge_triple, mutation_triples, Relation, Triple, Verdict,
@@ -24,66 +25,6 @@ fn merge(o: &str, a: &str, b: &str) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.conflicts, 0);
     irgit::merge::output_bytes(a.as_bytes(), &r, "m.ll").unwrap()
-}
-
-/// Changed lines (removed, added) between two texts.
-fn diff_size(a: &str, b: &str) -> (usize, usize) {
-    let d = similar::TextDiff::from_lines(a, b);
-    let (mut r, mut i) = (0, 0);
-    for c in d.iter_all_changes() {
-        match c.tag() {
-            similar::ChangeTag::Delete => r += 1,
-            similar::ChangeTag::Insert => i += 1,
-            similar::ChangeTag::Equal => {}
-        }
-    }
-    (r, i)
-}
-
-/// `%7` → `%N`: a line as it reads once numbering is set aside.
-fn unnumbered(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        out.push(b[i] as char);
-        if b[i] == b'%' && i + 1 < b.len() && b[i + 1].is_ascii_digit() {
-            out.push('N');
-            i += 1;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            continue;
-        }
-        i += 1;
-    }
-    out
-}
-
-/// What a clean merge did to ours' text.
-#[derive(Debug, PartialEq, Eq)]
-enum Faithful {
-    /// `diff ours result` is no bigger than `diff base theirs`.
-    Exactly,
-    /// Only once `%N` numbering is set aside (a function renumbered).
-    UpToNumbering,
-    /// The result rewrote more of ours than theirs changed.
-    No((usize, usize), (usize, usize)),
-}
-
-fn faithfulness(t: &Triple, result: &str) -> Faithful {
-    let theirs = diff_size(&t.base, &t.right);
-    let ours = diff_size(&t.left, result);
-    if ours.0 <= theirs.0 && ours.1 <= theirs.1 {
-        return Faithful::Exactly;
-    }
-    let theirs_n = diff_size(&unnumbered(&t.base), &unnumbered(&t.right));
-    let ours_n = diff_size(&unnumbered(&t.left), &unnumbered(result));
-    if ours_n.0 <= theirs_n.0.max(theirs.0) && ours_n.1 <= theirs_n.1.max(theirs.1) {
-        Faithful::UpToNumbering
-    } else {
-        Faithful::No(ours, theirs)
-    }
 }
 
 /// Writes a triple under target/tmp for a closer look.
