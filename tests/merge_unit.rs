@@ -470,3 +470,34 @@ fn a_rename_onto_a_name_the_other_side_added_conflicts() {
     let r = merge(RENAME_BASE, &ours, &theirs);
     assert!(r.conflicts > 0, "expected a conflict:\n{}", r.text);
 }
+
+/// Attribute groups and metadata are numbered by position: theirs' new `#1`
+/// and `!0` are not ours' `#1` and `!0`, so they get free numbers.
+#[test]
+fn new_attribute_groups_and_metadata_get_free_numbers() {
+    let base = "define i32 @f(i32 %x) #0 {\nentry:\n  %a = add i32 %x, 1\n  ret i32 %a\n}\n\nattributes #0 = { nounwind }\n";
+    let fun = |name: &str, attrs: &str, note: &str| {
+        base.replace(
+            "\nattributes #0 = { nounwind }\n",
+            &format!(
+                "\ndefine i32 @{name}(i32 %x) #1 {{\nentry:\n  ret i32 %x, !annot !0\n}}\n\nattributes #0 = {{ nounwind }}\nattributes #1 = {{ {attrs} }}\n\n!0 = !{{!\"{note}\"}}\n"
+            ),
+        )
+    };
+    let ours = fun("g", "noinline nounwind", "ours");
+    let theirs = fun("h", "cold nounwind", "theirs").replace("add i32 %x, 1", "add i32 %x, 2");
+    let r = merge(base, &ours, &theirs);
+    assert_eq!(r.conflicts, 0, "{}", r.text);
+    let out = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap()).unwrap();
+    assert!(out.starts_with(&ours.replace("add i32 %x, 1", "add i32 %x, 2")[..120]), "{out}");
+    for needle in [
+        "define i32 @h(i32 %x) #2 {",
+        "ret i32 %x, !annot !1",
+        "attributes #2 = { cold nounwind }",
+        "!1 = !{!\"theirs\"}",
+        "attributes #1 = { noinline nounwind }",
+        "!0 = !{!\"ours\"}",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in\n{out}");
+    }
+}
