@@ -18,9 +18,8 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use merge_support::triples::{
-    c_overlap_triples, c_source_triples, c_source_triples_at, corpus_modules, faithfulness,
-    judge, judge_text, lit_triples, merge_triple, mutation_triples, Faithful, Relation, Triple,
-    Verdict,
+    c_overlap_triples, c_source_triples, c_source_triples_at, corpus_modules, faithfulness, judge,
+    judge_text, lit_triples, merge_triple, mutation_triples, Faithful, Relation, Triple, Verdict,
 };
 use merge_support::{git_merge_file, time_opt_s};
 
@@ -192,10 +191,14 @@ fn stress_triple(size: u32) -> (String, String, String) {
     let edit_at: Vec<usize> = (0..lines.len())
         .filter(|&i| {
             let l = lines[i];
-            [" = add ", " = sub ", " = mul ", " = xor ", " = or ", " = and "]
-                .iter()
-                .any(|op| l.contains(op))
-                && l.rsplit(", ").next().is_some_and(|c| c.parse::<i64>().is_ok())
+            [
+                " = add ", " = sub ", " = mul ", " = xor ", " = or ", " = and ",
+            ]
+            .iter()
+            .any(|op| l.contains(op))
+                && l.rsplit(", ")
+                    .next()
+                    .is_some_and(|c| c.parse::<i64>().is_ok())
         })
         .collect();
     let edit = |i: usize| {

@@ -13,11 +13,11 @@
 mod merge_support;
 
 use merge_support::git_merge_file;
-use merge_support::triples::{faithfulness, Faithful};
 use merge_support::triples::{
     c_overlap_triples, c_source_triples, c_source_triples_at, corpus_modules, judge, judge_text,
     lit_triples, merge_triple, mutation_triples, Relation, Triple, Verdict,
 };
+use merge_support::triples::{faithfulness, Faithful};
 
 fn merge(o: &str, a: &str, b: &str) -> Vec<u8> {
     let m = irgit::merge::Markers::default();

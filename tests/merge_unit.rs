@@ -488,8 +488,12 @@ fn new_attribute_groups_and_metadata_get_free_numbers() {
     let theirs = fun("h", "cold nounwind", "theirs").replace("add i32 %x, 1", "add i32 %x, 2");
     let r = merge(base, &ours, &theirs);
     assert_eq!(r.conflicts, 0, "{}", r.text);
-    let out = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap()).unwrap();
-    assert!(out.starts_with(&ours.replace("add i32 %x, 1", "add i32 %x, 2")[..120]), "{out}");
+    let out = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap())
+        .unwrap();
+    assert!(
+        out.starts_with(&ours.replace("add i32 %x, 1", "add i32 %x, 2")[..120]),
+        "{out}"
+    );
     for needle in [
         "define i32 @h(i32 %x) #2 {",
         "ret i32 %x, !annot !1",

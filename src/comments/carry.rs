@@ -369,21 +369,30 @@ fn squeezed_code(layout: &Layout<'_>, first: usize, last: usize) -> String {
 
 /// `!N` references replaced by `!#`: metadata numbers are positions.
 fn blank_meta_numbers(s: &str) -> String {
+    mask_numbers(s, b'!', "#")
+}
+
+/// Every `<sigil><digits>` of `s` with the digits replaced by `mask`
+/// (`%7` → `%N`): text read as it is once numbering is set aside.
+pub fn mask_numbers(s: &str, sigil: u8, mask: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let b = s.as_bytes();
     let mut i = 0;
+    let mut copied = 0;
     while i < b.len() {
-        out.push(b[i] as char);
-        if b[i] == b'!' && i + 1 < b.len() && b[i + 1].is_ascii_digit() {
-            out.push('#');
+        if b[i] == sigil && i + 1 < b.len() && b[i + 1].is_ascii_digit() {
+            out.push_str(&s[copied..=i]);
+            out.push_str(mask);
             i += 1;
             while i < b.len() && b[i].is_ascii_digit() {
                 i += 1;
             }
+            copied = i;
             continue;
         }
         i += 1;
     }
+    out.push_str(&s[copied..]);
     out
 }
 

@@ -436,24 +436,9 @@ fn diff_size(a: &str, b: &str) -> (usize, usize) {
     (r, i)
 }
 
-/// `%7` → `%N`: a line as it reads once numbering is set aside.
+/// `%7` → `%N`: a text as it reads once numbering is set aside.
 fn unnumbered(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        out.push(b[i] as char);
-        if b[i] == b'%' && i + 1 < b.len() && b[i + 1].is_ascii_digit() {
-            out.push('N');
-            i += 1;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            continue;
-        }
-        i += 1;
-    }
-    out
+    irgit::comments::carry::mask_numbers(text, b'%', "N")
 }
 
 /// What a clean merge did to ours' text.
@@ -481,4 +466,3 @@ pub fn faithfulness(t: &Triple, result: &str) -> Faithful {
         Faithful::No(ours, theirs)
     }
 }
-
