@@ -9,10 +9,11 @@
 //! git diff --no-ext-diff -> diff --git a/k.ll b/k.ll (canonical text, textconv)
 //! ```
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod git_support;
 
-const IRGIT: &str = env!("CARGO_BIN_EXE_irgit");
+use std::process::Command;
+
+use git_support::{Repo, IRGIT};
 
 const V1: &str = r#"source_filename = "k.c"
 
@@ -44,91 +45,14 @@ fn v2() -> String {
         .replace("@helper", "@diffsq")
 }
 
-struct Repo {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    home: PathBuf,
-    path_env: String,
-}
-
-impl Repo {
-    fn new() -> Repo {
-        let tmp = tempfile::tempdir().unwrap();
-        let home = tmp.path().join("home");
-        let root = tmp.path().join("repo");
-        std::fs::create_dir_all(&home).unwrap();
-        std::fs::create_dir_all(root.join("ir")).unwrap();
-        let bin = Path::new(IRGIT).parent().unwrap();
-        let path_env = format!(
-            "{}:{}",
-            bin.display(),
-            std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into())
-        );
-        let r = Repo {
-            _tmp: tmp,
-            root,
-            home,
-            path_env,
-        };
-        r.git(&["init", "-q", "-b", "main"]);
-        r.git(&["config", "user.name", "Test"]);
-        r.git(&["config", "user.email", "test@example.com"]);
-        r
-    }
-
-    fn run_in(&self, dir: &Path, program: &str, args: &[&str]) -> Output {
-        Command::new(program)
-            .args(args)
-            .current_dir(dir)
-            .env_clear()
-            .env("PATH", &self.path_env)
-            .env("HOME", &self.home)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
-            .env("LANG", "C")
-            .env("GIT_PAGER", "cat")
-            .output()
-            .unwrap()
-    }
-
-    fn ok_in(&self, dir: &Path, program: &str, args: &[&str]) -> String {
-        let o = self.run_in(dir, program, args);
-        assert!(
-            o.status.success(),
-            "{program} {args:?}: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8(o.stdout).unwrap()
-    }
-
-    fn git(&self, args: &[&str]) -> String {
-        self.ok_in(&self.root, "git", args)
-    }
-
-    fn irgit(&self, args: &[&str]) -> String {
-        self.ok_in(&self.root, IRGIT, args)
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        std::fs::write(self.root.join(rel), text).unwrap();
-    }
-
-    fn commit(&self, msg: &str) {
-        self.git(&["add", "-A"]);
-        self.git(&["commit", "-q", "-m", msg]);
-    }
-}
-
 #[test]
 fn revisions_of_a_path_are_read_from_git() {
     let r = Repo::new();
     r.write("ir/k.ll", V1);
-    r.commit("v1");
+    r.commit_all("v1");
     r.write("ir/k.ll", &v2());
-    r.commit("v2");
-    let out = r.irgit(&["diff", "HEAD~1", "HEAD", "--", "ir/k.ll"]);
+    r.commit_all("v2");
+    let out = r.irgit_ok(&["diff", "HEAD~1", "HEAD", "--", "ir/k.ll"]);
     assert!(
         out.starts_with("functions: 1 changed, 1 renamed, 1 unchanged\n"),
         "{out}"
@@ -140,17 +64,17 @@ fn revisions_of_a_path_are_read_from_git() {
     assert_eq!(out, out2);
     // One revision: against the work tree.
     r.write("ir/k.ll", V1);
-    let back = r.irgit(&["diff", "--json", "HEAD", "--", "ir/k.ll"]);
+    let back = r.irgit_ok(&["diff", "--json", "HEAD", "--", "ir/k.ll"]);
     let v: serde_json::Value = serde_json::from_str(&back).unwrap();
     assert_eq!(v["old"], "HEAD:ir/k.ll");
     assert_eq!(v["summary"]["renamed"], 1);
     // Nothing changed between a revision and itself.
-    let same = r.irgit(&["diff", "HEAD", "HEAD", "--", "ir/k.ll"]);
+    let same = r.irgit_ok(&["diff", "HEAD", "HEAD", "--", "ir/k.ll"]);
     assert_eq!(same, "functions: 3 unchanged\n");
     // A path in one revision only is added; in none, an error.
     r.write("ir/new.ll", V1);
-    r.commit("add");
-    let added = r.irgit(&["diff", "HEAD~1", "HEAD", "--", "ir/new.ll"]);
+    r.commit_all("add");
+    let added = r.irgit_ok(&["diff", "HEAD~1", "HEAD", "--", "ir/new.ll"]);
     assert!(added.starts_with("functions: 3 added"), "{added}");
     let o = r.run_in(
         &r.root,
@@ -173,9 +97,9 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
     let r = Repo::new();
     r.write("ir/k.ll", V1);
     r.write("notes.txt", "hello\n");
-    r.commit("v1");
+    r.commit_all("v1");
     let config_before = std::fs::read_to_string(r.root.join(".git/config")).unwrap();
-    let installed = r.irgit(&["install", "--diff-summary"]);
+    let installed = r.irgit_ok(&["install", "--diff-summary"]);
     assert!(
         installed.contains("diff.llvm-ir.command = irgit diff"),
         "{installed}"
@@ -185,9 +109,9 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
         "irgit diff"
     );
     // Idempotent.
-    let again = r.irgit(&["install", "--diff-summary"]);
+    let again = r.irgit_ok(&["install", "--diff-summary"]);
     assert!(again.contains("nothing changed"), "{again}");
-    r.commit("install");
+    r.commit_all("install");
 
     // A work-tree edit: git calls `irgit diff` with its 7 arguments.
     r.write("ir/k.ll", &v2());
@@ -212,7 +136,7 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
         "{plain}"
     );
     assert!(!plain.contains("functions:"), "{plain}");
-    r.commit("v2");
+    r.commit_all("v2");
     // git log -p keeps the canonical text; --ext-diff asks for the summary.
     let log = r.git(&["log", "-p", "-1"]);
     assert!(!log.contains("functions:"), "{log}");
@@ -222,7 +146,7 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
     // A rename of the file: 9 arguments.
     r.git(&["mv", "ir/k.ll", "ir/kernel.ll"]);
     r.write("ir/kernel.ll", V1);
-    r.commit("move");
+    r.commit_all("move");
     let m = r.git(&["diff", "-M50%", "HEAD~1", "HEAD"]);
     assert!(m.contains("irgit diff a/ir/k.ll b/ir/kernel.ll"), "{m}");
     assert!(m.contains("renamed   @diffsq -> @helper"), "{m}");
@@ -241,7 +165,7 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
         std::fs::remove_file(ll).unwrap();
     };
     bc(V1, "v1");
-    r.commit("bitcode");
+    r.commit_all("bitcode");
     bc(&v2(), "v2");
     let b = r.git(&["diff", "--", "ir/k.bc"]);
     assert!(b.contains("irgit diff a/ir/k.bc b/ir/k.bc"), "{b}");
@@ -257,7 +181,7 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
     // Invalid IR: one line, and git goes on (exit 0) to the next file.
     r.write("ir/bad.ll", "this is not IR\n");
     r.git(&["add", "ir/bad.ll"]);
-    r.commit("more");
+    r.commit_all("more");
     r.write("ir/bad.ll", "still not IR\n");
     r.write("ir/extra.ll", &v2());
     let o = r.run_in(&r.root, "git", &["diff"]);
@@ -296,7 +220,7 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
     r.git(&["config", "diff.llvm-bc.command", "irgit diff"]);
 
     // uninstall --diff-summary: only the commands go.
-    let u = r.irgit(&["uninstall", "--diff-summary"]);
+    let u = r.irgit_ok(&["uninstall", "--diff-summary"]);
     assert!(u.contains("restored diff.llvm-ir.command"), "{u}");
     let o = r.run_in(&r.root, "git", &["config", "diff.llvm-ir.command"]);
     assert!(!o.status.success(), "the command is unset");
@@ -305,10 +229,10 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
         .contains("irgit textconv"));
     let d = r.git(&["diff", "--", "ir/extra.ll"]);
     assert!(d.starts_with("diff --git"), "{d}");
-    let again = r.irgit(&["uninstall", "--diff-summary"]);
+    let again = r.irgit_ok(&["uninstall", "--diff-summary"]);
     assert!(again.contains("nothing to undo"), "{again}");
     // The full uninstall still restores the config as it was.
-    r.irgit(&["uninstall"]);
+    r.irgit_ok(&["uninstall"]);
     let config_after = std::fs::read_to_string(r.root.join(".git/config")).unwrap();
     assert_eq!(config_before, config_after);
 }

@@ -58,6 +58,29 @@ impl Repo {
         c
     }
 
+    /// Runs `program` in `dir` (a folder of the repository) in the clean
+    /// environment.
+    pub fn run_in(&self, dir: &Path, program: &str, args: &[&str]) -> Output {
+        self.command(program)
+            .current_dir(dir)
+            .env("GIT_PAGER", "cat")
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    /// [`Repo::run_in`], which must succeed; its standard output.
+    pub fn ok_in(&self, dir: &Path, program: &str, args: &[&str]) -> String {
+        let o = self.run_in(dir, program, args);
+        assert!(
+            o.status.success(),
+            "{program} {args:?}: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
     pub fn run(&self, program: &str, args: &[&str]) -> Output {
         self.command(program).args(args).output().unwrap()
     }
