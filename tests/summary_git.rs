@@ -50,7 +50,7 @@ fn revisions_of_a_path_are_read_from_git() {
     let r = Repo::new();
     r.write("ir/k.ll", V1);
     r.commit_all("v1");
-    r.write("ir/k.ll", &v2());
+    r.write("ir/k.ll", v2());
     r.commit_all("v2");
     let out = r.irgit_ok(&["diff", "HEAD~1", "HEAD", "--", "ir/k.ll"]);
     assert!(
@@ -114,7 +114,7 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
     r.commit_all("install");
 
     // A work-tree edit: git calls `irgit diff` with its 7 arguments.
-    r.write("ir/k.ll", &v2());
+    r.write("ir/k.ll", v2());
     r.write("notes.txt", "hello again\n");
     let d = r.git(&["diff"]);
     assert!(d.contains("irgit diff a/ir/k.ll b/ir/k.ll\n"), "{d}");
@@ -183,7 +183,7 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
     r.git(&["add", "ir/bad.ll"]);
     r.commit_all("more");
     r.write("ir/bad.ll", "still not IR\n");
-    r.write("ir/extra.ll", &v2());
+    r.write("ir/extra.ll", v2());
     let o = r.run_in(&r.root, "git", &["diff"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
