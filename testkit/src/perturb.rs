@@ -12,12 +12,13 @@
 //! ```
 //!
 //! Instruction shuffling draws a random topological order that respects what
-//! `canon::order` documents as fixed: PHIs and the entry block's leading
-//! allocas stay first, outputs (side effects, memory writes, volatile/atomic
-//! accesses, allocas, EH pads, terminators) keep their relative order,
-//! memory readers stay between the same two outputs, pure instructions never
-//! move up past an output, definitions come before their uses, and a block
-//! holding a `musttail` call is left alone.
+//! `canon::order` documents as fixed (its own functions decide): PHIs, EH
+//! pads and the entry block's leading allocas stay first, outputs (side
+//! effects, memory writes, volatile/atomic accesses, allocas, pinned calls,
+//! terminators) keep their relative order, memory readers stay between the
+//! same two outputs, pure instructions never move up past an output,
+//! definitions come before their uses, and a block holding a glued pair
+//! (`musttail` call and `ret`, deoptimize and `ret`...) is left alone.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -206,17 +207,9 @@ pub fn rename_blocks(m: &IrModule<'_>, seed: u64) {
     }
 }
 
-/// Same definition of an "output" as `canon::order`.
-fn is_output(inst: Inst) -> bool {
-    use LLVMOpcode::*;
-    inst.is_terminator()
-        || inst.is_volatile_or_atomic()
-        || inst.may_have_side_effects()
-        || matches!(
-            inst.opcode(),
-            LLVMAlloca | LLVMLandingPad | LLVMCatchPad | LLVMCleanupPad | LLVMVAArg | LLVMCallBr
-        )
-}
+/// Outputs, leading pads and glued pairs: the canonical form's own rules
+/// (`canon::order`), so a shuffle never moves what the canonical form keeps.
+use irgit::canon::order::{glued_to_previous, is_output, must_lead};
 
 /// Reorders independent instructions inside every block (see the module doc
 /// for the constraints).
@@ -234,7 +227,7 @@ pub fn shuffle_instructions(m: &IrModule<'_>, seed: u64) {
 /// A random valid order of one block, or `None` to leave it alone.
 fn random_block_order(b: Block, is_entry: bool, rng: &mut Rng) -> Option<Vec<Inst>> {
     let insts = b.instructions();
-    if insts.iter().any(|i| i.is_musttail()) {
+    if insts.iter().any(|&i| glued_to_previous(i)) {
         return None;
     }
     let n = insts.len();
@@ -247,7 +240,10 @@ fn random_block_order(b: Block, is_entry: bool, rng: &mut Rng) -> Option<Vec<Ins
     let mut head = 0;
     while head < n {
         let op = insts[head].opcode();
-        if op == LLVMOpcode::LLVMPHI || (is_entry && op == LLVMOpcode::LLVMAlloca) {
+        if op == LLVMOpcode::LLVMPHI
+            || must_lead(insts[head])
+            || (is_entry && op == LLVMOpcode::LLVMAlloca)
+        {
             head += 1;
         } else {
             break;
