@@ -336,6 +336,18 @@ fn main() {
         });
     }
 
+    // All of Lua 5.4 linked at -O2: a large real module of many functions.
+    let lua = common::lua::lua_module(&common::cache_dir());
+    eprintln!("  {}", lua.display());
+    let (i, o, n) = bench_file(irgit, &lua, scratch.path(), 3, 1);
+    stress_rows.push(Row {
+        name: "lua 5.4, all files linked, -O2".to_string(),
+        insts: instruction_count(&lua),
+        irgit: i,
+        opt: o,
+        normalize: n,
+    });
+
     eprintln!("  invariance and locality...");
     let (ok, total, nok, ntotal) = invariance(corpus, scratch.path());
     let (mx, sm) = locality(corpus);
@@ -353,7 +365,11 @@ fn main() {
             .unwrap_or(0)
     )
     .unwrap();
-    writeln!(report, "### llvm-stress, one function\n").unwrap();
+    writeln!(
+        report,
+        "### Large modules: llvm-stress (one function), all of Lua at -O2\n"
+    )
+    .unwrap();
     report.push_str(&table(&stress_rows));
     writeln!(report, "\n### Corpus\n").unwrap();
     let mut all_rows = corpus_rows;

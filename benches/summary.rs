@@ -16,13 +16,14 @@
 //! (five changed, one renamed, nothing else): a fast wrong answer is no
 //! result. It is a benchmark, not a test: nothing asserts on time.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const CLANG: &str = "clang-22";
 const OPT: &str = "/usr/lib/llvm-22/bin/opt";
-const LLVM_LINK: &str = "/usr/lib/llvm-22/bin/llvm-link";
 const LLVM_STRESS: &str = "/usr/lib/llvm-22/bin/llvm-stress";
 const IRGIT: &str = env!("CARGO_BIN_EXE_irgit");
 const RUNS: usize = 7;
@@ -42,79 +43,6 @@ fn run_ok(cmd: &mut Command, what: &str) {
         "{what}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-}
-
-/// The Lua 5.4 source directory inside the `lua-src` crate (a dev-dependency).
-fn lua_sources() -> PathBuf {
-    let o = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--manifest-path"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
-        .output()
-        .expect("cargo metadata");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let manifest = v["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "lua-src")
-        .expect("lua-src is a dev-dependency")["manifest_path"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let root = Path::new(&manifest).parent().unwrap().to_path_buf();
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("lua-5.4"))
-        })
-        .collect();
-    dirs.sort();
-    dirs.pop().expect("lua-5.4.x in lua-src")
-}
-
-/// All of Lua at -O2 in one module (cached).
-fn lua_module(dir: &Path) -> PathBuf {
-    let out = dir.join("lua-all.O2.ll");
-    if out.exists() {
-        return out;
-    }
-    let src = lua_sources();
-    let mut parts = Vec::new();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&src)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .filter(|p| p.file_stem().is_some_and(|s| s != "luac"))
-        .collect();
-    files.sort();
-    for f in &files {
-        let ll = dir.join(format!(
-            "lua-{}.ll",
-            f.file_stem().unwrap().to_string_lossy()
-        ));
-        run_ok(
-            Command::new(CLANG)
-                .args(["-O2", "-S", "-emit-llvm", "-w", "-DLUA_USE_LINUX", "-o"])
-                .arg(&ll)
-                .arg(f),
-            &format!("clang {}", f.display()),
-        );
-        parts.push(ll);
-    }
-    let tmp = out.with_extension("tmp.ll");
-    run_ok(
-        Command::new(LLVM_LINK)
-            .arg("-S")
-            .args(&parts)
-            .arg("-o")
-            .arg(&tmp),
-        "llvm-link",
-    );
-    std::fs::rename(&tmp, &out).unwrap();
-    out
 }
 
 /// Replaces the global name `from` (whole token) by `to`.
@@ -348,7 +276,7 @@ fn main() {
     let dir = work_dir();
     let mut rows = Vec::new();
 
-    let lua = lua_module(&dir);
+    let lua = common::lua::lua_module(&dir);
     let text = std::fs::read_to_string(&lua).unwrap();
     let (copy, edited, renamed) = edited_copy(&text, 5, true);
     let lua2 = dir.join("lua-all.O2.edited.ll");

@@ -14,6 +14,7 @@
 #![allow(dead_code)]
 
 pub mod comments;
+pub mod lua;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
