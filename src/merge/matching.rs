@@ -281,8 +281,60 @@ fn similar(a: &str, b: &str) -> bool {
     differ <= 2 && differ * 3 <= ta.len()
 }
 
+/// The fast path of [`match_function`] for a side that kept the base's
+/// layout: same header, same blocks under the same labels, same number of
+/// lines, and every line that differs keeps its defined name, is no
+/// terminator and is [`similar`] to the base's line (a changed constant):
+///
+/// ```text
+/// O:  %xor.040a = xor i8 %ee.324e, -1     S:  %xor.040a = xor i8 %ee.324e, 6
+/// ```
+///
+/// Every name then stands for itself, which is what the full matching finds
+/// there (equal lines anchor their names, a similar line in a one-line gap
+/// matches its counterpart), without shaping and diffing every line. Names
+/// that differ only by a collision suffix (`%var.8263.1`) are no identity:
+/// such functions take the full path.
+fn same_layout(o: &FuncText, s: &FuncText) -> Option<Matching> {
+    if o.header != s.header || o.blocks.len() != s.blocks.len() {
+        return None;
+    }
+    let mut m = Matching::default();
+    for (bo, bs) in o.blocks.iter().zip(&s.blocks) {
+        if bo.label != bs.label || bo.lines.len() != bs.lines.len() {
+            return None;
+        }
+        let last = bo.lines.len().saturating_sub(1);
+        for (k, (lo, ls)) in bo.lines.iter().zip(&bs.lines).enumerate() {
+            let d = def_name(lo);
+            if lo != ls {
+                let blank = |l: &str| rewrite_with(l, |r, out| blank_numbering(r, out));
+                if k == last || d != def_name(ls) || !similar(&blank(lo), &blank(ls)) {
+                    return None;
+                }
+            }
+            if let Some(d) = d {
+                if stem(d) != d {
+                    return None;
+                }
+                m.values.insert(d.to_string(), d.to_string());
+            }
+        }
+        m.blocks.insert(bo.label.clone(), bo.label.clone());
+    }
+    for r in local_refs(&o.header) {
+        if r.starts_with("arg") {
+            m.values.insert(r.clone(), r);
+        }
+    }
+    Some(m)
+}
+
 /// Matches side function `s` to base function `o`.
 pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
+    if let Some(m) = same_layout(o, s) {
+        return m;
+    }
     let mut st = State {
         o,
         s,
