@@ -31,6 +31,8 @@ use super::model::{def_name, local_refs, local_refs_str, rewrite, rewrite_with, 
 pub struct Matching {
     pub blocks: HashMap<String, String>,
     pub values: HashMap<String, String>,
+    /// Every local name stands for itself (the side kept the base's layout).
+    pub identity: bool,
 }
 
 /// Entries of a name map in name order (deterministic, as the matching
@@ -299,7 +301,10 @@ fn same_layout(o: &FuncText, s: &FuncText) -> Option<Matching> {
     if o.header != s.header || o.blocks.len() != s.blocks.len() {
         return None;
     }
-    let mut m = Matching::default();
+    let mut m = Matching {
+        identity: true,
+        ..Matching::default()
+    };
     for (bo, bs) in o.blocks.iter().zip(&s.blocks) {
         if bo.label != bs.label || bo.lines.len() != bs.lines.len() {
             return None;
@@ -308,7 +313,7 @@ fn same_layout(o: &FuncText, s: &FuncText) -> Option<Matching> {
         for (k, (lo, ls)) in bo.lines.iter().zip(&bs.lines).enumerate() {
             let d = def_name(lo);
             if lo != ls {
-                let blank = |l: &str| rewrite_with(l, |r, out| blank_numbering(r, out));
+                let blank = |l: &str| rewrite_with(l, blank_numbering);
                 if k == last || d != def_name(ls) || !similar(&blank(lo), &blank(ls)) {
                     return None;
                 }

@@ -442,17 +442,23 @@ fn structured(
     // module in the same context would see `%struct.rect` renamed `%struct.rect.0`.
     // The three are independent: canonicalize ours and theirs on other
     // threads (a panic there resumes here, where the caller catches it).
+    // Each thread also parses its canonical text into a model.
+    let modelled = |bytes: &[u8], side: &str, name: &str| {
+        let (text, names) = load(&Session::new(), bytes, path, side)?;
+        let m = model::parse(&text, name).map_err(MergeError::Internal)?;
+        Ok((text, names, m))
+    };
     let (to, ta, tb) = std::thread::scope(|scope| {
-        let ha = scope.spawn(|| load(&Session::new(), ours, path, &markers.ours));
-        let hb = scope.spawn(|| load(&Session::new(), theirs, path, &markers.theirs));
-        let to = load(&Session::new(), base, path, &markers.base);
-        type Loaded = Result<(String, SourceNames), MergeError>;
+        let ha = scope.spawn(|| modelled(ours, &markers.ours, &markers.ours));
+        let hb = scope.spawn(|| modelled(theirs, &markers.theirs, &markers.theirs));
+        let to = modelled(base, &markers.base, "base");
+        type Loaded = Result<(String, SourceNames, model::ModuleText), MergeError>;
         let join = |h: std::thread::ScopedJoinHandle<'_, Loaded>| {
             h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
         };
         (to, join(ha), join(hb))
     });
-    let ((to, no), (ta, na), (tb, nb)) = (to?, ta?, tb?);
+    let ((to, no, mo), (ta, na, mut ma), (tb, nb, mut mb)) = (to?, ta?, tb?);
     let mut timer = crate::canon::PhaseTimer::new();
     timer.lap("merge: inputs canonicalized");
     // A module without `source_filename` gets one from its parse name; do
@@ -461,9 +467,6 @@ fn structured(
         || base.windows(15).any(|w| w == b"source_filename");
     let tidy = |text: &str| tidy(text, keep_header);
     let internal = |e: String| MergeError::Internal(e);
-    let mo = model::parse(&to, "base").map_err(internal)?;
-    let mut ma = model::parse(&ta, &markers.ours).map_err(internal)?;
-    let mut mb = model::parse(&tb, &markers.theirs).map_err(internal)?;
     let clean_as = |canonical: &str| Outcome {
         text: tidy(canonical),
         bytes: None,
