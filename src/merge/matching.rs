@@ -337,9 +337,11 @@ fn same_layout(o: &FuncText, s: &FuncText) -> Option<Matching> {
 
 /// Matches side function `s` to base function `o`.
 pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
-    if let Some(m) = same_layout(o, s) {
-        return m;
-    }
+    same_layout(o, s).unwrap_or_else(|| match_full(o, s))
+}
+
+/// [`match_function`] without the fast path.
+fn match_full(o: &FuncText, s: &FuncText) -> Matching {
     let mut st = State {
         o,
         s,
@@ -622,4 +624,65 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
     }
     let _ = (st.o, st.s);
     st.m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge::model;
+
+    fn canonical_func(ir: &str) -> FuncText {
+        let opts = crate::config::CanonOptions {
+            keep_comments: false,
+            ..Default::default()
+        };
+        let text = crate::canon::canonicalize_bytes(ir.as_bytes(), "t.ll", &opts).unwrap();
+        model::parse(&text, "t").unwrap().funcs.remove(0)
+    }
+
+    fn sorted_pairs(m: &HashMap<String, String>) -> Vec<(String, String)> {
+        let mut v: Vec<_> = m.iter().map(|(a, b)| (a.clone(), b.clone())).collect();
+        v.sort();
+        v
+    }
+
+    const BASE: &str = "define i32 @f(i32 %x, i1 %c) {
+entry:
+  %a = add i32 %x, 1
+  %b = xor i32 %a, -1
+  br i1 %c, label %then, label %done
+then:
+  %m = mul i32 %b, 3
+  br label %done
+done:
+  %p = phi i32 [ %b, %entry ], [ %m, %then ]
+  ret i32 %p
+}
+";
+
+    #[test]
+    fn same_layout_finds_what_the_full_matching_finds() {
+        let o = canonical_func(BASE);
+        let s = canonical_func(&BASE.replace("%b = xor i32 %a, -1", "%b = xor i32 %a, 6"));
+        let lines = |f: &FuncText| -> Vec<String> {
+            f.blocks.iter().flat_map(|b| b.lines.clone()).collect()
+        };
+        assert_ne!(lines(&o), lines(&s), "the side changed a line");
+        let fast = same_layout(&o, &s).expect("the side kept the base's layout");
+        assert!(fast.identity);
+        let full = match_full(&o, &s);
+        assert_eq!(sorted_pairs(&fast.values), sorted_pairs(&full.values));
+        assert_eq!(sorted_pairs(&fast.blocks), sorted_pairs(&full.blocks));
+    }
+
+    #[test]
+    fn a_changed_branch_takes_the_full_path() {
+        let o = canonical_func(BASE);
+        let s = canonical_func(&BASE.replace(
+            "br i1 %c, label %then, label %done",
+            "br i1 %c, label %done, label %then",
+        ));
+        assert!(same_layout(&o, &s).is_none());
+        assert!(!match_function(&o, &s).identity);
+    }
 }

@@ -540,3 +540,21 @@ fn structured(
         names,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::same_but_comments;
+
+    #[test]
+    fn printer_comments_and_blank_lines_do_not_count() {
+        let canonical = "; ModuleID = 't.ll'\ndefine void @f() {\nentry:\n  br label %b\n\nb:                                                ; preds = %entry\n  ret void\n}\n";
+        let text = "define void @f() {\nentry:\n  br label %b\n\nb:\n  ret void\n}\n\n";
+        assert!(same_but_comments(text, canonical));
+        assert!(!same_but_comments(
+            &text.replace("ret void", "unreachable"),
+            canonical
+        ));
+        assert!(!same_but_comments(&text.replace("b:\n", "c:\n"), canonical));
+        assert!(!same_but_comments("define void @f() {\n", canonical));
+    }
+}
