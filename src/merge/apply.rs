@@ -22,7 +22,9 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::conflict::{merge3, Chunk};
 use super::matching::{match_function, Matching};
-use super::model::{def_name, local_refs, FuncText, Line, ModuleText, Numbering, Side, SideTables};
+use super::model::{
+    def_name, local_refs_str, FuncText, Line, ModuleText, Numbering, Side, SideTables,
+};
 
 /// A stretch of the merged text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,17 +115,26 @@ fn rewrite_side(
             Some(n.to_string())
         }
     };
-    let mut names = HashSet::default();
-    for n in &locals {
-        names.insert(map(n).unwrap());
-    }
-    let header = nb.line(t, &f.header, &map);
+    // Under the identity, a line without metadata or attribute-group
+    // numbers is its own key and output, and the names are the locals.
+    let identity = m.is_none_or(|m| m.identity);
+    let line = |nb: &mut Numbering, l: &str| {
+        if identity && !l.contains(['!', '#']) {
+            Line {
+                key: l.to_string(),
+                out: l.to_string(),
+            }
+        } else {
+            nb.line(t, l, &map)
+        }
+    };
+    let header = line(nb, &f.header);
     let mut blocks = Vec::new();
     let mut by_base = HashMap::default();
     let mut new_blocks = Vec::new();
     for b in &f.blocks {
         let label = map(&b.label).unwrap();
-        let lines: Vec<Line> = b.lines.iter().map(|l| nb.line(t, l, &map)).collect();
+        let lines: Vec<Line> = b.lines.iter().map(|l| line(nb, l)).collect();
         let matched = m.is_none_or(|m| m.blocks.contains_key(&b.label));
         if matched {
             by_base.insert(label.clone(), blocks.len());
@@ -132,6 +143,11 @@ fn rewrite_side(
         }
         blocks.push((label, lines));
     }
+    let names = if identity {
+        locals.clone()
+    } else {
+        locals.iter().filter_map(|n| map(n)).collect()
+    };
     SideFunc {
         header,
         blocks,
@@ -438,10 +454,15 @@ fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc) -> Result<Merged,
 
     if local.conflicts == 0 {
         // Every local the merged body uses must be defined exactly once.
-        let universe: HashSet<&String> =
-            so.names.iter().chain(&sa.names).chain(&sb.names).collect();
-        let mut defs: HashSet<String> = labels.into_iter().collect();
-        for r in local_refs(&so.header.out) {
+        let universe: HashSet<&str> = so
+            .names
+            .iter()
+            .chain(&sa.names)
+            .chain(&sb.names)
+            .map(|n| n.as_str())
+            .collect();
+        let mut defs: HashSet<&str> = labels.iter().map(|l| l.as_str()).collect();
+        for r in local_refs_str(&so.header.out) {
             if r.starts_with("arg") {
                 defs.insert(r);
             }
@@ -449,12 +470,12 @@ fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc) -> Result<Merged,
         let mut ok = true;
         for l in &merged_lines {
             if let Some(d) = def_name(&l.out) {
-                ok &= defs.insert(d.to_string());
+                ok &= defs.insert(d);
             }
         }
         for l in &merged_lines {
-            for r in local_refs(&l.out) {
-                if universe.contains(&r) && !defs.contains(&r) {
+            for r in local_refs_str(&l.out) {
+                if universe.contains(r) && !defs.contains(r) {
                     ok = false;
                 }
             }

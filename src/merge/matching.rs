@@ -31,6 +31,8 @@ use super::model::{def_name, local_refs, local_refs_str, rewrite, rewrite_with, 
 pub struct Matching {
     pub blocks: HashMap<String, String>,
     pub values: HashMap<String, String>,
+    /// Every local name stands for itself (the side kept the base's layout).
+    pub identity: bool,
 }
 
 /// Entries of a name map in name order (deterministic, as the matching
@@ -281,8 +283,65 @@ fn similar(a: &str, b: &str) -> bool {
     differ <= 2 && differ * 3 <= ta.len()
 }
 
+/// The fast path of [`match_function`] for a side that kept the base's
+/// layout: same header, same blocks under the same labels, same number of
+/// lines, and every line that differs keeps its defined name, is no
+/// terminator and is [`similar`] to the base's line (a changed constant):
+///
+/// ```text
+/// O:  %xor.040a = xor i8 %ee.324e, -1     S:  %xor.040a = xor i8 %ee.324e, 6
+/// ```
+///
+/// Every name then stands for itself, which is what the full matching finds
+/// there (equal lines anchor their names, a similar line in a one-line gap
+/// matches its counterpart), without shaping and diffing every line. Names
+/// that differ only by a collision suffix (`%var.8263.1`) are no identity:
+/// such functions take the full path.
+fn same_layout(o: &FuncText, s: &FuncText) -> Option<Matching> {
+    if o.header != s.header || o.blocks.len() != s.blocks.len() {
+        return None;
+    }
+    let mut m = Matching {
+        identity: true,
+        ..Matching::default()
+    };
+    for (bo, bs) in o.blocks.iter().zip(&s.blocks) {
+        if bo.label != bs.label || bo.lines.len() != bs.lines.len() {
+            return None;
+        }
+        let last = bo.lines.len().saturating_sub(1);
+        for (k, (lo, ls)) in bo.lines.iter().zip(&bs.lines).enumerate() {
+            let d = def_name(lo);
+            if lo != ls {
+                let blank = |l: &str| rewrite_with(l, blank_numbering);
+                if k == last || d != def_name(ls) || !similar(&blank(lo), &blank(ls)) {
+                    return None;
+                }
+            }
+            if let Some(d) = d {
+                if stem(d) != d {
+                    return None;
+                }
+                m.values.insert(d.to_string(), d.to_string());
+            }
+        }
+        m.blocks.insert(bo.label.clone(), bo.label.clone());
+    }
+    for r in local_refs(&o.header) {
+        if r.starts_with("arg") {
+            m.values.insert(r.clone(), r);
+        }
+    }
+    Some(m)
+}
+
 /// Matches side function `s` to base function `o`.
 pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
+    same_layout(o, s).unwrap_or_else(|| match_full(o, s))
+}
+
+/// [`match_function`] without the fast path.
+fn match_full(o: &FuncText, s: &FuncText) -> Matching {
     let mut st = State {
         o,
         s,
@@ -565,4 +624,65 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
     }
     let _ = (st.o, st.s);
     st.m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge::model;
+
+    fn canonical_func(ir: &str) -> FuncText {
+        let opts = crate::config::CanonOptions {
+            keep_comments: false,
+            ..Default::default()
+        };
+        let text = crate::canon::canonicalize_bytes(ir.as_bytes(), "t.ll", &opts).unwrap();
+        model::parse(&text, "t").unwrap().funcs.remove(0)
+    }
+
+    fn sorted_pairs(m: &HashMap<String, String>) -> Vec<(String, String)> {
+        let mut v: Vec<_> = m.iter().map(|(a, b)| (a.clone(), b.clone())).collect();
+        v.sort();
+        v
+    }
+
+    const BASE: &str = "define i32 @f(i32 %x, i1 %c) {
+entry:
+  %a = add i32 %x, 1
+  %b = xor i32 %a, -1
+  br i1 %c, label %then, label %done
+then:
+  %m = mul i32 %b, 3
+  br label %done
+done:
+  %p = phi i32 [ %b, %entry ], [ %m, %then ]
+  ret i32 %p
+}
+";
+
+    #[test]
+    fn same_layout_finds_what_the_full_matching_finds() {
+        let o = canonical_func(BASE);
+        let s = canonical_func(&BASE.replace("%b = xor i32 %a, -1", "%b = xor i32 %a, 6"));
+        let lines = |f: &FuncText| -> Vec<String> {
+            f.blocks.iter().flat_map(|b| b.lines.clone()).collect()
+        };
+        assert_ne!(lines(&o), lines(&s), "the side changed a line");
+        let fast = same_layout(&o, &s).expect("the side kept the base's layout");
+        assert!(fast.identity);
+        let full = match_full(&o, &s);
+        assert_eq!(sorted_pairs(&fast.values), sorted_pairs(&full.values));
+        assert_eq!(sorted_pairs(&fast.blocks), sorted_pairs(&full.blocks));
+    }
+
+    #[test]
+    fn a_changed_branch_takes_the_full_path() {
+        let o = canonical_func(BASE);
+        let s = canonical_func(&BASE.replace(
+            "br i1 %c, label %then, label %done",
+            "br i1 %c, label %done, label %then",
+        ));
+        assert!(same_layout(&o, &s).is_none());
+        assert!(!match_function(&o, &s).identity);
+    }
 }

@@ -146,8 +146,6 @@ pub fn merge_bytes(
         return Ok(Outcome::exact(ours, 0));
     }
     let mut timer = crate::canon::PhaseTimer::new();
-    let s = structured(base, ours, theirs, path, markers)?;
-    timer.lap("merge: structured");
     let texts = (
         std::str::from_utf8(base),
         std::str::from_utf8(ours),
@@ -156,6 +154,32 @@ pub fn merge_bytes(
     let is_text = [base, ours, theirs]
         .iter()
         .all(|b| !crate::canon::is_bitcode(b));
+    // git's own line merge and the canonical form of its clean result, on
+    // another thread while the structured merge runs.
+    let (s, git) = std::thread::scope(|scope| {
+        let git = scope.spawn(|| {
+            let (Ok(b), Ok(o), Ok(t), true) = (texts.0, texts.1, texts.2, is_text) else {
+                return None;
+            };
+            let lm = line_merge_texts(b, o, t, markers).ok()?;
+            let canon = (lm.conflicts == 0)
+                .then(|| canonical_of(&lm.text, path))
+                .flatten();
+            Some((lm, canon))
+        });
+        let s = structured(base, ours, theirs, path, markers);
+        let git = git.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (s, git)
+    });
+    let mut s = s?;
+    timer.lap("merge: structured and git merge-file");
+    // A clean structured merge is checked by LLVM in canonical form; when
+    // git's clean result canonicalizes to exactly the structured text, that
+    // text is canonical already (canonicalization is idempotent) and needs
+    // no second parse.
+    let git_canon = git.as_ref().and_then(|(_, c)| c.as_deref());
+    s.finish(path, git_canon)?;
+    timer.lap("merge: structured result checked");
     let (Ok(tbase), Ok(tours), Ok(ttheirs), true) = (texts.0, texts.1, texts.2, is_text) else {
         return Ok(s.outcome);
     };
@@ -193,10 +217,8 @@ pub fn merge_bytes(
         return Ok(s.outcome);
     };
     // git's own line merge, when it is clean and means the same.
-    if let Ok(lm) = line_merge_texts(tbase, tours, ttheirs, markers) {
-        timer.lap("merge: git merge-file");
-        if lm.conflicts == 0 && means(&lm.text, path, expected) {
-            timer.lap("merge: check git's result");
+    if let Some((lm, Some(canon))) = &git {
+        if canon == expected {
             return Ok(canonical_if_ours_is(
                 Outcome::exact(lm.text.as_bytes(), 0),
                 tours,
@@ -264,11 +286,15 @@ fn canonical_if_ours_is(o: Outcome, ours: &str, path: &str) -> Outcome {
 
 /// Whether `text` parses, verifies and has the canonical form `expected`.
 fn means(text: &str, path: &str, expected: &str) -> bool {
+    canonical_of(text, path).is_some_and(|c| c == expected)
+}
+
+/// The canonical form of `text` when it parses and verifies.
+fn canonical_of(text: &str, path: &str) -> Option<String> {
     let session = Session::new();
-    let Ok(m) = session.parse(text.as_bytes(), path) else {
-        return false;
-    };
-    m.verify().is_ok() && canonical_text(&m, path).is_ok_and(|c| c == expected)
+    let m = session.parse(text.as_bytes(), path).ok()?;
+    m.verify().ok()?;
+    canonical_text(&m, path).ok()
 }
 
 /// A line merge of three texts (`git merge-file` semantics).
@@ -311,8 +337,13 @@ fn line_merge_texts(
 /// What the structured merge decided, with what the writers need.
 struct Structured {
     outcome: Outcome,
-    /// The canonical form of a clean result (before header tidying).
+    /// The canonical form of a clean result (before header tidying), once
+    /// [`Structured::finish`] has checked it.
     canonical: Option<String>,
+    /// A clean result's text, before that check.
+    rendered: Option<String>,
+    /// Whether the result keeps `source_filename` (see [`tidy`]).
+    keep_header: bool,
     mo: model::ModuleText,
     ma: model::ModuleText,
     mb: model::ModuleText,
@@ -321,7 +352,85 @@ struct Structured {
     names: [SourceNames; 3],
 }
 
-/// The structured merge over canonical forms and base identities.
+/// A module without `source_filename` gets one from its parse name; the
+/// result does not add that line to files that never had it.
+fn tidy(text: &str, keep_header: bool) -> String {
+    if keep_header {
+        text.to_string()
+    } else {
+        text.lines()
+            .filter(|l| !l.starts_with("source_filename = ") && !l.starts_with("; ModuleID = "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
+}
+
+impl Structured {
+    /// Checks a clean result with LLVM (parse, verify) and sets its
+    /// canonical form. `hint` is a canonical text already in hand (git's
+    /// clean result's): when the rendered result is exactly that text, it is
+    /// canonical and verified already.
+    fn finish(&mut self, path: &str, hint: Option<&str>) -> Result<(), MergeError> {
+        let Some(text) = self.rendered.take() else {
+            return Ok(());
+        };
+        if let Some(dir) = std::env::var_os("IRGIT_DEBUG_MERGE") {
+            // For debugging: the structured result before its check.
+            let dir = std::path::Path::new(&dir);
+            let _ = std::fs::write(dir.join("structured.ll"), &text);
+            if let Some(h) = hint {
+                let _ = std::fs::write(dir.join("git-canonical.ll"), h);
+            }
+        }
+        let canonical = if let Some(h) = hint.filter(|h| same_but_comments(&text, h)) {
+            h.to_string()
+        } else {
+            let session = Session::new();
+            let m = session.parse(text.as_bytes(), path).map_err(|e| {
+                MergeError::Internal(format!("the merged module does not parse: {e}"))
+            })?;
+            m.verify().map_err(|e| {
+                MergeError::Internal(format!("the merged module does not verify: {e}"))
+            })?;
+            canonical_text(&m, path)?
+        };
+        self.outcome.text = tidy(&canonical, self.keep_header);
+        self.canonical = Some(canonical);
+        Ok(())
+    }
+}
+
+/// Whether `text` is `canonical` without the printer's comments (the
+/// `; ModuleID` line, `; preds = ...` after labels) and blank lines: then
+/// both parse to the same module.
+///
+/// ```text
+/// canonical: bb.7fda:                 ; preds = %entry
+/// text:      bb.7fda:
+/// ```
+fn same_but_comments(text: &str, canonical: &str) -> bool {
+    fn code(t: &str) -> impl Iterator<Item = &str> {
+        t.lines().filter(|l| !l.is_empty() && !l.starts_with(';'))
+    }
+    let (mut t, mut c) = (code(text), code(canonical));
+    loop {
+        match (t.next(), c.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) => {
+                let label_with_note = x.ends_with(':')
+                    && y.strip_prefix(x)
+                        .is_some_and(|rest| rest.trim_start().starts_with(';'));
+                if x != y && !label_with_note {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// The structured merge over canonical forms and base identities. A clean
+/// result still needs [`Structured::finish`].
 fn structured(
     base: &[u8],
     ours: &[u8],
@@ -333,37 +442,31 @@ fn structured(
     // module in the same context would see `%struct.rect` renamed `%struct.rect.0`.
     // The three are independent: canonicalize ours and theirs on other
     // threads (a panic there resumes here, where the caller catches it).
+    // Each thread also parses its canonical text into a model.
+    let modelled = |bytes: &[u8], side: &str, name: &str| {
+        let (text, names) = load(&Session::new(), bytes, path, side)?;
+        let m = model::parse(&text, name).map_err(MergeError::Internal)?;
+        Ok((text, names, m))
+    };
     let (to, ta, tb) = std::thread::scope(|scope| {
-        let ha = scope.spawn(|| load(&Session::new(), ours, path, &markers.ours));
-        let hb = scope.spawn(|| load(&Session::new(), theirs, path, &markers.theirs));
-        let to = load(&Session::new(), base, path, &markers.base);
-        type Loaded = Result<(String, SourceNames), MergeError>;
+        let ha = scope.spawn(|| modelled(ours, &markers.ours, &markers.ours));
+        let hb = scope.spawn(|| modelled(theirs, &markers.theirs, &markers.theirs));
+        let to = modelled(base, &markers.base, "base");
+        type Loaded = Result<(String, SourceNames, model::ModuleText), MergeError>;
         let join = |h: std::thread::ScopedJoinHandle<'_, Loaded>| {
             h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
         };
         (to, join(ha), join(hb))
     });
-    let ((to, no), (ta, na), (tb, nb)) = (to?, ta?, tb?);
+    let ((to, no, mo), (ta, na, mut ma), (tb, nb, mut mb)) = (to?, ta?, tb?);
     let mut timer = crate::canon::PhaseTimer::new();
     timer.lap("merge: inputs canonicalized");
     // A module without `source_filename` gets one from its parse name; do
     // not add that line to files that never had it.
     let keep_header = !crate::ir::detect_format(base).eq(&crate::ir::Format::Text)
         || base.windows(15).any(|w| w == b"source_filename");
-    let tidy = |text: &str| -> String {
-        if keep_header {
-            text.to_string()
-        } else {
-            text.lines()
-                .filter(|l| !l.starts_with("source_filename = ") && !l.starts_with("; ModuleID = "))
-                .map(|l| format!("{l}\n"))
-                .collect()
-        }
-    };
+    let tidy = |text: &str| tidy(text, keep_header);
     let internal = |e: String| MergeError::Internal(e);
-    let mo = model::parse(&to, "base").map_err(internal)?;
-    let mut ma = model::parse(&ta, &markers.ours).map_err(internal)?;
-    let mut mb = model::parse(&tb, &markers.theirs).map_err(internal)?;
     let clean_as = |canonical: &str| Outcome {
         text: tidy(canonical),
         bytes: None,
@@ -375,6 +478,8 @@ fn structured(
         return Ok(Structured {
             outcome: clean_as(result),
             canonical: Some(result.clone()),
+            rendered: None,
+            keep_header,
             mo,
             ma,
             mb,
@@ -409,6 +514,8 @@ fn structured(
                 notes: Vec::new(),
             },
             canonical: None,
+            rendered: None,
+            keep_header,
             mo,
             ma,
             mb,
@@ -416,20 +523,38 @@ fn structured(
             names,
         });
     }
-    let session = Session::new();
-    let m = session
-        .parse(text.as_bytes(), path)
-        .map_err(|e| MergeError::Internal(format!("the merged module does not parse: {e}")))?;
-    m.verify()
-        .map_err(|e| MergeError::Internal(format!("the merged module does not verify: {e}")))?;
-    let canonical = canonical_text(&m, path)?;
     Ok(Structured {
-        outcome: clean_as(&canonical),
-        canonical: Some(canonical),
+        outcome: Outcome {
+            text: String::new(),
+            bytes: None,
+            conflicts: 0,
+            notes: Vec::new(),
+        },
+        canonical: None,
+        rendered: Some(text),
+        keep_header,
         mo,
         ma,
         mb,
         plan,
         names,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_but_comments;
+
+    #[test]
+    fn printer_comments_and_blank_lines_do_not_count() {
+        let canonical = "; ModuleID = 't.ll'\ndefine void @f() {\nentry:\n  br label %b\n\nb:                                                ; preds = %entry\n  ret void\n}\n";
+        let text = "define void @f() {\nentry:\n  br label %b\n\nb:\n  ret void\n}\n\n";
+        assert!(same_but_comments(text, canonical));
+        assert!(!same_but_comments(
+            &text.replace("ret void", "unreachable"),
+            canonical
+        ));
+        assert!(!same_but_comments(&text.replace("b:\n", "c:\n"), canonical));
+        assert!(!same_but_comments("define void @f() {\n", canonical));
+    }
 }
