@@ -28,6 +28,11 @@ pub mod edit;
 pub mod passes;
 pub mod summary;
 
+extern "C" {
+    #[link_name = "free"]
+    fn libc_free(p: *mut std::ffi::c_void);
+}
+
 mod shim {
     use llvm_sys::prelude::*;
     extern "C" {
@@ -46,6 +51,7 @@ mod shim {
         pub fn irgit_may_read_memory(i: LLVMValueRef) -> i32;
         pub fn irgit_is_commutative(i: LLVMValueRef) -> i32;
         pub fn irgit_sort_block_uses(f: LLVMValueRef);
+        pub fn irgit_print_module(m: LLVMModuleRef, len: *mut usize) -> *mut std::os::raw::c_char;
     }
 }
 
@@ -172,7 +178,16 @@ impl<'ctx> IrModule<'ctx> {
 
     /// Prints the module as textual IR (LLVM's own printer).
     pub fn print(&self) -> String {
-        self.module.print_to_string().to_string()
+        // Through the shim: a buffered stream (LLVMPrintModuleToString's is
+        // unbuffered, which costs more than the rest of the printing).
+        unsafe {
+            let mut len = 0usize;
+            let p = shim::irgit_print_module(self.raw(), &mut len);
+            let bytes = std::slice::from_raw_parts(p as *const u8, len).to_vec();
+            libc_free(p as *mut std::ffi::c_void);
+            String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }
     }
 
     /// Runs LLVM's verifier.
