@@ -386,6 +386,15 @@ impl Val {
         }
     }
 
+    /// Whether the value's name is exactly `name` (no copy made).
+    pub fn has_name(self, name: &str) -> bool {
+        let mut len = 0usize;
+        unsafe {
+            let p = LLVMGetValueName2(self.raw, &mut len);
+            !p.is_null() && std::slice::from_raw_parts(p as *const u8, len) == name.as_bytes()
+        }
+    }
+
     /// Renames the value. LLVM appends a number if the name is taken.
     pub fn set_name(self, name: &str) {
         unsafe { LLVMSetValueName2(self.raw, name.as_ptr() as *const _, name.len()) }
