@@ -163,6 +163,27 @@ impl TypeNames {
             .or_insert_with(|| content::type_key(ty).into())
             .clone()
     }
+
+    fn of_type(&mut self, ty: LLVMTypeRef) -> std::rc::Rc<str> {
+        self.cache
+            .entry(ty as usize)
+            .or_insert_with(|| content::type_key(ty).into())
+            .clone()
+    }
+
+    /// For `alloca`: the allocated type's content key
+    /// ([`Inst::allocated_type_key`], remembered).
+    pub fn allocated(&mut self, inst: Inst) -> Option<std::rc::Rc<str>> {
+        (inst.opcode() == LLVMOpcode::LLVMAlloca)
+            .then(|| self.of_type(unsafe { LLVMGetAllocatedType(inst.0.raw) }))
+    }
+
+    /// For `getelementptr`: the source element type's content key
+    /// ([`Inst::gep_source_type_key`], remembered).
+    pub fn gep_source(&mut self, inst: Inst) -> Option<std::rc::Rc<str>> {
+        (inst.opcode() == LLVMOpcode::LLVMGetElementPtr)
+            .then(|| self.of_type(unsafe { LLVMGetGEPSourceElementType(inst.0.raw) }))
+    }
 }
 
 /// A parsed module. Handles obtained from it live as long as it does.
@@ -775,9 +796,15 @@ impl Inst {
     /// samesign flags, GEP no-wrap flags, fast-math flags, a shufflevector's
     /// mask, alignment, volatility, atomic ordering, tail-call kind.
     pub fn local_attributes(self) -> String {
+        let mut out = String::new();
+        self.write_local_attributes(&mut out);
+        out
+    }
+
+    /// [`Inst::local_attributes`], appended to `out`.
+    pub fn write_local_attributes(self, out: &mut String) {
         use LLVMOpcode::*;
         let r = self.0.raw;
-        let mut out = String::new();
         let mut word = |w: &str| {
             out.push_str(w);
             out.push(' ');
@@ -858,7 +885,6 @@ impl Inst {
                 }
             }
         }
-        out
     }
 
     /// Swaps the operands of an icmp/fcmp and mirrors the predicate.
