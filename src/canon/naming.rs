@@ -60,7 +60,7 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
     // in `sigs.insts` breaks ties between unplaced values): after sorting,
     // a group is a run, and so are the groups sharing a hash prefix. Each
     // group's name depends only on the groups, not on any visiting order.
-    let mut named: Vec<(&'static str, u64, usize, usize)> = sigs
+    let mut named: Vec<(u128, u64, usize, usize)> = sigs
         .insts
         .iter()
         .zip(&sigs.full)
@@ -68,12 +68,12 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
         .filter(|(_, (i, _))| !i.val().is_void())
         .map(|(k, (&i, &h))| {
             let pos = positions.get(&i.val()).copied().unwrap_or(usize::MAX);
-            (mnemonic(i), h, pos, k)
+            (mnemonic_key(mnemonic(i)), h, pos, k)
         })
         .collect();
     named.sort_unstable();
     // (mnemonic, hash, first member, end of members) per group
-    let groups: Vec<(&'static str, u64, usize, usize)> = named
+    let groups: Vec<(u128, u64, usize, usize)> = named
         .chunk_by(|a, b| a.0 == b.0 && a.1 == b.1)
         .scan(0, |start, run| {
             let g = (run[0].0, run[0].1, *start, *start + run.len());
@@ -91,9 +91,9 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
     };
     let short = sharing(48);
     let long = sharing(32);
-    for (g, &(m, h, start, end)) in groups.iter().enumerate() {
+    for (g, &(_, h, start, end)) in groups.iter().enumerate() {
         name.clear();
-        name.push_str(m);
+        name.push_str(mnemonic(sigs.insts[named[start].3]));
         name.push('.');
         if short[g] == 1 {
             push_hex(&mut name, h >> 48, 4);
@@ -113,6 +113,15 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
         }
     }
     renamer.finish();
+}
+
+/// A mnemonic as one integer (its bytes, zero padded): equal keys are
+/// equal mnemonics, and comparing them is cheaper than comparing strings.
+fn mnemonic_key(m: &str) -> u128 {
+    let mut bytes = [0u8; 16];
+    assert!(m.len() <= bytes.len(), "mnemonic {m} longer than 16 bytes");
+    bytes[..m.len()].copy_from_slice(m.as_bytes());
+    u128::from_be_bytes(bytes)
 }
 
 /// Appends the low `digits` hex digits of `v` (lower case, zero padded).

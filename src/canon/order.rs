@@ -313,15 +313,20 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     let floating = |i: usize| matches!(roles[i], Role::Reader { .. } | Role::Pure);
 
     // Same-block floating operands of each instruction, in operand order.
-    let deps: Vec<Vec<usize>> = insts
-        .iter()
-        .map(|inst| {
+    let mut deps = Deps {
+        flat: Vec::with_capacity(n * 2),
+        start: Vec::with_capacity(n + 1),
+        stack: Vec::new(),
+    };
+    deps.start.push(0);
+    for inst in &insts {
+        deps.flat.extend(
             inst.iter_operands()
                 .filter_map(|v| local.get(&v).copied())
-                .filter(|&j| floating(j))
-                .collect()
-        })
-        .collect();
+                .filter(|&j| floating(j)),
+        );
+        deps.start.push(deps.flat.len());
+    }
     let outputs: Vec<usize> = (0..n).filter(|&i| roles[i] == Role::Output).collect();
 
     // Unconstrained walk: the rank at which each instruction is first reached.
@@ -330,7 +335,7 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
         let mut seen = vec![false; n];
         let mut counter = 0;
         for &o in &outputs {
-            walk(o, &deps, &mut seen, &mut |i| {
+            walk(o, &mut deps, &mut seen, &mut |i| {
                 rank[i] = counter;
                 counter += 1;
             });
@@ -386,7 +391,7 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     let last_unit = units.len().saturating_sub(1);
     for (u, unit) in units.into_iter().enumerate() {
         for &m in &outputs[unit.clone()] {
-            walk_operands_then(m, &deps, &mut placed, &mut order);
+            walk_operands_then(m, &mut deps, &mut placed, &mut order);
         }
         let flushes = readers[unit.clone()]
             .iter()
@@ -401,8 +406,7 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
                 .filter(|&&i| !placed[i])
                 .map(|&i| {
                     let places: Vec<(usize, u64)> = insts[i]
-                        .operands()
-                        .into_iter()
+                        .iter_operands()
                         .map(|v| {
                             let place = match local.get(&v) {
                                 Some(&j) if local_pos[j] != usize::MAX => earlier + local_pos[j],
@@ -417,7 +421,7 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
                 .collect();
             keyed.sort();
             for (_, i) in keyed {
-                walk_root(i, &deps, &mut placed, &mut order);
+                walk_root(i, &mut deps, &mut placed, &mut order);
             }
         }
         for &o in &outputs[unit] {
@@ -428,22 +432,38 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     // Anything left (a block without outputs cannot verify, but be total).
     for i in 0..n {
         if !placed[i] {
-            walk_root(i, &deps, &mut placed, &mut order);
+            walk_root(i, &mut deps, &mut placed, &mut order);
         }
     }
     debug_assert_eq!(order.len(), n);
     order.into_iter().map(|i| insts[i]).collect()
 }
 
+/// Each instruction's same-block floating operands (flattened, one slice
+/// per instruction), and the walks' reused stack.
+struct Deps {
+    flat: Vec<usize>,
+    start: Vec<usize>,
+    stack: Vec<(usize, usize)>,
+}
+
+impl Deps {
+    fn of(&self, i: usize) -> &[usize] {
+        &self.flat[self.start[i]..self.start[i + 1]]
+    }
+}
+
 /// Depth-first post-order over `deps` from `root`'s operands (not `root`
 /// itself), calling `emit` for each newly reached instruction.
-fn walk(root: usize, deps: &[Vec<usize>], seen: &mut [bool], emit: &mut dyn FnMut(usize)) {
-    let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+fn walk(root: usize, deps: &mut Deps, seen: &mut [bool], emit: &mut dyn FnMut(usize)) {
+    let mut stack = std::mem::take(&mut deps.stack);
+    stack.push((root, 0));
     while let Some(top) = stack.last_mut() {
         let (i, k) = *top;
-        if k < deps[i].len() {
+        let ops = deps.of(i);
+        if k < ops.len() {
             top.1 += 1;
-            let j = deps[i][k];
+            let j = ops[k];
             if !seen[j] {
                 seen[j] = true;
                 stack.push((j, 0));
@@ -455,20 +475,16 @@ fn walk(root: usize, deps: &[Vec<usize>], seen: &mut [bool], emit: &mut dyn FnMu
             }
         }
     }
+    deps.stack = stack;
 }
 
 /// Places the unplaced operand trees of `root` (not `root` itself).
-fn walk_operands_then(
-    root: usize,
-    deps: &[Vec<usize>],
-    placed: &mut [bool],
-    order: &mut Vec<usize>,
-) {
+fn walk_operands_then(root: usize, deps: &mut Deps, placed: &mut [bool], order: &mut Vec<usize>) {
     walk(root, deps, placed, &mut |i| order.push(i));
 }
 
 /// Places `root` and its unplaced operand trees.
-fn walk_root(root: usize, deps: &[Vec<usize>], placed: &mut [bool], order: &mut Vec<usize>) {
+fn walk_root(root: usize, deps: &mut Deps, placed: &mut [bool], order: &mut Vec<usize>) {
     if placed[root] {
         return;
     }
