@@ -60,7 +60,7 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
     // in `sigs.insts` breaks ties between unplaced values): after sorting,
     // a group is a run, and so are the groups sharing a hash prefix. Each
     // group's name depends only on the groups, not on any visiting order.
-    let mut named: Vec<(u128, u64, usize, usize)> = sigs
+    let mut named: Vec<(u32, u64, u32, u32)> = sigs
         .insts
         .iter()
         .zip(&sigs.full)
@@ -68,12 +68,13 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
         .filter(|(_, (i, _))| !i.val().is_void())
         .map(|(k, (&i, &h))| {
             let pos = positions.get(&i.val()).copied().unwrap_or(usize::MAX);
-            (mnemonic_key(mnemonic(i)), h, pos, k)
+            let pos = u32::try_from(pos).unwrap_or(u32::MAX);
+            (mnemonic_class(i), h, pos, k as u32)
         })
         .collect();
     named.sort_unstable();
     // (mnemonic, hash, first member, end of members) per group
-    let groups: Vec<(u128, u64, usize, usize)> = named
+    let groups: Vec<(u32, u64, usize, usize)> = named
         .chunk_by(|a, b| a.0 == b.0 && a.1 == b.1)
         .scan(0, |start, run| {
             let g = (run[0].0, run[0].1, *start, *start + run.len());
@@ -93,7 +94,7 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
     let long = sharing(32);
     for (g, &(_, h, start, end)) in groups.iter().enumerate() {
         name.clear();
-        name.push_str(mnemonic(sigs.insts[named[start].3]));
+        name.push_str(mnemonic(sigs.insts[named[start].3 as usize]));
         name.push('.');
         if short[g] == 1 {
             push_hex(&mut name, h >> 48, 4);
@@ -109,19 +110,21 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
                 name.push('.');
                 push_decimal(&mut name, k);
             }
-            renamer.set(sigs.insts[member.3].val(), &name);
+            renamer.set(sigs.insts[member.3 as usize].val(), &name);
         }
     }
     renamer.finish();
 }
 
-/// A mnemonic as one integer (its bytes, zero padded): equal keys are
-/// equal mnemonics, and comparing them is cheaper than comparing strings.
-fn mnemonic_key(m: &str) -> u128 {
-    let mut bytes = [0u8; 16];
-    assert!(m.len() <= bytes.len(), "mnemonic {m} longer than 16 bytes");
-    bytes[..m.len()].copy_from_slice(m.as_bytes());
-    u128::from_be_bytes(bytes)
+/// A number per mnemonic: equal numbers are equal [`mnemonic`]s (the
+/// opcodes that share one map to one of them), cheaper to sort than strings.
+fn mnemonic_class(inst: Inst) -> u32 {
+    use LLVMOpcode::*;
+    (match inst.opcode() {
+        LLVMFCmp => LLVMICmp,
+        LLVMInvoke | LLVMCallBr => LLVMCall,
+        op => op,
+    }) as u32
 }
 
 /// Appends the low `digits` hex digits of `v` (lower case, zero padded).

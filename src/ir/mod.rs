@@ -805,68 +805,75 @@ impl Inst {
     pub fn write_local_attributes(self, out: &mut String) {
         use LLVMOpcode::*;
         let r = self.0.raw;
-        let mut word = |w: &str| {
-            out.push_str(w);
+        use std::fmt::Write as _;
+        let mut word = |w: std::fmt::Arguments| {
+            let _ = out.write_fmt(w);
             out.push(' ');
         };
         unsafe {
             match self.opcode() {
                 LLVMAdd | LLVMSub | LLVMMul | LLVMShl => {
                     if LLVMGetNUW(r) != 0 {
-                        word("nuw");
+                        word(format_args!("nuw"));
                     }
                     if LLVMGetNSW(r) != 0 {
-                        word("nsw");
+                        word(format_args!("nsw"));
                     }
                 }
-                LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr if LLVMGetExact(r) != 0 => word("exact"),
-                LLVMOr if LLVMGetIsDisjoint(r) != 0 => word("disjoint"),
-                LLVMZExt if LLVMGetNNeg(r) != 0 => word("nneg"),
-                LLVMICmp if LLVMGetICmpSameSign(r) != 0 => word("samesign"),
+                LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr if LLVMGetExact(r) != 0 => {
+                    word(format_args!("exact"))
+                }
+                LLVMOr if LLVMGetIsDisjoint(r) != 0 => word(format_args!("disjoint")),
+                LLVMZExt if LLVMGetNNeg(r) != 0 => word(format_args!("nneg")),
+                LLVMICmp if LLVMGetICmpSameSign(r) != 0 => word(format_args!("samesign")),
                 LLVMGetElementPtr => {
                     let f = LLVMGEPGetNoWrapFlags(r);
                     if f & llvm_sys::LLVMGEPFlagInBounds != 0 {
-                        word("inbounds");
+                        word(format_args!("inbounds"));
                     }
                     if f & llvm_sys::LLVMGEPFlagNUSW != 0 {
-                        word("nusw");
+                        word(format_args!("nusw"));
                     }
                     if f & llvm_sys::LLVMGEPFlagNUW != 0 {
-                        word("nuw");
+                        word(format_args!("nuw"));
                     }
                 }
                 LLVMShuffleVector => {
                     let undef = LLVMGetUndefMaskElem();
-                    word("mask");
+                    word(format_args!("mask"));
                     for i in 0..LLVMGetNumMaskElements(r) {
                         let m = LLVMGetMaskValue(r, i);
                         if m == undef {
-                            word("poison");
+                            word(format_args!("poison"));
                         } else {
-                            word(&m.to_string());
+                            word(format_args!("{m}"));
                         }
                     }
                 }
                 LLVMLoad | LLVMStore | LLVMAlloca => {
-                    word(&format!("align {}", LLVMGetAlignment(r)));
+                    word(format_args!("align {}", LLVMGetAlignment(r)));
                 }
                 LLVMCall => {
-                    word(match LLVMGetTailCallKind(r) {
+                    let kind = match LLVMGetTailCallKind(r) {
                         llvm_sys::LLVMTailCallKind::LLVMTailCallKindNone => "",
                         llvm_sys::LLVMTailCallKind::LLVMTailCallKindTail => "tail",
                         llvm_sys::LLVMTailCallKind::LLVMTailCallKindMustTail => "musttail",
                         llvm_sys::LLVMTailCallKind::LLVMTailCallKindNoTail => "notail",
-                    });
+                    };
+                    word(format_args!("{kind}"));
                 }
                 _ => {}
             }
             if self.is_volatile_or_atomic() {
-                word(if LLVMGetVolatile(r) != 0 {
+                let volatile = if LLVMGetVolatile(r) != 0 {
                     "volatile"
                 } else {
                     ""
-                });
-                word(&format!("{:?}", LLVMGetOrdering(r)).replace("LLVMAtomicOrdering", ""));
+                };
+                word(format_args!("{volatile}"));
+                let ordering =
+                    format!("{:?}", LLVMGetOrdering(r)).replace("LLVMAtomicOrdering", "");
+                word(format_args!("{ordering}"));
             }
             if LLVMCanValueUseFastMathFlags(r) != 0 {
                 let f = LLVMGetFastMathFlags(r);
@@ -880,7 +887,7 @@ impl Inst {
                     (llvm_sys::LLVMFastMathApproxFunc, "afn"),
                 ] {
                     if f & bit != 0 {
-                        word(name);
+                        word(format_args!("{name}"));
                     }
                 }
             }
