@@ -210,31 +210,34 @@ pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
     let mut positions = Positions::with_capacity_and_hasher(sigs.insts.len(), Default::default());
     let mut orders = Vec::with_capacity(layout.order.len());
     for (bi, &b) in layout.order.iter().enumerate() {
-        let order = block_order(b, bi == 0, sigs, &positions);
+        let (order, free) = block_order(b, bi == 0, sigs, &positions);
         for inst in &order {
             let n = positions.len();
             positions.insert(inst.val(), n);
         }
-        orders.push(order);
+        orders.push((order, free));
     }
     // Interchangeable computations (same hash, no side effects, independent
     // of each other) sitting side by side were ordered by the input as a last
     // resort; put them in the order of their first users instead. Going
     // bottom-up, users are settled before the definitions that feed them.
-    for order in orders.iter_mut().rev() {
-        order_interchangeable_runs(order, sigs, &mut positions);
+    for (order, free) in orders.iter_mut().rev() {
+        order_interchangeable_runs(order, free, sigs, &mut positions);
     }
-    for order in &orders {
+    for (order, _) in &orders {
         reorder_block(order);
     }
     positions
 }
 
-fn order_interchangeable_runs(order: &mut [Inst], sigs: &Signatures, positions: &mut Positions) {
-    let free: Vec<bool> = order
-        .iter()
-        .map(|&a| a.opcode() != LLVMOpcode::LLVMPHI && !is_output(a) && !glued_to_previous(a))
-        .collect();
+/// `free[k]`: `order[k]` is no PHI, no output and not glued to the
+/// instruction before it (see [`block_order`]).
+fn order_interchangeable_runs(
+    order: &mut [Inst],
+    free: &[bool],
+    sigs: &Signatures,
+    positions: &mut Positions,
+) {
     let movable = |k: usize| free[k];
     let mut end = order.len();
     while end > 0 {
@@ -271,8 +274,14 @@ fn order_interchangeable_runs(order: &mut [Inst], sigs: &Signatures, positions: 
     }
 }
 
-/// The canonical order of one block's instructions.
-fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) -> Vec<Inst> {
+/// The canonical order of one block's instructions, and for each of them
+/// whether it is free (no PHI, no output, not glued to its predecessor).
+fn block_order(
+    b: Block,
+    is_entry: bool,
+    sigs: &Signatures,
+    before: &Positions,
+) -> (Vec<Inst>, Vec<bool>) {
     let insts = b.instructions();
     let n = insts.len();
     let local: HashMap<Val, usize> = insts
@@ -286,11 +295,14 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     // Both members of a glued pair are outputs.
     let glued: Vec<bool> = insts.iter().map(|&i| glued_to_previous(i)).collect();
     let mut roles = Vec::with_capacity(n);
+    let mut free = Vec::with_capacity(n);
     let mut head = true;
     let mut led = false;
     let mut segment = 0;
     for (k, &inst) in insts.iter().enumerate() {
         let op = inst.opcode();
+        let output = op != LLVMOpcode::LLVMPHI && is_output(inst);
+        free.push(op != LLVMOpcode::LLVMPHI && !output && !glued[k]);
         let fixed = op == LLVMOpcode::LLVMPHI
             || (!led && must_lead(inst))
             || (is_entry && op == LLVMOpcode::LLVMAlloca);
@@ -299,7 +311,7 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
             Role::Fixed
         } else {
             head = false;
-            if glued[k] || glued.get(k + 1) == Some(&true) || is_output(inst) {
+            if glued[k] || glued.get(k + 1) == Some(&true) || output {
                 segment += 1;
                 Role::Output
             } else if inst.may_read_memory() {
@@ -401,25 +413,32 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
                 local_pos[i] = p;
             }
             synced = order.len();
-            let mut keyed: Vec<_> = group
+            // Sorted by (rank, hash, operand places, index); the places are
+            // only worked out where rank and hash tie.
+            let mut keyed: Vec<((usize, u64), usize)> = group
                 .iter()
                 .filter(|&&i| !placed[i])
-                .map(|&i| {
-                    let places: Vec<(usize, u64)> = insts[i]
-                        .iter_operands()
-                        .map(|v| {
-                            let place = match local.get(&v) {
-                                Some(&j) if local_pos[j] != usize::MAX => earlier + local_pos[j],
-                                Some(_) => usize::MAX,
-                                None => before.get(&v).copied().unwrap_or(usize::MAX),
-                            };
-                            (place, sigs.operand_hash(v))
-                        })
-                        .collect();
-                    ((rank[i], sigs.of(insts[i]), places), i)
-                })
+                .map(|&i| ((rank[i], sigs.of(insts[i])), i))
                 .collect();
-            keyed.sort();
+            keyed.sort_unstable();
+            let places = |i: usize| -> Vec<(usize, u64)> {
+                insts[i]
+                    .iter_operands()
+                    .map(|v| {
+                        let place = match local.get(&v) {
+                            Some(&j) if local_pos[j] != usize::MAX => earlier + local_pos[j],
+                            Some(_) => usize::MAX,
+                            None => before.get(&v).copied().unwrap_or(usize::MAX),
+                        };
+                        (place, sigs.operand_hash(v))
+                    })
+                    .collect()
+            };
+            for tie in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
+                if tie.len() > 1 {
+                    tie.sort_by_cached_key(|&(_, i)| (places(i), i));
+                }
+            }
             for (_, i) in keyed {
                 walk_root(i, &mut deps, &mut placed, &mut order);
             }
@@ -436,7 +455,8 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
         }
     }
     debug_assert_eq!(order.len(), n);
-    order.into_iter().map(|i| insts[i]).collect()
+    let free_in_order = order.iter().map(|&i| free[i]).collect();
+    (order.into_iter().map(|i| insts[i]).collect(), free_in_order)
 }
 
 /// Each instruction's same-block floating operands (flattened, one slice
