@@ -176,10 +176,6 @@ impl OperandLists {
     fn of(&self, i: usize) -> &[Result<usize, u64>] {
         &self.flat[self.start[i]..self.start[i + 1]]
     }
-
-    fn len(&self) -> usize {
-        self.start.len() - 1
-    }
 }
 
 /// What instructions hash a global operand by, where its printed name is
@@ -373,9 +369,9 @@ impl Describe<'_> {
 /// operations, compares, PHIs).
 fn users_of(insts: &[Inst], operands: &OperandLists) -> Vec<Vec<(usize, u32)>> {
     let mut users: Vec<Vec<(usize, u32)>> = vec![Vec::new(); insts.len()];
-    for u in 0..operands.len() {
+    for (u, inst) in insts.iter().enumerate() {
         let ops = operands.of(u);
-        let op = insts[u].opcode();
+        let op = inst.opcode();
         let unordered = is_commutative_binop(op) || is_compare(op) || op == LLVMOpcode::LLVMPHI;
         for (k, o) in ops.iter().enumerate() {
             if let Ok(j) = o {
