@@ -246,12 +246,22 @@ pub fn apply_order(layout: &Layout) {
     }
 }
 
-/// Gives every block its canonical name.
+/// Gives every block its canonical name. The old names are cleared first
+/// (a new name may still be held by another block); a block that already
+/// has its canonical name (an input in canonical form) keeps it untouched:
+/// no other block's new name can be that name.
 pub fn apply_names(layout: &Layout) {
-    for &b in &layout.order {
+    let renamed: Vec<(Block, &String)> = layout
+        .order
+        .iter()
+        .copied()
+        .zip(&layout.names)
+        .filter(|(b, name)| !b.as_val().has_name(name))
+        .collect();
+    for &(b, _) in &renamed {
         b.set_name("");
     }
-    for (b, name) in layout.order.iter().zip(&layout.names) {
+    for (b, name) in renamed {
         b.set_name(name);
     }
 }

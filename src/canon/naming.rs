@@ -17,8 +17,6 @@
 //! name, later ones get `.1`, `.2`, ... No function-wide counter is involved,
 //! so an edit renames only the edited value and the few that looked at it.
 
-use rustc_hash::FxHashMap as HashMap;
-
 use llvm_sys::LLVMOpcode;
 
 use super::order::Positions;
@@ -49,58 +47,100 @@ pub fn mnemonic(inst: Inst) -> &'static str {
 
 /// Names every argument and every non-void instruction of `func`.
 pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
-    let params = func.params();
-    let named: Vec<Inst> = sigs
-        .insts
-        .iter()
-        .copied()
-        .filter(|i| !i.val().is_void())
-        .collect();
     let mut renamer = Renamer::default();
-    for (k, p) in params.iter().enumerate() {
-        renamer.set(*p, format!("arg{k}"));
+    let mut name = String::new();
+    for (k, p) in func.params().iter().enumerate() {
+        name.clear();
+        name.push_str("arg");
+        push_decimal(&mut name, k);
+        renamer.set(*p, &name);
     }
 
-    // (full hash, mnemonic) -> members; then detect short-prefix clashes.
-    // Each group's name depends only on the groups, not on the order in
-    // which they are visited.
-    let mut by_hash: HashMap<(u64, &'static str), Vec<Inst>> = HashMap::default();
-    for &i in &named {
-        by_hash
-            .entry((sigs.of(i), mnemonic(i)))
-            .or_default()
-            .push(i);
-    }
-    let mut prefix_users: HashMap<(u64, &'static str), u32> = HashMap::default();
-    for &(h, m) in by_hash.keys() {
-        *prefix_users.entry((h >> 48, m)).or_insert(0) += 1;
-    }
-    let mut long_users: HashMap<(u64, &'static str), u32> = HashMap::default();
-    for &(h, m) in by_hash.keys() {
-        if prefix_users[&(h >> 48, m)] > 1 {
-            *long_users.entry((h >> 32, m)).or_insert(0) += 1;
+    // Group by (mnemonic, full hash), members in canonical order (the index
+    // in `sigs.insts` breaks ties between unplaced values): after sorting,
+    // a group is a run, and so are the groups sharing a hash prefix. Each
+    // group's name depends only on the groups, not on any visiting order.
+    let mut named: Vec<(u32, u64, u32, u32)> = sigs
+        .insts
+        .iter()
+        .zip(&sigs.full)
+        .enumerate()
+        .filter(|(_, (i, _))| !i.val().is_void())
+        .map(|(k, (&i, &h))| {
+            let pos = positions.get(&i.val()).copied().unwrap_or(usize::MAX);
+            let pos = u32::try_from(pos).unwrap_or(u32::MAX);
+            (mnemonic_class(i), h, pos, k as u32)
+        })
+        .collect();
+    named.sort_unstable();
+    // (mnemonic, hash, first member, end of members) per group
+    let groups: Vec<(u32, u64, usize, usize)> = named
+        .chunk_by(|a, b| a.0 == b.0 && a.1 == b.1)
+        .scan(0, |start, run| {
+            let g = (run[0].0, run[0].1, *start, *start + run.len());
+            *start += run.len();
+            Some(g)
+        })
+        .collect();
+    // How many groups share a group's 16-bit and 32-bit hash prefixes.
+    let sharing = |shift: u32| -> Vec<usize> {
+        let mut counts = Vec::with_capacity(groups.len());
+        for run in groups.chunk_by(|a, b| a.0 == b.0 && a.1 >> shift == b.1 >> shift) {
+            counts.extend(std::iter::repeat_n(run.len(), run.len()));
         }
-    }
-    for ((h, m), mut members) in by_hash {
-        let hex = if prefix_users[&(h >> 48, m)] == 1 {
-            format!("{:04x}", h >> 48)
-        } else if long_users[&(h >> 32, m)] == 1 {
-            format!("{:08x}", h >> 32)
+        counts
+    };
+    let short = sharing(48);
+    let long = sharing(32);
+    for (g, &(_, h, start, end)) in groups.iter().enumerate() {
+        name.clear();
+        name.push_str(mnemonic(sigs.insts[named[start].3 as usize]));
+        name.push('.');
+        if short[g] == 1 {
+            push_hex(&mut name, h >> 48, 4);
+        } else if long[g] == 1 {
+            push_hex(&mut name, h >> 32, 8);
         } else {
-            format!("{h:016x}")
-        };
-        members.sort_by_key(|i| positions.get(&i.val()).copied().unwrap_or(usize::MAX));
-        let stem = format!("{m}.{hex}");
-        for (k, inst) in members.iter().enumerate() {
-            let name = if k == 0 {
-                stem.clone()
-            } else {
-                format!("{stem}.{k}")
-            };
-            renamer.set(inst.val(), name);
+            push_hex(&mut name, h, 16);
+        }
+        let stem = name.len();
+        for (k, member) in named[start..end].iter().enumerate() {
+            name.truncate(stem);
+            if k > 0 {
+                name.push('.');
+                push_decimal(&mut name, k);
+            }
+            renamer.set(sigs.insts[member.3 as usize].val(), &name);
         }
     }
     renamer.finish();
+}
+
+/// A number per mnemonic: equal numbers are equal [`mnemonic`]s (the
+/// opcodes that share one map to one of them), cheaper to sort than strings.
+fn mnemonic_class(inst: Inst) -> u32 {
+    use LLVMOpcode::*;
+    (match inst.opcode() {
+        LLVMFCmp => LLVMICmp,
+        LLVMInvoke | LLVMCallBr => LLVMCall,
+        op => op,
+    }) as u32
+}
+
+/// Appends the low `digits` hex digits of `v` (lower case, zero padded).
+fn push_hex(out: &mut String, v: u64, digits: u32) {
+    for d in (0..digits).rev() {
+        let nibble = ((v >> (4 * d)) & 0xf) as u32;
+        out.push(char::from_digit(nibble, 16).expect("a nibble is a hex digit"));
+    }
+}
+
+/// Appends `v` in decimal.
+fn push_decimal(out: &mut String, v: usize) {
+    if v >= 10 {
+        push_decimal(out, v / 10);
+    }
+    out.push(char::from_digit((v % 10) as u32, 10).expect("a decimal digit"));
 }
 
 /// Gives values their new names without first clearing the old ones: when
@@ -112,10 +152,10 @@ struct Renamer {
 }
 
 impl Renamer {
-    fn set(&mut self, v: Val, name: String) {
-        v.set_name(&name);
-        if v.name() != name {
-            self.retry.push((v, name));
+    fn set(&mut self, v: Val, name: &str) {
+        v.set_name(name);
+        if !v.has_name(name) {
+            self.retry.push((v, name.to_string()));
         }
     }
 

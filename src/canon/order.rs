@@ -210,31 +210,34 @@ pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
     let mut positions = Positions::with_capacity_and_hasher(sigs.insts.len(), Default::default());
     let mut orders = Vec::with_capacity(layout.order.len());
     for (bi, &b) in layout.order.iter().enumerate() {
-        let order = block_order(b, bi == 0, sigs, &positions);
+        let (order, free) = block_order(b, bi == 0, sigs, &positions);
         for inst in &order {
             let n = positions.len();
             positions.insert(inst.val(), n);
         }
-        orders.push(order);
+        orders.push((order, free));
     }
     // Interchangeable computations (same hash, no side effects, independent
     // of each other) sitting side by side were ordered by the input as a last
     // resort; put them in the order of their first users instead. Going
     // bottom-up, users are settled before the definitions that feed them.
-    for order in orders.iter_mut().rev() {
-        order_interchangeable_runs(order, sigs, &mut positions);
+    for (order, free) in orders.iter_mut().rev() {
+        order_interchangeable_runs(order, free, sigs, &mut positions);
     }
-    for order in &orders {
+    for (order, _) in &orders {
         reorder_block(order);
     }
     positions
 }
 
-fn order_interchangeable_runs(order: &mut [Inst], sigs: &Signatures, positions: &mut Positions) {
-    let free: Vec<bool> = order
-        .iter()
-        .map(|&a| a.opcode() != LLVMOpcode::LLVMPHI && !is_output(a) && !glued_to_previous(a))
-        .collect();
+/// `free[k]`: `order[k]` is no PHI, no output and not glued to the
+/// instruction before it (see [`block_order`]).
+fn order_interchangeable_runs(
+    order: &mut [Inst],
+    free: &[bool],
+    sigs: &Signatures,
+    positions: &mut Positions,
+) {
     let movable = |k: usize| free[k];
     let mut end = order.len();
     while end > 0 {
@@ -271,8 +274,14 @@ fn order_interchangeable_runs(order: &mut [Inst], sigs: &Signatures, positions: 
     }
 }
 
-/// The canonical order of one block's instructions.
-fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) -> Vec<Inst> {
+/// The canonical order of one block's instructions, and for each of them
+/// whether it is free (no PHI, no output, not glued to its predecessor).
+fn block_order(
+    b: Block,
+    is_entry: bool,
+    sigs: &Signatures,
+    before: &Positions,
+) -> (Vec<Inst>, Vec<bool>) {
     let insts = b.instructions();
     let n = insts.len();
     let local: HashMap<Val, usize> = insts
@@ -286,11 +295,14 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     // Both members of a glued pair are outputs.
     let glued: Vec<bool> = insts.iter().map(|&i| glued_to_previous(i)).collect();
     let mut roles = Vec::with_capacity(n);
+    let mut free = Vec::with_capacity(n);
     let mut head = true;
     let mut led = false;
     let mut segment = 0;
     for (k, &inst) in insts.iter().enumerate() {
         let op = inst.opcode();
+        let output = op != LLVMOpcode::LLVMPHI && is_output(inst);
+        free.push(op != LLVMOpcode::LLVMPHI && !output && !glued[k]);
         let fixed = op == LLVMOpcode::LLVMPHI
             || (!led && must_lead(inst))
             || (is_entry && op == LLVMOpcode::LLVMAlloca);
@@ -299,7 +311,7 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
             Role::Fixed
         } else {
             head = false;
-            if glued[k] || glued.get(k + 1) == Some(&true) || is_output(inst) {
+            if glued[k] || glued.get(k + 1) == Some(&true) || output {
                 segment += 1;
                 Role::Output
             } else if inst.may_read_memory() {
@@ -313,15 +325,20 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     let floating = |i: usize| matches!(roles[i], Role::Reader { .. } | Role::Pure);
 
     // Same-block floating operands of each instruction, in operand order.
-    let deps: Vec<Vec<usize>> = insts
-        .iter()
-        .map(|inst| {
+    let mut deps = Deps {
+        flat: Vec::with_capacity(n * 2),
+        start: Vec::with_capacity(n + 1),
+        stack: Vec::new(),
+    };
+    deps.start.push(0);
+    for inst in &insts {
+        deps.flat.extend(
             inst.iter_operands()
                 .filter_map(|v| local.get(&v).copied())
-                .filter(|&j| floating(j))
-                .collect()
-        })
-        .collect();
+                .filter(|&j| floating(j)),
+        );
+        deps.start.push(deps.flat.len());
+    }
     let outputs: Vec<usize> = (0..n).filter(|&i| roles[i] == Role::Output).collect();
 
     // Unconstrained walk: the rank at which each instruction is first reached.
@@ -330,7 +347,7 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
         let mut seen = vec![false; n];
         let mut counter = 0;
         for &o in &outputs {
-            walk(o, &deps, &mut seen, &mut |i| {
+            walk(o, &mut deps, &mut seen, &mut |i| {
                 rank[i] = counter;
                 counter += 1;
             });
@@ -386,7 +403,7 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     let last_unit = units.len().saturating_sub(1);
     for (u, unit) in units.into_iter().enumerate() {
         for &m in &outputs[unit.clone()] {
-            walk_operands_then(m, &deps, &mut placed, &mut order);
+            walk_operands_then(m, &mut deps, &mut placed, &mut order);
         }
         let flushes = readers[unit.clone()]
             .iter()
@@ -396,28 +413,34 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
                 local_pos[i] = p;
             }
             synced = order.len();
-            let mut keyed: Vec<_> = group
+            // Sorted by (rank, hash, operand places, index); the places are
+            // only worked out where rank and hash tie.
+            let mut keyed: Vec<((usize, u64), usize)> = group
                 .iter()
                 .filter(|&&i| !placed[i])
-                .map(|&i| {
-                    let places: Vec<(usize, u64)> = insts[i]
-                        .operands()
-                        .into_iter()
-                        .map(|v| {
-                            let place = match local.get(&v) {
-                                Some(&j) if local_pos[j] != usize::MAX => earlier + local_pos[j],
-                                Some(_) => usize::MAX,
-                                None => before.get(&v).copied().unwrap_or(usize::MAX),
-                            };
-                            (place, sigs.operand_hash(v))
-                        })
-                        .collect();
-                    ((rank[i], sigs.of(insts[i]), places), i)
-                })
+                .map(|&i| ((rank[i], sigs.of(insts[i])), i))
                 .collect();
-            keyed.sort();
+            keyed.sort_unstable();
+            let places = |i: usize| -> Vec<(usize, u64)> {
+                insts[i]
+                    .iter_operands()
+                    .map(|v| {
+                        let place = match local.get(&v) {
+                            Some(&j) if local_pos[j] != usize::MAX => earlier + local_pos[j],
+                            Some(_) => usize::MAX,
+                            None => before.get(&v).copied().unwrap_or(usize::MAX),
+                        };
+                        (place, sigs.operand_hash(v))
+                    })
+                    .collect()
+            };
+            for tie in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
+                if tie.len() > 1 {
+                    tie.sort_by_cached_key(|&(_, i)| (places(i), i));
+                }
+            }
             for (_, i) in keyed {
-                walk_root(i, &deps, &mut placed, &mut order);
+                walk_root(i, &mut deps, &mut placed, &mut order);
             }
         }
         for &o in &outputs[unit] {
@@ -428,22 +451,39 @@ fn block_order(b: Block, is_entry: bool, sigs: &Signatures, before: &Positions) 
     // Anything left (a block without outputs cannot verify, but be total).
     for i in 0..n {
         if !placed[i] {
-            walk_root(i, &deps, &mut placed, &mut order);
+            walk_root(i, &mut deps, &mut placed, &mut order);
         }
     }
     debug_assert_eq!(order.len(), n);
-    order.into_iter().map(|i| insts[i]).collect()
+    let free_in_order = order.iter().map(|&i| free[i]).collect();
+    (order.into_iter().map(|i| insts[i]).collect(), free_in_order)
+}
+
+/// Each instruction's same-block floating operands (flattened, one slice
+/// per instruction), and the walks' reused stack.
+struct Deps {
+    flat: Vec<usize>,
+    start: Vec<usize>,
+    stack: Vec<(usize, usize)>,
+}
+
+impl Deps {
+    fn of(&self, i: usize) -> &[usize] {
+        &self.flat[self.start[i]..self.start[i + 1]]
+    }
 }
 
 /// Depth-first post-order over `deps` from `root`'s operands (not `root`
 /// itself), calling `emit` for each newly reached instruction.
-fn walk(root: usize, deps: &[Vec<usize>], seen: &mut [bool], emit: &mut dyn FnMut(usize)) {
-    let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+fn walk(root: usize, deps: &mut Deps, seen: &mut [bool], emit: &mut dyn FnMut(usize)) {
+    let mut stack = std::mem::take(&mut deps.stack);
+    stack.push((root, 0));
     while let Some(top) = stack.last_mut() {
         let (i, k) = *top;
-        if k < deps[i].len() {
+        let ops = deps.of(i);
+        if k < ops.len() {
             top.1 += 1;
-            let j = deps[i][k];
+            let j = ops[k];
             if !seen[j] {
                 seen[j] = true;
                 stack.push((j, 0));
@@ -455,20 +495,16 @@ fn walk(root: usize, deps: &[Vec<usize>], seen: &mut [bool], emit: &mut dyn FnMu
             }
         }
     }
+    deps.stack = stack;
 }
 
 /// Places the unplaced operand trees of `root` (not `root` itself).
-fn walk_operands_then(
-    root: usize,
-    deps: &[Vec<usize>],
-    placed: &mut [bool],
-    order: &mut Vec<usize>,
-) {
+fn walk_operands_then(root: usize, deps: &mut Deps, placed: &mut [bool], order: &mut Vec<usize>) {
     walk(root, deps, placed, &mut |i| order.push(i));
 }
 
 /// Places `root` and its unplaced operand trees.
-fn walk_root(root: usize, deps: &[Vec<usize>], placed: &mut [bool], order: &mut Vec<usize>) {
+fn walk_root(root: usize, deps: &mut Deps, placed: &mut [bool], order: &mut Vec<usize>) {
     if placed[root] {
         return;
     }

@@ -142,7 +142,7 @@ fn feed_operands(
     mut h: StableHasher,
     op: LLVMOpcode,
     pred: Option<&'static str>,
-    mut ops: Vec<u64>,
+    ops: &mut [u64],
 ) -> StableHasher {
     if is_commutative_binop(op) && ops.len() == 2 {
         ops.sort_unstable();
@@ -159,10 +159,23 @@ fn feed_operands(
         };
         h = h.str(p);
     }
-    for o in ops {
+    for &o in ops.iter() {
         h = h.u64(o);
     }
     h
+}
+
+/// Every instruction's operands, flattened: `Ok(instruction index)` or
+/// `Err(leaf hash)`, one slice per instruction.
+struct OperandLists {
+    flat: Vec<Result<usize, u64>>,
+    start: Vec<usize>,
+}
+
+impl OperandLists {
+    fn of(&self, i: usize) -> &[Result<usize, u64>] {
+        &self.flat[self.start[i]..self.start[i + 1]]
+    }
 }
 
 /// What instructions hash a global operand by, where its printed name is
@@ -227,57 +240,69 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
 
     let mut leaf: HashMap<Val, u64> = HashMap::default();
     let mut types = TypeNames::default();
-    // operand lists as indices: Ok(instruction index) or Err(leaf hash)
-    let mut operands: Vec<Vec<Result<usize, u64>>> = Vec::with_capacity(insts.len());
+    let mut operands = OperandLists {
+        flat: Vec::with_capacity(insts.len() * 3),
+        start: Vec::with_capacity(insts.len() + 1),
+    };
+    operands.start.push(0);
     let mut base = Vec::with_capacity(insts.len());
+    let mut attributes = String::new();
+    let mut descriptors: Vec<u64> = Vec::new();
+    let mut pairs: Vec<(u64, Result<usize, u64>, u64)> = Vec::new();
+    let mut cx = Describe {
+        index: &index,
+        leaf: &mut leaf,
+        types: &mut types,
+        args: &args,
+        layout,
+        globals,
+        unnamed,
+        instruction: StableHasher::new().str("i").finish(),
+    };
     for inst in &insts {
         let op = inst.opcode();
         let mut h = StableHasher::new()
             .str(inst.opcode_name())
-            .str(&types.of(inst.val()));
-        if let Some(t) = inst.allocated_type_key() {
+            .str(&cx.types.of(inst.val()));
+        if let Some(t) = cx.types.allocated(*inst) {
             h = h.str(&t);
         }
-        if let Some(t) = inst.gep_source_type_key() {
+        if let Some(t) = cx.types.gep_source(*inst) {
             h = h.str(&t);
         }
         for i in inst.aggregate_indices() {
             h = h.u64(i as u64);
         }
-        h = h.str(&inst.local_attributes());
-        let mut ops = Vec::new();
-        let mut descriptors = Vec::new();
+        attributes.clear();
+        inst.write_local_attributes(&mut attributes);
+        h = h.str(&attributes);
+        descriptors.clear();
         if op == LLVMOpcode::LLVMPHI {
             // pairs (value, block), sorted by block so incoming order is irrelevant
-            let mut pairs: Vec<(u64, Result<usize, u64>, u64)> = inst
-                .incoming()
-                .into_iter()
-                .map(|(v, b)| {
-                    let bh = *leaf
-                        .entry(b.as_val())
-                        .or_insert_with(|| leaf_hash(b.as_val(), &args, layout, globals, unnamed));
-                    let (r, d) = describe(v, &index, &mut leaf, &args, layout, globals, unnamed);
-                    (bh, r, d)
-                })
-                .collect();
+            pairs.clear();
+            for (v, b) in inst.incoming() {
+                let bh = cx.leaf_of(b.as_val());
+                let (r, d) = cx.describe(v);
+                pairs.push((bh, r, d));
+            }
             pairs.sort_by_key(|(bh, _, d)| (*bh, *d));
-            for (bh, r, d) in pairs {
+            for &(bh, r, d) in &pairs {
                 descriptors.push(bh);
                 descriptors.push(d);
-                ops.push(Err(bh));
-                ops.push(r);
+                operands.flat.push(Err(bh));
+                operands.flat.push(r);
             }
         } else {
             for v in inst.iter_operands() {
-                let (r, d) = describe(v, &index, &mut leaf, &args, layout, globals, unnamed);
-                ops.push(r);
+                let (r, d) = cx.describe(v);
+                operands.flat.push(r);
                 descriptors.push(d);
             }
         }
+        operands.start.push(operands.flat.len());
         let pred = inst.predicate_name();
-        h = feed_operands(h, op, pred, descriptors);
+        h = feed_operands(h, op, pred, &mut descriptors);
         base.push(h.finish());
-        operands.push(ops);
     }
 
     let users = users_of(&insts, &operands);
@@ -296,43 +321,57 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
     }
 }
 
-/// An operand as (index of an instruction of this function | leaf hash) and
-/// its base-level descriptor hash.
-fn describe(
-    v: Val,
-    index: &HashMap<Val, usize>,
-    leaf: &mut HashMap<Val, u64>,
-    args: &HashMap<Val, usize>,
-    layout: &Layout,
-    globals: &GlobalKeys,
-    unnamed: &UnnamedGlobals,
-) -> (Result<usize, u64>, u64) {
-    match index.get(&v) {
-        Some(&j) => (Ok(j), StableHasher::new().str("i").finish()),
-        None => {
-            let h = *leaf
-                .entry(v)
-                .or_insert_with(|| leaf_hash(v, args, layout, globals, unnamed));
-            let descriptor = match v.kind() {
-                // The base hash sees only a constant's type; its value enters
-                // through refinement, and only where it separates a collision.
-                ValKind::ConstantInt | ValKind::ConstantFP | ValKind::OtherConstant => {
-                    StableHasher::new().str("c").str(&v.type_key()).finish()
-                }
-                _ => h,
-            };
-            (Err(h), descriptor)
+/// What describing an operand needs.
+struct Describe<'a> {
+    index: &'a HashMap<Val, usize>,
+    leaf: &'a mut HashMap<Val, u64>,
+    types: &'a mut TypeNames,
+    args: &'a HashMap<Val, usize>,
+    layout: &'a Layout,
+    globals: &'a GlobalKeys,
+    unnamed: &'a UnnamedGlobals,
+    /// The descriptor of any instruction operand.
+    instruction: u64,
+}
+
+impl Describe<'_> {
+    /// The leaf hash of a value that is not an instruction of this function.
+    fn leaf_of(&mut self, v: Val) -> u64 {
+        if let Some(&h) = self.leaf.get(&v) {
+            return h;
         }
+        let h = leaf_hash(v, self.args, self.layout, self.globals, self.unnamed);
+        self.leaf.insert(v, h);
+        h
+    }
+
+    /// An operand as (index of an instruction of this function | leaf hash)
+    /// and its base-level descriptor hash.
+    fn describe(&mut self, v: Val) -> (Result<usize, u64>, u64) {
+        if let Some(&j) = self.index.get(&v) {
+            return (Ok(j), self.instruction);
+        }
+        let h = self.leaf_of(v);
+        let descriptor = match v.kind() {
+            // The base hash sees only a constant's type; its value enters
+            // through refinement, and only where it separates a collision.
+            ValKind::ConstantInt | ValKind::ConstantFP | ValKind::OtherConstant => {
+                StableHasher::new().str("c").str(&self.types.of(v)).finish()
+            }
+            _ => h,
+        };
+        (Err(h), descriptor)
     }
 }
 
 /// For each instruction, its users as (user index, operand position); the
 /// position is `u32::MAX` where operand order carries no meaning (commutative
 /// operations, compares, PHIs).
-fn users_of(insts: &[Inst], operands: &[Vec<Result<usize, u64>>]) -> Vec<Vec<(usize, u32)>> {
+fn users_of(insts: &[Inst], operands: &OperandLists) -> Vec<Vec<(usize, u32)>> {
     let mut users: Vec<Vec<(usize, u32)>> = vec![Vec::new(); insts.len()];
-    for (u, ops) in operands.iter().enumerate() {
-        let op = insts[u].opcode();
+    for (u, inst) in insts.iter().enumerate() {
+        let ops = operands.of(u);
+        let op = inst.opcode();
         let unordered = is_commutative_binop(op) || is_compare(op) || op == LLVMOpcode::LLVMPHI;
         for (k, o) in ops.iter().enumerate() {
             if let Ok(j) = o {
@@ -371,7 +410,7 @@ fn refine(
     mut full: Vec<u64>,
     base: &[u64],
     insts: &[Inst],
-    operands: &[Vec<Result<usize, u64>>],
+    operands: &OperandLists,
     users: &[Vec<(usize, u32)>],
     block_of: &[u64],
 ) -> Vec<u64> {
@@ -432,7 +471,8 @@ fn refine(
                     .iter()
                     .copied()
                     .filter(|&i| {
-                        operands[i]
+                        operands
+                            .of(i)
                             .iter()
                             .all(|o| !matches!(o, Ok(j) if set.contains(j)))
                     })
@@ -493,24 +533,23 @@ fn refine_down(
     full: &[u64],
     colliding: &[usize],
     insts: &[Inst],
-    operands: &[Vec<Result<usize, u64>>],
+    operands: &OperandLists,
     seen: &mut [u64],
 ) -> Vec<u64> {
     let mut next = full.to_vec();
+    let mut ops: Vec<u64> = Vec::new();
     for &i in colliding {
-        let ops: Vec<u64> = operands[i]
-            .iter()
-            .map(|o| match o {
-                Ok(j) => full[*j],
-                Err(h) => *h,
-            })
-            .collect();
+        ops.clear();
+        ops.extend(operands.of(i).iter().map(|o| match o {
+            Ok(j) => full[*j],
+            Err(h) => *h,
+        }));
         let inst = insts[i];
         let absorbed = feed_operands(
             StableHasher::new(),
             inst.opcode(),
             inst.predicate_name(),
-            ops,
+            &mut ops,
         )
         .finish();
         if seen[i] == absorbed {

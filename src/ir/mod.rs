@@ -28,6 +28,11 @@ pub mod edit;
 pub mod passes;
 pub mod summary;
 
+extern "C" {
+    #[link_name = "free"]
+    fn libc_free(p: *mut std::ffi::c_void);
+}
+
 mod shim {
     use llvm_sys::prelude::*;
     extern "C" {
@@ -46,6 +51,7 @@ mod shim {
         pub fn irgit_may_read_memory(i: LLVMValueRef) -> i32;
         pub fn irgit_is_commutative(i: LLVMValueRef) -> i32;
         pub fn irgit_sort_block_uses(f: LLVMValueRef);
+        pub fn irgit_print_module(m: LLVMModuleRef, len: *mut usize) -> *mut std::os::raw::c_char;
     }
 }
 
@@ -157,6 +163,27 @@ impl TypeNames {
             .or_insert_with(|| content::type_key(ty).into())
             .clone()
     }
+
+    fn of_type(&mut self, ty: LLVMTypeRef) -> std::rc::Rc<str> {
+        self.cache
+            .entry(ty as usize)
+            .or_insert_with(|| content::type_key(ty).into())
+            .clone()
+    }
+
+    /// For `alloca`: the allocated type's content key
+    /// ([`Inst::allocated_type_key`], remembered).
+    pub fn allocated(&mut self, inst: Inst) -> Option<std::rc::Rc<str>> {
+        (inst.opcode() == LLVMOpcode::LLVMAlloca)
+            .then(|| self.of_type(unsafe { LLVMGetAllocatedType(inst.0.raw) }))
+    }
+
+    /// For `getelementptr`: the source element type's content key
+    /// ([`Inst::gep_source_type_key`], remembered).
+    pub fn gep_source(&mut self, inst: Inst) -> Option<std::rc::Rc<str>> {
+        (inst.opcode() == LLVMOpcode::LLVMGetElementPtr)
+            .then(|| self.of_type(unsafe { LLVMGetGEPSourceElementType(inst.0.raw) }))
+    }
 }
 
 /// A parsed module. Handles obtained from it live as long as it does.
@@ -172,7 +199,16 @@ impl<'ctx> IrModule<'ctx> {
 
     /// Prints the module as textual IR (LLVM's own printer).
     pub fn print(&self) -> String {
-        self.module.print_to_string().to_string()
+        // Through the shim: a buffered stream (LLVMPrintModuleToString's is
+        // unbuffered, which costs more than the rest of the printing).
+        unsafe {
+            let mut len = 0usize;
+            let p = shim::irgit_print_module(self.raw(), &mut len);
+            let bytes = std::slice::from_raw_parts(p as *const u8, len).to_vec();
+            libc_free(p as *mut std::ffi::c_void);
+            String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }
     }
 
     /// Runs LLVM's verifier.
@@ -368,6 +404,15 @@ impl Val {
         unsafe {
             let p = LLVMGetValueName2(self.raw, &mut len);
             raw_str(p, len)
+        }
+    }
+
+    /// Whether the value's name is exactly `name` (no copy made).
+    pub fn has_name(self, name: &str) -> bool {
+        let mut len = 0usize;
+        unsafe {
+            let p = LLVMGetValueName2(self.raw, &mut len);
+            !p.is_null() && std::slice::from_raw_parts(p as *const u8, len) == name.as_bytes()
         }
     }
 
@@ -751,71 +796,84 @@ impl Inst {
     /// samesign flags, GEP no-wrap flags, fast-math flags, a shufflevector's
     /// mask, alignment, volatility, atomic ordering, tail-call kind.
     pub fn local_attributes(self) -> String {
+        let mut out = String::new();
+        self.write_local_attributes(&mut out);
+        out
+    }
+
+    /// [`Inst::local_attributes`], appended to `out`.
+    pub fn write_local_attributes(self, out: &mut String) {
         use LLVMOpcode::*;
         let r = self.0.raw;
-        let mut out = String::new();
-        let mut word = |w: &str| {
-            out.push_str(w);
+        use std::fmt::Write as _;
+        let mut word = |w: std::fmt::Arguments| {
+            let _ = out.write_fmt(w);
             out.push(' ');
         };
         unsafe {
             match self.opcode() {
                 LLVMAdd | LLVMSub | LLVMMul | LLVMShl => {
                     if LLVMGetNUW(r) != 0 {
-                        word("nuw");
+                        word(format_args!("nuw"));
                     }
                     if LLVMGetNSW(r) != 0 {
-                        word("nsw");
+                        word(format_args!("nsw"));
                     }
                 }
-                LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr if LLVMGetExact(r) != 0 => word("exact"),
-                LLVMOr if LLVMGetIsDisjoint(r) != 0 => word("disjoint"),
-                LLVMZExt if LLVMGetNNeg(r) != 0 => word("nneg"),
-                LLVMICmp if LLVMGetICmpSameSign(r) != 0 => word("samesign"),
+                LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr if LLVMGetExact(r) != 0 => {
+                    word(format_args!("exact"))
+                }
+                LLVMOr if LLVMGetIsDisjoint(r) != 0 => word(format_args!("disjoint")),
+                LLVMZExt if LLVMGetNNeg(r) != 0 => word(format_args!("nneg")),
+                LLVMICmp if LLVMGetICmpSameSign(r) != 0 => word(format_args!("samesign")),
                 LLVMGetElementPtr => {
                     let f = LLVMGEPGetNoWrapFlags(r);
                     if f & llvm_sys::LLVMGEPFlagInBounds != 0 {
-                        word("inbounds");
+                        word(format_args!("inbounds"));
                     }
                     if f & llvm_sys::LLVMGEPFlagNUSW != 0 {
-                        word("nusw");
+                        word(format_args!("nusw"));
                     }
                     if f & llvm_sys::LLVMGEPFlagNUW != 0 {
-                        word("nuw");
+                        word(format_args!("nuw"));
                     }
                 }
                 LLVMShuffleVector => {
                     let undef = LLVMGetUndefMaskElem();
-                    word("mask");
+                    word(format_args!("mask"));
                     for i in 0..LLVMGetNumMaskElements(r) {
                         let m = LLVMGetMaskValue(r, i);
                         if m == undef {
-                            word("poison");
+                            word(format_args!("poison"));
                         } else {
-                            word(&m.to_string());
+                            word(format_args!("{m}"));
                         }
                     }
                 }
                 LLVMLoad | LLVMStore | LLVMAlloca => {
-                    word(&format!("align {}", LLVMGetAlignment(r)));
+                    word(format_args!("align {}", LLVMGetAlignment(r)));
                 }
                 LLVMCall => {
-                    word(match LLVMGetTailCallKind(r) {
+                    let kind = match LLVMGetTailCallKind(r) {
                         llvm_sys::LLVMTailCallKind::LLVMTailCallKindNone => "",
                         llvm_sys::LLVMTailCallKind::LLVMTailCallKindTail => "tail",
                         llvm_sys::LLVMTailCallKind::LLVMTailCallKindMustTail => "musttail",
                         llvm_sys::LLVMTailCallKind::LLVMTailCallKindNoTail => "notail",
-                    });
+                    };
+                    word(format_args!("{kind}"));
                 }
                 _ => {}
             }
             if self.is_volatile_or_atomic() {
-                word(if LLVMGetVolatile(r) != 0 {
+                let volatile = if LLVMGetVolatile(r) != 0 {
                     "volatile"
                 } else {
                     ""
-                });
-                word(&format!("{:?}", LLVMGetOrdering(r)).replace("LLVMAtomicOrdering", ""));
+                };
+                word(format_args!("{volatile}"));
+                let ordering =
+                    format!("{:?}", LLVMGetOrdering(r)).replace("LLVMAtomicOrdering", "");
+                word(format_args!("{ordering}"));
             }
             if LLVMCanValueUseFastMathFlags(r) != 0 {
                 let f = LLVMGetFastMathFlags(r);
@@ -829,12 +887,11 @@ impl Inst {
                     (llvm_sys::LLVMFastMathApproxFunc, "afn"),
                 ] {
                     if f & bit != 0 {
-                        word(name);
+                        word(format_args!("{name}"));
                     }
                 }
             }
         }
-        out
     }
 
     /// Swaps the operands of an icmp/fcmp and mirrors the predicate.

@@ -135,3 +135,25 @@ char *irgit_operand_texts(const LLVMValueRef *Vals, size_t N) {
 }
 
 } // extern "C"
+
+extern "C" {
+
+// Prints module M as textual IR into a malloc'ed buffer of *Len bytes (free
+// with free()). LLVMPrintModuleToString writes through an unbuffered string
+// stream, so every token crosses formatted_raw_ostream's column tracking on
+// its own; a buffered stream prints the same text in 64 KiB chunks.
+char *irgit_print_module(LLVMModuleRef M, size_t *Len) {
+  std::string Out;
+  {
+    raw_string_ostream OS(Out);
+    OS.SetBufferSize(1 << 16);
+    unwrap(M)->print(OS, nullptr);
+  }
+  char *Buf = static_cast<char *>(malloc(Out.size() + 1));
+  memcpy(Buf, Out.data(), Out.size());
+  Buf[Out.size()] = 0;
+  *Len = Out.size();
+  return Buf;
+}
+
+} // extern "C"
