@@ -165,8 +165,24 @@ pub fn user_part(comment: &str) -> &str {
 /// Whether `text` holds any comment that is not LLVM's own: without one,
 /// the canonical form needs no comment work at all.
 pub fn has_user_comments(text: &str) -> bool {
-    text.split('\n')
-        .any(|l| layout::comment_start(l).is_some_and(|at| !user_part(&l[at..]).trim().is_empty()))
+    // Only lines holding a `;` can hold a comment: jump from one to the
+    // next (most lines of compiler output have none).
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(k) = text[from..].find(';') {
+        let at = from + k;
+        let start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |e| at + e);
+        let line = &text[start..end];
+        if layout::comment_start(line).is_some_and(|c| !user_part(&line[c..]).trim().is_empty()) {
+            return true;
+        }
+        from = end;
+    }
+    false
 }
 
 /// The user's comment text as a multiset of fragments (each `;`-separated
