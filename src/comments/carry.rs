@@ -40,28 +40,55 @@ enum Key {
     Text(String),
 }
 
+/// Items bound to keys, in the order their keys were first seen, with an
+/// index to find a key's entry.
+#[derive(Debug)]
+struct Keyed<T> {
+    list: Vec<(Key, Vec<T>)>,
+    index: HashMap<Key, usize>,
+}
+
+impl<T> Default for Keyed<T> {
+    fn default() -> Self {
+        Keyed {
+            list: Vec::new(),
+            index: HashMap::default(),
+        }
+    }
+}
+
+impl<T> Keyed<T> {
+    fn push(&mut self, key: Key, items: impl IntoIterator<Item = T>) {
+        match self.index.get(&key) {
+            Some(&i) => self.list[i].1.extend(items),
+            None => {
+                self.index.insert(key.clone(), self.list.len());
+                self.list.push((key, items.into_iter().collect()));
+            }
+        }
+    }
+
+    /// The position of `key`'s entry in `list`.
+    fn find(&self, key: &Key) -> Option<usize> {
+        self.index.get(key).copied()
+    }
+}
+
 /// Notes bound to their keys, in file order.
 #[derive(Debug, Default)]
 struct Bound {
     head: Vec<String>,
     end: Vec<String>,
     /// Leading lines per key.
-    before: Vec<(Key, Vec<String>)>,
+    before: Keyed<String>,
     /// Trailing comments per key: (line of the statement, text).
-    trailing: Vec<(Key, Vec<(usize, String)>)>,
+    trailing: Keyed<(usize, String)>,
 }
 
 /// The comments of one input, ready to be written into its canonical text.
 #[derive(Debug, Default)]
 pub struct Carried {
     bound: Bound,
-}
-
-fn push_to<T>(list: &mut Vec<(Key, Vec<T>)>, key: Key, items: impl IntoIterator<Item = T>) {
-    match list.iter_mut().find(|(k, _)| *k == key) {
-        Some((_, v)) => v.extend(items),
-        None => list.push((key, items.into_iter().collect())),
-    }
 }
 
 impl Carried {
@@ -82,26 +109,22 @@ impl Carried {
                 Anchor::Head => bound.head.extend(note.lines),
                 Anchor::End => bound.end.extend(note.lines),
                 Anchor::Before(s) => match forward(s) {
-                    Some(k) => push_to(&mut bound.before, k, note.lines),
+                    Some(k) => bound.before.push(k, note.lines),
                     None => bound.end.extend(note.lines),
                 },
                 Anchor::BodyStart(s) => match &keys[s] {
-                    Some(Key::Object(f)) => {
-                        push_to(&mut bound.before, Key::BodyStart(*f), note.lines)
-                    }
+                    Some(Key::Object(f)) => bound.before.push(Key::BodyStart(*f), note.lines),
                     _ => match forward(s + 1) {
-                        Some(k) => push_to(&mut bound.before, k, note.lines),
+                        Some(k) => bound.before.push(k, note.lines),
                         None => bound.end.extend(note.lines),
                     },
                 },
                 Anchor::Trailing { stmt, line } => match &keys[stmt] {
-                    Some(k) => push_to(
-                        &mut bound.trailing,
-                        k.clone(),
-                        note.lines.into_iter().map(|t| (line, t)),
-                    ),
+                    Some(k) => bound
+                        .trailing
+                        .push(k.clone(), note.lines.into_iter().map(|t| (line, t))),
                     None => match forward(stmt) {
-                        Some(k) => push_to(&mut bound.before, k, note.lines),
+                        Some(k) => bound.before.push(k, note.lines),
                         None => bound.end.extend(note.lines),
                     },
                 },
@@ -113,7 +136,10 @@ impl Carried {
     /// Whether there is nothing to carry.
     pub fn is_empty(&self) -> bool {
         let b = &self.bound;
-        b.head.is_empty() && b.end.is_empty() && b.before.is_empty() && b.trailing.is_empty()
+        b.head.is_empty()
+            && b.end.is_empty()
+            && b.before.list.is_empty()
+            && b.trailing.list.is_empty()
     }
 
     /// Writes the notes into `printed`, LLVM's printing of `module` after
@@ -125,25 +151,13 @@ impl Carried {
         let b = &self.bound;
         let layout = layout::lex(printed);
         let keys = stmt_keys(&layout, module);
-        let before: HashMap<&Key, usize> = b
-            .before
-            .iter()
-            .enumerate()
-            .map(|(i, (k, _))| (k, i))
-            .collect();
-        let trailing: HashMap<&Key, usize> = b
-            .trailing
-            .iter()
-            .enumerate()
-            .map(|(i, (k, _))| (k, i))
-            .collect();
         let twins = twin_notes(&layout, &keys, |k| {
-            let lead = before.get(k).map(|&i| &b.before[i].1);
-            let trail = trailing.get(k).map(|&i| &b.trailing[i].1);
+            let lead = b.before.find(k).map(|i| &b.before.list[i].1);
+            let trail = b.trailing.find(k).map(|i| &b.trailing.list[i].1);
             (lead.is_some() || trail.is_some()).then(|| format!("{lead:?}{trail:?}"))
         });
-        let mut before_used = vec![false; b.before.len()];
-        let mut trailing_used = vec![false; b.trailing.len()];
+        let mut before_used = vec![false; b.before.list.len()];
+        let mut trailing_used = vec![false; b.trailing.list.len()];
         let mut out = String::with_capacity(printed.len() + 1024);
         let push_lines = |out: &mut String, lines: &[String]| {
             for l in lines {
@@ -158,8 +172,8 @@ impl Carried {
             }
         }
         let mut emit_before = |out: &mut String, key: &Key| {
-            if let Some(&i) = before.get(key) {
-                push_lines(out, &b.before[i].1);
+            if let Some(i) = b.before.find(key) {
+                push_lines(out, &b.before.list[i].1);
                 before_used[i] = true;
             }
         };
@@ -201,9 +215,9 @@ impl Carried {
                 }
             }
             out.push_str(line.text);
-            if let Some(&i) = key.and_then(|k| trailing.get(k)) {
+            if let Some(i) = key.and_then(|k| b.trailing.find(k)) {
                 let span = s.last - s.first + 1;
-                let list = &b.trailing[i].1;
+                let list = &b.trailing.list[i].1;
                 let keep_lines = list.iter().all(|(rel, _)| *rel < span);
                 for (rel, text) in list {
                     let at = if keep_lines { *rel } else { 0 };
@@ -227,12 +241,12 @@ impl Carried {
         }
         // Anything whose place was not found, then the end of the file.
         let mut tail: Vec<String> = Vec::new();
-        for (i, (_, lines)) in b.before.iter().enumerate() {
+        for (i, (_, lines)) in b.before.list.iter().enumerate() {
             if !before_used[i] {
                 tail.extend(lines.iter().cloned());
             }
         }
-        for (i, (_, list)) in b.trailing.iter().enumerate() {
+        for (i, (_, list)) in b.trailing.list.iter().enumerate() {
             if !trailing_used[i] {
                 tail.extend(list.iter().map(|(_, t)| t.clone()));
             }

@@ -374,6 +374,8 @@ fn by_names(
             class.1.push(b);
         }
     }
+    // Base names some side name maps to, kept in step with `map`.
+    let mut used: HashSet<String> = map.values().cloned().collect();
     for (sides, bases) in classes.values_mut() {
         if sides.len() < 2 && bases.len() < 2 {
             continue;
@@ -384,11 +386,17 @@ fn by_names(
             .iter()
             .filter_map(|c| map.remove(*c).map(|b| ((*c).clone(), b)))
             .collect();
+        for b in before.values() {
+            used.remove(b);
+        }
         let mut free_bases: Vec<&String> = bases
             .iter()
             .copied()
-            .filter(|b| !map.values().any(|v| v == *b))
+            .filter(|b| !used.contains(*b))
             .collect();
+        for b in &free_bases {
+            used.insert((*b).clone());
+        }
         let mut rest = Vec::new();
         for c in sides.iter() {
             // Numbers shift with every insertion above: only names count.
@@ -526,9 +534,6 @@ fn translation(
                     fresh.local(&base_name, key, token)
                 }
             };
-            if std::env::var_os("IRGIT_DEBUG_MAP").is_some() {
-                eprintln!("{tag} {base_name} {token} -> {canonical} -> base {in_base:?} -> {out}");
-            }
             map.insert(token.clone(), out);
         }
         locals.insert(at, map);
