@@ -505,3 +505,53 @@ fn new_attribute_groups_and_metadata_get_free_numbers() {
         assert!(out.contains(needle), "missing {needle:?} in\n{out}");
     }
 }
+
+/// The lines merge but the IR does not: ours deletes a value theirs starts
+/// to use elsewhere. The conflict keeps every comment (the canonical form
+/// would have none).
+#[test]
+fn a_conflict_the_lines_do_not_show_keeps_the_comments() {
+    let base = "; a note on top\ndeclare void @log(i32)\n\ndefine i32 @f(i32 %x) {\nentry:\n  %1 = add i32 %x, 1 ; one\n  %2 = mul i32 %1, 3\n  br label %next\n\nnext:\n  ret i32 %1\n}\n";
+    let ours = base.replace("  %2 = mul i32 %1, 3\n", "");
+    let theirs = base.replace("  ret i32 %1\n", "  call void @log(i32 %2)\n  ret i32 %1\n");
+    let r = merge(base, &ours, &theirs);
+    assert_eq!(r.conflicts, 1, "{}", r.text);
+    let out = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap())
+        .unwrap();
+    assert_eq!(out.matches("; a note on top").count(), 3, "{out}");
+    assert!(
+        out.contains("call void @log(i32 %2)") && out.contains("||||||| base"),
+        "{out}"
+    );
+}
+
+/// A side that changed nothing gives the other side byte for byte, but
+/// only once LLVM has checked it: invalid IR is never a clean merge.
+#[test]
+fn an_unchanged_side_does_not_make_invalid_ir_clean() {
+    let broken = BASE.replace("ret i32 %2", "ret i32 %9");
+    let m = Markers::default();
+    for (ours, theirs) in [(BASE, broken.as_str()), (broken.as_str(), BASE)] {
+        let r = merge_bytes(
+            BASE.as_bytes(),
+            ours.as_bytes(),
+            theirs.as_bytes(),
+            "m.ll",
+            &m,
+        );
+        assert!(
+            r.is_err(),
+            "reported a merge of invalid IR: {:?}",
+            r.map(|o| o.conflicts)
+        );
+    }
+    let r = merge_bytes(
+        BASE.as_bytes(),
+        BASE.as_bytes(),
+        BASE.as_bytes(),
+        "m.ll",
+        &m,
+    )
+    .unwrap();
+    assert_eq!(r.bytes.as_deref(), Some(BASE.as_bytes()));
+}

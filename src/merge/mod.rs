@@ -139,11 +139,17 @@ pub fn merge_bytes(
     path: &str,
     markers: &Markers,
 ) -> Result<Outcome, MergeError> {
-    if ours == base {
-        return Ok(Outcome::exact(theirs, 0));
-    }
-    if theirs == base || theirs == ours {
-        return Ok(Outcome::exact(ours, 0));
+    // A side that changed nothing: the other side, byte for byte, once LLVM
+    // has parsed and verified it (else the merge below reports why).
+    let unchanged = if ours == base {
+        Some(theirs)
+    } else if theirs == base || theirs == ours {
+        Some(ours)
+    } else {
+        None
+    };
+    if let Some(result) = unchanged.filter(|r| verifies(r, path)) {
+        return Ok(Outcome::exact(result, 0));
     }
     let mut timer = crate::canon::PhaseTimer::new();
     let texts = (
@@ -205,10 +211,22 @@ pub fn merge_bytes(
         .any(|t| crate::comments::has_user_comments(t));
     if s.outcome.conflicts > 0 {
         let (b2, t2) = faithful::translate(&sb, &so, &st);
-        let lm = lines::merge3(&b2, tours, &t2, markers);
+        let lm = lines::merge3_with(&b2, tours, &t2, markers, &faithful::free_order(&b2));
         if lm.conflicts > 0 {
             let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts);
             o.notes.push("conflicts are written in ours' text".into());
+            return Ok(o);
+        }
+        if has_comments {
+            // The lines merge but the IR does not (a use of a value the other
+            // side deleted...): one conflict over the whole file, in ours'
+            // text, rather than the canonical form, which has no comments.
+            let mut o = Outcome::exact(whole_file_conflict(&b2, tours, &t2, markers).as_bytes(), 1);
+            o.notes.push(format!(
+                "the structured merge found {} conflict(s) that the lines do not show; the \
+                 three versions are written in one conflict, in ours' names",
+                s.outcome.conflicts
+            ));
             return Ok(o);
         }
         return Ok(s.outcome);
@@ -229,16 +247,14 @@ pub fn merge_bytes(
     // Base and theirs in ours' names, merged line by line.
     let (b2, t2) = faithful::translate(&sb, &so, &st);
     let lm = lines::merge3_with(&b2, tours, &t2, markers, &faithful::free_order(&b2));
-    if let Some(dir) = std::env::var_os("IRGIT_DEBUG_MERGE") {
-        // For debugging: the translated inputs and the line merge.
-        let dir = std::path::Path::new(&dir);
-        let _ = std::fs::write(dir.join("base-in-ours-names.ll"), &b2);
-        let _ = std::fs::write(dir.join("theirs-in-ours-names.ll"), &t2);
-        let _ = std::fs::write(dir.join("line-merge.ll"), faithful::renumber(&lm.text));
-        let _ = std::fs::write(dir.join("expected-canonical.ll"), expected);
-    }
+    let text = faithful::renumber(&lm.text);
+    debug_dump(&[
+        ("base-in-ours-names.ll", &b2),
+        ("theirs-in-ours-names.ll", &t2),
+        ("line-merge.ll", &text),
+        ("expected-canonical.ll", expected),
+    ]);
     if lm.conflicts == 0 {
-        let text = faithful::renumber(&lm.text);
         if means(&text, path, expected) {
             return Ok(canonical_if_ours_is(
                 Outcome::exact(text.as_bytes(), 0),
@@ -264,6 +280,30 @@ pub fn merge_bytes(
     Ok(o)
 }
 
+/// The three versions as one conflict covering the whole file.
+fn whole_file_conflict(base: &str, ours: &str, theirs: &str, m: &Markers) -> String {
+    let mark = |c: char| c.to_string().repeat(m.size.max(1));
+    let section = |t: &str| {
+        let mut t = t.to_string();
+        if !t.is_empty() && !t.ends_with('\n') {
+            t.push('\n');
+        }
+        t
+    };
+    let mut out = format!("{} {}\n{}", mark('<'), m.ours, section(ours));
+    if m.style == Style::Diff3 {
+        out.push_str(&format!("{} {}\n{}", mark('|'), m.base, section(base)));
+    }
+    out.push_str(&format!(
+        "{}\n{}{} {}\n",
+        mark('='),
+        section(theirs),
+        mark('>'),
+        m.theirs
+    ));
+    out
+}
+
 /// When ours is in canonical form (a repository that uses the hook), so is
 /// the result.
 fn canonical_if_ours_is(o: Outcome, ours: &str, path: &str) -> Outcome {
@@ -281,6 +321,23 @@ fn canonical_if_ours_is(o: Outcome, ours: &str, path: &str) -> Outcome {
     match canon(bytes) {
         Some(c) => Outcome::exact(c.as_bytes(), 0),
         None => o,
+    }
+}
+
+/// Whether LLVM parses and verifies `bytes`.
+fn verifies(bytes: &[u8], path: &str) -> bool {
+    let session = Session::new();
+    session.parse(bytes, path).is_ok_and(|m| m.verify().is_ok())
+}
+
+/// Writes intermediate texts to the directory `IRGIT_DEBUG_MERGE` names
+/// (a debugging aid; nothing is written without it).
+fn debug_dump(files: &[(&str, &str)]) {
+    let Some(dir) = std::env::var_os("IRGIT_DEBUG_MERGE") else {
+        return;
+    };
+    for (name, text) in files {
+        let _ = std::fs::write(std::path::Path::new(&dir).join(name), text);
     }
 }
 
@@ -374,14 +431,10 @@ impl Structured {
         let Some(text) = self.rendered.take() else {
             return Ok(());
         };
-        if let Some(dir) = std::env::var_os("IRGIT_DEBUG_MERGE") {
-            // For debugging: the structured result before its check.
-            let dir = std::path::Path::new(&dir);
-            let _ = std::fs::write(dir.join("structured.ll"), &text);
-            if let Some(h) = hint {
-                let _ = std::fs::write(dir.join("git-canonical.ll"), h);
-            }
-        }
+        debug_dump(&[
+            ("structured.ll", &text),
+            ("git-canonical.ll", hint.unwrap_or_default()),
+        ]);
         let canonical = if let Some(h) = hint.filter(|h| same_but_comments(&text, h)) {
             h.to_string()
         } else {
@@ -504,40 +557,23 @@ fn structured(
     let merged = apply::merge_with(&mo, &ma, &mb, &plan.conflicts);
     timer.lap("merge: matched and merged");
     let text = rename::replace_globals(&render::render(&merged.pieces, markers), &plan.redo);
-    let names = [no, na, nb];
-    if merged.conflicts > 0 {
-        return Ok(Structured {
-            outcome: Outcome {
-                text: tidy(&text),
-                bytes: None,
-                conflicts: merged.conflicts,
-                notes: Vec::new(),
-            },
-            canonical: None,
-            rendered: None,
-            keep_header,
-            mo,
-            ma,
-            mb,
-            plan,
-            names,
-        });
-    }
+    let clean = merged.conflicts == 0;
     Ok(Structured {
         outcome: Outcome {
-            text: String::new(),
+            // A clean result's text is set once [`Structured::finish`] checked it.
+            text: if clean { String::new() } else { tidy(&text) },
             bytes: None,
-            conflicts: 0,
+            conflicts: merged.conflicts,
             notes: Vec::new(),
         },
         canonical: None,
-        rendered: Some(text),
+        rendered: clean.then_some(text),
         keep_header,
         mo,
         ma,
         mb,
         plan,
-        names,
+        names: [no, na, nb],
     })
 }
 
