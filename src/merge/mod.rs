@@ -254,14 +254,12 @@ pub fn merge_bytes(
         ("line-merge.ll", &text),
         ("expected-canonical.ll", expected),
     ]);
-    if lm.conflicts == 0 {
-        if means(&text, path, expected) {
-            return Ok(canonical_if_ours_is(
-                Outcome::exact(text.as_bytes(), 0),
-                tours,
-                path,
-            ));
-        }
+    if lm.conflicts == 0 && means(&text, path, expected) {
+        return Ok(canonical_if_ours_is(
+            Outcome::exact(text.as_bytes(), 0),
+            tours,
+            path,
+        ));
     }
     if has_comments {
         // Never drop a comment silently: show the line merge for review.
