@@ -246,7 +246,8 @@ fn line_tokens(code: &str) -> Vec<String> {
 }
 
 /// Token correspondences from the text itself: the lines of `a` and `b`
-/// that are equal up to renumbering (a Myers diff of the masked lines) pair
+/// that are equal up to renumbering (the merge's Myers diff of the masked
+/// lines) pair
 /// their local tokens position by position, per function (`undo` maps `a`'s
 /// renamed functions to base names). Returns function → `a` token → `b` token.
 fn align(a: &str, undo: &BTreeMap<String, String>, b: &str) -> Aligned {
@@ -291,25 +292,15 @@ fn align(a: &str, undo: &BTreeMap<String, String>, b: &str) -> Aligned {
     let (ca, cb) = (count(&ka), count(&kb));
     let mut out: Aligned = HashMap::default();
     let mut taken: HashSet<(String, String)> = HashSet::default();
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &ka, &kb) {
-        let similar::DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } = op
-        else {
-            continue;
-        };
-        for k in 0..len {
-            let (func, code_a) = &la[old_index + k];
-            let (_, code_b) = &lb[new_index + k];
-            let key = ka[old_index + k].as_str();
-            let unique = ca.get(key) == Some(&1) && cb.get(key) == Some(&1);
-            let map = out.entry(func.clone()).or_default();
-            for (ta, tb) in line_tokens(code_a).into_iter().zip(line_tokens(code_b)) {
-                if !map.contains_key(&ta) && taken.insert((func.clone(), tb.clone())) {
-                    map.insert(ta, (tb, unique));
-                }
+    for (ia, ib) in super::diff::common(&ka, &kb) {
+        let (func, code_a) = &la[ia];
+        let (_, code_b) = &lb[ib];
+        let key = ka[ia].as_str();
+        let unique = ca.get(key) == Some(&1) && cb.get(key) == Some(&1);
+        let map = out.entry(func.clone()).or_default();
+        for (ta, tb) in line_tokens(code_a).into_iter().zip(line_tokens(code_b)) {
+            if !map.contains_key(&ta) && taken.insert((func.clone(), tb.clone())) {
+                map.insert(ta, (tb, unique));
             }
         }
     }

@@ -9,45 +9,47 @@
 //! %c = 3    %c = 3     %c = 4     %c = 4
 //! ```
 //!
-//! Each side is a list of hunks (a base range and its replacement), from a
-//! Myers diff. Two hunks conflict when their base ranges overlap, when one
-//! inserts strictly inside a range the other replaces, or when both insert
-//! at the same place different lines. Identical hunks are taken once.
+//! Each side is a list of hunks (a base range and its replacement), from
+//! the merge's Myers diff ([`super::diff`]). Two hunks conflict when their
+//! base ranges overlap, when one inserts strictly inside a range the other
+//! replaces, or when both insert at the same place different lines. Identical hunks are taken once.
 //! Conflicts are written with markers around the conflicting lines only.
 
+use super::diff;
 use super::render::{Markers, Style};
 
-/// A change of one side: base lines `start..end` become `lines`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Hunk<'a> {
-    start: usize,
-    end: usize,
-    lines: Vec<&'a str>,
-}
+/// A change of one side: base lines `start..end` become `new`.
+type Hunk<'a> = diff::Hunk<&'a str>;
 
+/// One side's maximal hunks over the base (the merge's own Myers diff),
+/// each pure insertion slid as far down as the text allows.
+///
+/// ```text
+/// base: }            a diff may say: insert "}", "", "define @g() {", ...  before the last "}"
+///                    slid down:      insert "", "define @g() {", ..., "}"   after it
+/// ```
+///
+/// Both readings give the same side text; the slid one puts whole items
+/// where both sides' insertions can be recognised as such.
 fn hunks<'a>(base: &[&'a str], side: &[&'a str]) -> Vec<Hunk<'a>> {
-    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, base, side);
-    let mut out: Vec<Hunk<'a>> = Vec::new();
-    for op in ops {
-        let (tag, old, new) = op.as_tag_tuple();
-        if tag == similar::DiffTag::Equal {
-            continue;
-        }
-        let h = Hunk {
-            start: old.start,
-            end: old.end,
-            lines: side[new].to_vec(),
-        };
-        // Merge touching ops (a delete right before an insert) into one hunk.
-        match out.last_mut() {
-            Some(last) if last.end == h.start && (last.start == last.end || h.start == h.end) => {
-                last.end = h.end;
-                last.lines.extend(h.lines);
-            }
-            _ => out.push(h),
+    let mut matched = vec![None; base.len()];
+    for (i, j) in diff::common(base, side) {
+        matched[i] = Some(j);
+    }
+    let mut hs = diff::hunks(side, &matched, (0, base.len()), (0, side.len()));
+    for k in 0..hs.len() {
+        let limit = hs
+            .get(k + 1)
+            .map_or(base.len(), |n| n.start.saturating_sub(1));
+        let h = &mut hs[k];
+        while h.start == h.end && h.start < limit && h.new.first() == Some(&base[h.start]) {
+            h.new.remove(0);
+            h.new.push(base[h.start]);
+            h.start += 1;
+            h.end += 1;
         }
     }
-    out
+    hs
 }
 
 /// Whether two hunks (one per side) must be shown as a conflict.
@@ -76,19 +78,14 @@ fn split(text: &str) -> Vec<&str> {
     text.split_inclusive('\n').collect()
 }
 
-/// Merges `ours` and `theirs`, two edits of `base`.
-pub fn merge3(base: &str, ours: &str, theirs: &str, m: &Markers) -> LineMerge {
-    merge3_with(base, ours, theirs, m, &|_, _, _| false)
-}
-
 /// Says whether two insertions at one base line may follow each other.
 pub type FreeOrder<'f> = dyn Fn(usize, &[&str], &[&str]) -> bool + 'f;
 
-/// [`merge3`], where `free_order(at, ours, theirs)` says whether two
-/// insertions at the same base line `at` may simply follow each other
-/// (ours first): for whole functions or globals added between top-level
-/// items, whose order means nothing.
-pub fn merge3_with(
+/// Merges `ours` and `theirs`, two edits of `base`. `free_order(at, ours,
+/// theirs)` says whether two insertions at the same base line `at` may
+/// simply follow each other (ours first): for whole functions or globals
+/// added between top-level items, whose order means nothing.
+pub fn merge3(
     base: &str,
     ours: &str,
     theirs: &str,
@@ -106,9 +103,9 @@ pub fn merge3_with(
             .iter()
             .position(|y| y.start == x.start && y.end == y.start && y != x)
         {
-            if free_order(x.start, &x.lines, &ht[k].lines) {
+            if free_order(x.start, &x.new, &ht[k].new) {
                 let y = ht.remove(k);
-                x.lines.extend(y.lines);
+                x.new.extend(y.new);
             }
         }
     }
@@ -165,7 +162,7 @@ pub fn merge3_with(
         copy(&mut out, pos, start.max(pos));
         if !in_conflict {
             // One hunk (or the same hunk on both sides).
-            for l in &first.lines {
+            for l in &first.new {
                 out.push_str(l);
             }
             if let (Some(x), Some(y)) = (ho.get(i), ht.get(j)) {
@@ -184,7 +181,7 @@ pub fn merge3_with(
                     for l in &b[p..h.start.max(p)] {
                         s.push_str(l);
                     }
-                    for l in &h.lines {
+                    for l in &h.new {
                         s.push_str(l);
                     }
                     p = p.max(h.end);
@@ -234,7 +231,7 @@ mod tests {
     use super::*;
 
     fn m3(b: &str, o: &str, t: &str) -> LineMerge {
-        merge3(b, o, t, &Markers::default())
+        merge3(b, o, t, &Markers::default(), &|_, _, _| false)
     }
 
     #[test]
@@ -258,9 +255,17 @@ mod tests {
     }
 
     #[test]
+    fn insertions_slide_down_to_whole_items() {
+        let b: Vec<&str> = split("f {\n}\n");
+        let side: Vec<&str> = split("f {\n}\ng {\n}\n");
+        let h = hunks(&b, &side);
+        assert_eq!((h[0].start, h[0].new.concat()), (2, "g {\n}\n".to_string()));
+    }
+
+    #[test]
     fn insertions_in_free_order_follow_each_other() {
         let m = Markers::default();
-        let r = merge3_with("a\n", "a\nx\n", "a\ny\n", &m, &|at, _, _| at == 1);
+        let r = merge3("a\n", "a\nx\n", "a\ny\n", &m, &|at, _, _| at == 1);
         assert_eq!(
             r,
             LineMerge {

@@ -211,7 +211,7 @@ pub fn merge_bytes(
         .any(|t| crate::comments::has_user_comments(t));
     if s.outcome.conflicts > 0 {
         let (b2, t2) = faithful::translate(&sb, &so, &st);
-        let lm = lines::merge3_with(&b2, tours, &t2, markers, &faithful::free_order(&b2));
+        let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
         if lm.conflicts > 0 {
             let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts);
             o.notes.push("conflicts are written in ours' text".into());
@@ -246,7 +246,7 @@ pub fn merge_bytes(
     }
     // Base and theirs in ours' names, merged line by line.
     let (b2, t2) = faithful::translate(&sb, &so, &st);
-    let lm = lines::merge3_with(&b2, tours, &t2, markers, &faithful::free_order(&b2));
+    let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
     let text = faithful::renumber(&lm.text);
     debug_dump(&[
         ("base-in-ours-names.ll", &b2),
