@@ -12,6 +12,11 @@ use irgit::canon::{
 };
 use irgit::config::Config;
 
+/// mimalloc for Rust's allocations; its `override` feature also serves
+/// LLVM's (see Cargo.toml).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "irgit",

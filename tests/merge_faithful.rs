@@ -195,3 +195,43 @@ fn canonical_inputs_give_a_canonical_result() {
     }
     assert!(n > 15, "only {n} clean canonical merges");
 }
+
+/// git's line merge is clean but wrong (theirs uses a value ours deleted):
+/// the merge does not take it, and writes the conflict in ours' names,
+/// which it learns by canonicalizing the inputs again (the first pass
+/// expected git's result to do and skipped them).
+#[test]
+fn a_clean_but_wrong_git_merge_is_not_taken() {
+    let base = "; the value y feeds two users\n\
+        declare void @use(i32)\n\n\
+        define i32 @f(i32 %a) {\n\
+        entry:\n  %x = add i32 %a, 1\n  %y = mul i32 %x, 2\n  call void @use(i32 %y)\n  \
+        %z = sub i32 %x, 3\n  call void @use(i32 %z)\n  %w = xor i32 %z, 9\n  \
+        %v = or i32 %w, 4\n  ret i32 %v\n}\n";
+    let ours = base
+        .replace("  %y = mul i32 %x, 2\n", "")
+        .replace("call void @use(i32 %y)", "call void @use(i32 %x)");
+    let theirs = base.replace("%v = or i32 %w, 4", "%v = or i32 %y, 4");
+    let (git_clean, _, _) = git_merge_file(base, &ours, &theirs);
+    assert!(git_clean, "the case needs a clean git merge");
+    let m = irgit::merge::Markers::default();
+    let r = irgit::merge::merge_bytes(
+        base.as_bytes(),
+        ours.as_bytes(),
+        theirs.as_bytes(),
+        "m.ll",
+        &m,
+    )
+    .unwrap();
+    assert_eq!(r.conflicts, 1);
+    let text = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap())
+        .unwrap();
+    // Ours' and theirs' versions, in the input's own names, with the comment.
+    assert!(
+        text.contains("<<<<<<< ours\n; the value y feeds two users\n"),
+        "{text}"
+    );
+    assert!(text.contains("  call void @use(i32 %x)\n"), "{text}");
+    assert!(text.contains("  %v = or i32 %y, 4\n"), "{text}");
+    assert!(!text.contains("%arg0"), "{text}");
+}

@@ -64,8 +64,12 @@ impl Default for PhaseTimer {
     }
 }
 
+/// When the first [`PhaseTimer`] started: laps also print the time since.
+static PROCESS_START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
 impl PhaseTimer {
     pub fn new() -> Self {
+        PROCESS_START.get_or_init(std::time::Instant::now);
         PhaseTimer {
             on: std::env::var_os("IRGIT_TIMINGS").is_some_and(|v| v == "1"),
             last: std::time::Instant::now(),
@@ -75,7 +79,12 @@ impl PhaseTimer {
     pub fn lap(&mut self, phase: &str) {
         if self.on {
             let now = std::time::Instant::now();
-            eprintln!("irgit: {phase}: {:.3} s", (now - self.last).as_secs_f64());
+            let start = *PROCESS_START.get_or_init(|| now);
+            eprintln!(
+                "irgit: [{:>7.3} s] {phase}: {:.3} s",
+                (now - start).as_secs_f64(),
+                (now - self.last).as_secs_f64()
+            );
             self.last = now;
         }
     }
@@ -228,19 +237,35 @@ pub fn canonical_text(
     name: &str,
     opts: &CanonOptions,
 ) -> Result<String, CanonError> {
-    canonical_text_recording(module, input, name, opts, false).map(|(text, _)| text)
+    let extras = Extras {
+        source_names: false,
+        verify_after: true,
+    };
+    canonical_text_recording(module, input, name, opts, extras).map(|(text, _)| text)
 }
 
-/// [`canonical_text`], also returning where each canonical name came from
-/// (the merge writes its result in the input's names through it).
-pub fn canonical_text_with_names(
+/// What a caller of [`canonical_text_for`] wants besides the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Extras {
+    /// Also return where each canonical name came from (the merge writes its
+    /// result in the input's names through it).
+    pub source_names: bool,
+    /// Verify the module again after canonicalization. Only a caller that
+    /// never hands the canonical text out, and checks whatever it does hand
+    /// out, may turn this off (the merge compares canonical forms and
+    /// verifies its result).
+    pub verify_after: bool,
+}
+
+/// [`canonical_text`] with [`Extras`]: the source names when asked for.
+pub fn canonical_text_for(
     module: &IrModule<'_>,
     input: &[u8],
     name: &str,
     opts: &CanonOptions,
-) -> Result<(String, source_map::SourceNames), CanonError> {
-    canonical_text_recording(module, input, name, opts, true)
-        .map(|(text, names)| (text, names.unwrap_or_default()))
+    extras: Extras,
+) -> Result<(String, Option<source_map::SourceNames>), CanonError> {
+    canonical_text_recording(module, input, name, opts, extras)
 }
 
 fn canonical_text_recording(
@@ -248,11 +273,17 @@ fn canonical_text_recording(
     input: &[u8],
     name: &str,
     opts: &CanonOptions,
-    record: bool,
+    extras: Extras,
 ) -> Result<(String, Option<source_map::SourceNames>), CanonError> {
     let carried = comments_of(module, input, opts);
-    let recorder = record.then(|| source_map::Recorder::before(module));
-    canonicalize_verified(module, name, opts)?;
+    let recorder = extras
+        .source_names
+        .then(|| source_map::Recorder::before(module));
+    if extras.verify_after {
+        canonicalize_verified(module, name, opts)?;
+    } else {
+        canonicalize(module, opts);
+    }
     let names = recorder.map(source_map::Recorder::after);
     let mut id = module.source_filename();
     if !module.declares_source_filename() {

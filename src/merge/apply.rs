@@ -18,6 +18,8 @@
 //! function that uses a value no side defines any more, or defines one twice,
 //! becomes a conflict as a whole.
 
+use std::borrow::Cow;
+
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::conflict::{merge3, Chunk};
@@ -49,8 +51,26 @@ impl Merged {
         self.conflicts += other.conflicts;
         self.pieces.extend(other.pieces);
     }
+    /// Appends a line of text (to the last text piece: one piece per
+    /// stretch between conflicts, not per line).
     fn text(&mut self, s: String) {
-        self.pieces.push(Piece::Text(s));
+        match self.pieces.last_mut() {
+            Some(Piece::Text(t)) => {
+                t.push('\n');
+                t.push_str(&s);
+            }
+            _ => self.pieces.push(Piece::Text(s)),
+        }
+    }
+    /// Appends an instruction line, indented.
+    fn line(&mut self, instruction: &str) {
+        match self.pieces.last_mut() {
+            Some(Piece::Text(t)) => {
+                t.push_str("\n  ");
+                t.push_str(instruction);
+            }
+            _ => self.pieces.push(Piece::Text(format!("  {instruction}"))),
+        }
     }
     fn conflict(&mut self, ours: Vec<String>, base: Vec<String>, theirs: Vec<String>) {
         self.conflicts += 1;
@@ -58,12 +78,12 @@ impl Merged {
     }
 }
 
-fn resolve3<'l>(
-    o: Option<&'l Line>,
-    a: Option<&'l Line>,
-    b: Option<&'l Line>,
-) -> Result<Option<&'l Line>, ()> {
-    let k = |x: Option<&Line>| x.map(|l| l.key.clone());
+fn resolve3<'l, 'a>(
+    o: Option<&'l Line<'a>>,
+    a: Option<&'l Line<'a>>,
+    b: Option<&'l Line<'a>>,
+) -> Result<Option<&'l Line<'a>>, ()> {
+    let k = |x: Option<&'l Line<'a>>| x.map(|l| &*l.key);
     if k(a) == k(o) {
         Ok(b)
     } else if k(b) == k(o) || k(a) == k(b) {
@@ -74,42 +94,41 @@ fn resolve3<'l>(
 }
 
 fn outs(v: Option<&Line>) -> Vec<String> {
-    v.map(|l| vec![l.out.clone()]).unwrap_or_default()
+    v.map(|l| vec![l.out.to_string()]).unwrap_or_default()
 }
 
 /// One side's function rewritten into the base's names.
-struct SideFunc {
-    header: Line,
+struct SideFunc<'a> {
+    header: Line<'a>,
     /// (base label or new label, lines)
-    blocks: Vec<(String, Vec<Line>)>,
+    blocks: Vec<(Cow<'a, str>, Vec<Line<'a>>)>,
     /// base label -> index in `blocks`
-    by_base: HashMap<String, usize>,
+    by_base: HashMap<Cow<'a, str>, usize>,
     new_blocks: Vec<usize>,
-    names: HashSet<String>,
+    names: HashSet<Cow<'a, str>>,
 }
 
-fn rewrite_side(
-    f: &FuncText,
+fn rewrite_side<'a>(
+    f: &'a FuncText,
     m: Option<&Matching>,
     t: &SideTables,
     nb: &mut Numbering,
     block_prefix: &str,
     value_prefix: &str,
-) -> SideFunc {
-    let locals = f.locals();
+) -> SideFunc<'a> {
+    let locals = f.local_names();
     let labels: HashSet<&str> = f.blocks.iter().map(|b| b.label.as_str()).collect();
     let map = |n: &str| -> Option<String> {
         if !locals.contains(n) {
             return None;
         }
-        if let Some(m) = m {
-            if let Some(o) = m.values.get(n).or_else(|| m.blocks.get(n)) {
-                return Some(o.clone());
-            }
+        let m = m?;
+        if let Some(o) = m.values.get(n).or_else(|| m.blocks.get(n)) {
+            return Some(o.clone());
         }
-        if labels.contains(n) && m.is_some() {
+        if labels.contains(n) {
             Some(format!("{block_prefix}{n}"))
-        } else if m.is_some() && !n.starts_with("arg") {
+        } else if !n.starts_with("arg") {
             Some(format!("{value_prefix}{n}"))
         } else {
             Some(n.to_string())
@@ -118,22 +137,23 @@ fn rewrite_side(
     // Under the identity, a line without metadata or attribute-group
     // numbers is its own key and output, and the names are the locals.
     let identity = m.is_none_or(|m| m.identity);
-    let line = |nb: &mut Numbering, l: &str| {
+    let line = |nb: &mut Numbering, l: &'a str| -> Line<'a> {
         if identity && !l.contains(['!', '#']) {
-            Line {
-                key: l.to_string(),
-                out: l.to_string(),
-            }
+            Line::verbatim(l)
         } else {
             nb.line(t, l, &map)
         }
     };
     let header = line(nb, &f.header);
-    let mut blocks = Vec::new();
+    let mut blocks = Vec::with_capacity(f.blocks.len());
     let mut by_base = HashMap::default();
     let mut new_blocks = Vec::new();
     for b in &f.blocks {
-        let label = map(&b.label).unwrap();
+        let label: Cow<'a, str> = if identity {
+            Cow::Borrowed(&b.label)
+        } else {
+            Cow::Owned(map(&b.label).unwrap())
+        };
         let lines: Vec<Line> = b.lines.iter().map(|l| line(nb, l)).collect();
         let matched = m.is_none_or(|m| m.blocks.contains_key(&b.label));
         if matched {
@@ -144,9 +164,13 @@ fn rewrite_side(
         blocks.push((label, lines));
     }
     let names = if identity {
-        locals.clone()
+        locals.into_iter().map(Cow::Borrowed).collect()
     } else {
-        locals.iter().filter_map(|n| map(n)).collect()
+        locals
+            .iter()
+            .filter_map(|n| map(n))
+            .map(Cow::Owned)
+            .collect()
     };
     SideFunc {
         header,
@@ -233,7 +257,7 @@ pub fn merge_with(
         let la = ia.get(k).map(|t| nb.line(&ta, t, &none));
         let lb = ib.get(k).map(|t| nb.line(&tb, t, &none));
         match resolve3(lo.as_ref(), la.as_ref(), lb.as_ref()) {
-            Ok(Some(l)) => out.text(l.out.clone()),
+            Ok(Some(l)) => out.text(l.out.to_string()),
             Ok(None) => {}
             Err(()) => out.conflict(outs(la.as_ref()), outs(lo.as_ref()), outs(lb.as_ref())),
         }
@@ -379,7 +403,11 @@ pub fn merge_with(
 /// Merges one function present in all three versions. `Err` holds the
 /// whole-function conflict used when the merged body would use a value no
 /// side defines any more, or define one twice.
-fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc) -> Result<Merged, Merged> {
+fn merge_function<'a>(
+    so: &SideFunc<'a>,
+    sa: &SideFunc<'a>,
+    sb: &SideFunc<'a>,
+) -> Result<Merged, Merged> {
     let mut local = Merged::default();
     match resolve3(Some(&so.header), Some(&sa.header), Some(&sb.header)) {
         Ok(Some(h)) => local.text(format!("{} {{", h.out)),
@@ -389,8 +417,8 @@ fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc) -> Result<Merged,
             vec![format!("{} {{", sb.header.out)],
         ),
     }
-    let mut merged_lines: Vec<Line> = Vec::new();
-    let mut labels: Vec<String> = Vec::new();
+    let mut merged_lines: Vec<Line<'a>> = Vec::new();
+    let mut labels: Vec<&str> = Vec::new();
     let mut first = true;
     let mut sep = |local: &mut Merged| {
         if !std::mem::take(&mut first) {
@@ -417,13 +445,13 @@ fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc) -> Result<Merged,
             }
             (Some(la), Some(lb)) => {
                 sep(&mut local);
-                labels.push(label.clone());
+                labels.push(label);
                 local.text(format!("{label}:"));
                 for c in merge3(ol, la, lb) {
                     match c {
                         Chunk::Clean(v) => {
                             for l in v {
-                                local.text(format!("  {}", l.out));
+                                local.line(&l.out);
                                 merged_lines.push(l);
                             }
                         }
@@ -442,10 +470,10 @@ fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc) -> Result<Merged,
         for &i in &s.new_blocks {
             sep(&mut local);
             let (label, lines) = &s.blocks[i];
-            labels.push(label.clone());
+            labels.push(label);
             local.text(format!("{label}:"));
             for l in lines {
-                local.text(format!("  {}", l.out));
+                local.line(&l.out);
                 merged_lines.push(l.clone());
             }
         }
@@ -459,9 +487,9 @@ fn merge_function(so: &SideFunc, sa: &SideFunc, sb: &SideFunc) -> Result<Merged,
             .iter()
             .chain(&sa.names)
             .chain(&sb.names)
-            .map(|n| n.as_str())
+            .map(|n| &**n)
             .collect();
-        let mut defs: HashSet<&str> = labels.iter().map(|l| l.as_str()).collect();
+        let mut defs: HashSet<&str> = labels.iter().copied().collect();
         for r in local_refs_str(&so.header.out) {
             if r.starts_with("arg") {
                 defs.insert(r);

@@ -122,7 +122,9 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
         });
     let result: Result<(Outcome, Vec<u8>), (String, bool)> = match spawned {
         Err(e) => Err((format!("cannot start the merge: {e}"), false)),
-        Ok(_) => match rx.recv_timeout(timeout) {
+        Ok(_) => match rx.recv_timeout(timeout).inspect(|_| {
+            crate::canon::PhaseTimer::new().lap("merge: result received");
+        }) {
             Ok(Ok(Ok(o))) => Ok(o),
             Ok(Ok(Err(MergeError::Input(e)))) => Err((e, true)),
             Ok(Ok(Err(MergeError::Internal(e)))) => Err((e, false)),

@@ -29,12 +29,12 @@ use super::model::{def_name, local_refs, Line};
 
 /// A stretch of merged output.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Chunk {
-    Clean(Vec<Line>),
+pub enum Chunk<'a> {
+    Clean(Vec<Line<'a>>),
     Conflict {
-        ours: Vec<Line>,
-        base: Vec<Line>,
-        theirs: Vec<Line>,
+        ours: Vec<Line<'a>>,
+        base: Vec<Line<'a>>,
+        theirs: Vec<Line<'a>>,
     },
 }
 
@@ -43,8 +43,8 @@ fn keys_eq(a: &[Line], b: &[Line]) -> bool {
 }
 
 fn matches(o: &[Line], s: &[Line]) -> Vec<Option<usize>> {
-    let ok: Vec<&str> = o.iter().map(|l| l.key.as_str()).collect();
-    let sk: Vec<&str> = s.iter().map(|l| l.key.as_str()).collect();
+    let ok: Vec<&str> = o.iter().map(|l| &*l.key).collect();
+    let sk: Vec<&str> = s.iter().map(|l| &*l.key).collect();
     let mut m = vec![None; o.len()];
     for (i, j) in diff::common(&ok, &sk) {
         m[i] = Some(j);
@@ -144,11 +144,19 @@ fn same_hunk(x: &Hunk<Line>, y: &Hunk<Line>) -> bool {
 }
 
 /// Three-way merge of line lists.
-pub fn merge3(o: &[Line], a: &[Line], b: &[Line]) -> Vec<Chunk> {
+pub fn merge3<'a>(o: &[Line<'a>], a: &[Line<'a>], b: &[Line<'a>]) -> Vec<Chunk<'a>> {
+    // A side that kept the base: the other side (the loop below finds the
+    // same, after two diffs).
+    if keys_eq(o, a) {
+        return chunk_of(b);
+    }
+    if keys_eq(o, b) || keys_eq(a, b) {
+        return chunk_of(a);
+    }
     let ma = matches(o, a);
     let mb = matches(o, b);
     let mut out: Vec<Chunk> = Vec::new();
-    let push_clean = |out: &mut Vec<Chunk>, lines: Vec<Line>| {
+    let push_clean = |out: &mut Vec<Chunk<'a>>, lines: Vec<Line<'a>>| {
         if lines.is_empty() {
             return;
         }
@@ -177,7 +185,7 @@ pub fn merge3(o: &[Line], a: &[Line], b: &[Line]) -> Vec<Chunk> {
         } else {
             let ha = diff::hunks(a, &ma, (i, s), (j, ja));
             let hb = diff::hunks(b, &mb, (i, s), (k, kb));
-            let mut all: Vec<Hunk<Line>> = ha.clone();
+            let mut all: Vec<Hunk<Line<'a>>> = ha.clone();
             let mut clash = false;
             for y in &hb {
                 if ha.iter().any(|x| same_hunk(x, y)) {
@@ -219,24 +227,27 @@ pub fn merge3(o: &[Line], a: &[Line], b: &[Line]) -> Vec<Chunk> {
     out
 }
 
+fn chunk_of<'a>(lines: &[Line<'a>]) -> Vec<Chunk<'a>> {
+    if lines.is_empty() {
+        Vec::new()
+    } else {
+        vec![Chunk::Clean(lines.to_vec())]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn l(v: &[&str]) -> Vec<Line> {
-        v.iter()
-            .map(|s| Line {
-                key: s.to_string(),
-                out: s.to_string(),
-            })
-            .collect()
+    fn l<'a>(v: &[&'a str]) -> Vec<Line<'a>> {
+        v.iter().map(|s| Line::verbatim(s)).collect()
     }
 
     fn clean(c: &[Chunk]) -> Option<Vec<String>> {
         let mut v = Vec::new();
         for x in c {
             match x {
-                Chunk::Clean(ls) => v.extend(ls.iter().map(|l| l.out.clone())),
+                Chunk::Clean(ls) => v.extend(ls.iter().map(|l| l.out.to_string())),
                 Chunk::Conflict { .. } => return None,
             }
         }

@@ -82,30 +82,83 @@ fn comment_free() -> CanonOptions {
     }
 }
 
-/// The canonical text of a parsed, verified module (verified again after
-/// canonicalization: a merge never hands out IR LLVM would reject). The
-/// merge decides on forms without comments; comments merge as lines.
-fn canonical_text(m: &IrModule<'_>, path: &str) -> Result<String, MergeError> {
-    crate::canon::canonical_text(m, &[], path, &comment_free())
+/// The canonical text of a parsed, verified module, and where its names
+/// came from when `source_names` is set. The merge decides on forms
+/// without comments (comments merge as lines). The module is not verified
+/// again after canonicalization: these texts are only compared and merged,
+/// and every result the merge hands out is verified itself.
+fn canonical(
+    m: &IrModule<'_>,
+    path: &str,
+    source_names: bool,
+) -> Result<(String, Option<SourceNames>), MergeError> {
+    let extras = crate::canon::Extras {
+        source_names,
+        verify_after: false,
+    };
+    crate::canon::canonical_text_for(m, &[], path, &comment_free(), extras)
         .map_err(|e| MergeError::Internal(e.to_string()))
 }
 
-/// Parses one input and returns its canonical text and where its names
-/// came from. Every side is parsed under the same `path`, because a module
+/// Parses one input and returns its canonical text, and where its names
+/// came from when `names_wanted()` says so once the input is parsed and
+/// verified. Every side is parsed under the same `path`, because a module
 /// without `source_filename` takes its name from it.
 fn load(
     session: &Session,
     bytes: &[u8],
     path: &str,
     side: &str,
-) -> Result<(String, SourceNames), MergeError> {
+    names_wanted: &dyn Fn() -> bool,
+) -> Result<(String, Option<SourceNames>), MergeError> {
+    let mut timer = crate::canon::PhaseTimer::new();
     let m = session
         .parse(bytes, path)
         .map_err(|e| MergeError::Input(format!("{side} version: {e}")))?;
     m.verify()
         .map_err(|e| MergeError::Input(format!("{side} version: {path}: {e}")))?;
-    crate::canon::canonical_text_with_names(&m, &[], path, &comment_free())
-        .map_err(|e| MergeError::Internal(e.to_string()))
+    timer.lap(&format!("merge: {side} parsed and verified"));
+    let r = canonical(&m, path, names_wanted());
+    timer.lap(&format!("merge: {side} canonical"));
+    r
+}
+
+/// Whether git's line merge is clean, once it is known. The inputs'
+/// canonicalizations wait for it: only a merge that cannot take git's
+/// result needs the inputs' source names (to write ours' text), and
+/// recording them costs a fair part of a canonicalization.
+#[derive(Default)]
+struct GitVerdict {
+    clean: std::sync::Mutex<Option<bool>>,
+    known: std::sync::Condvar,
+}
+
+impl GitVerdict {
+    fn set(&self, clean: bool) {
+        let mut c = self.clean.lock().unwrap_or_else(|p| p.into_inner());
+        c.get_or_insert(clean);
+        self.known.notify_all();
+    }
+
+    fn wait(&self) -> bool {
+        let mut c = self.clean.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(clean) = *c {
+                return clean;
+            }
+            c = self.known.wait(c).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
+/// Says "not clean" if git's thread ends (or panics) without a verdict, so
+/// that no canonicalization waits forever.
+struct VerdictOnExit<'a>(&'a GitVerdict);
+
+impl Drop for VerdictOnExit<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
 }
 
 /// Bytes to write for a merge result: bitcode when ours was bitcode and the
@@ -162,18 +215,21 @@ pub fn merge_bytes(
         .all(|b| !crate::canon::is_bitcode(b));
     // git's own line merge and the canonical form of its clean result, on
     // another thread while the structured merge runs.
+    let verdict = GitVerdict::default();
     let (s, git) = std::thread::scope(|scope| {
         let git = scope.spawn(|| {
+            let on_exit = VerdictOnExit(&verdict);
             let (Ok(b), Ok(o), Ok(t), true) = (texts.0, texts.1, texts.2, is_text) else {
                 return None;
             };
             let lm = line_merge_texts(b, o, t, markers).ok()?;
+            on_exit.0.set(lm.conflicts == 0);
             let canon = (lm.conflicts == 0)
                 .then(|| canonical_of(&lm.text, path))
                 .flatten();
             Some((lm, canon))
         });
-        let s = structured(base, ours, theirs, path, markers);
+        let s = structured(base, ours, theirs, path, markers, &|| !verdict.wait());
         let git = git.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         (s, git)
     });
@@ -189,6 +245,27 @@ pub fn merge_bytes(
     let (Ok(tbase), Ok(tours), Ok(ttheirs), true) = (texts.0, texts.1, texts.2, is_text) else {
         return Ok(s.outcome);
     };
+    let has_comments = [tbase, tours, ttheirs]
+        .iter()
+        .any(|t| crate::comments::has_user_comments(t));
+    if s.outcome.conflicts == 0 {
+        let Some(expected) = &s.canonical else {
+            return Ok(s.outcome);
+        };
+        // git's own line merge, when it is clean and means the same.
+        if let Some((lm, Some(canon))) = &git {
+            if canon == expected {
+                return Ok(canonical_if_ours_is(
+                    Outcome::exact(lm.text.as_bytes(), 0),
+                    tours,
+                    path,
+                ));
+            }
+        }
+    }
+    // From here on the result is written in ours' text: base and theirs
+    // are translated into ours' names.
+    let names = s.take_source_names(base, ours, theirs, path, markers)?;
     let side = |side, text, names, model, undo| faithful::SideText {
         side,
         text,
@@ -197,18 +274,9 @@ pub fn merge_bytes(
         undo,
     };
     let none = std::collections::BTreeMap::new();
-    let sb = side(Side::Base, tbase, &s.names[0], &s.mo, &none);
-    let so = side(Side::Ours, tours, &s.names[1], &s.ma, &s.plan.undo_ours);
-    let st = side(
-        Side::Theirs,
-        ttheirs,
-        &s.names[2],
-        &s.mb,
-        &s.plan.undo_theirs,
-    );
-    let has_comments = [tbase, tours, ttheirs]
-        .iter()
-        .any(|t| crate::comments::has_user_comments(t));
+    let sb = side(Side::Base, tbase, &names[0], &s.mo, &none);
+    let so = side(Side::Ours, tours, &names[1], &s.ma, &s.plan.undo_ours);
+    let st = side(Side::Theirs, ttheirs, &names[2], &s.mb, &s.plan.undo_theirs);
     if s.outcome.conflicts > 0 {
         let (b2, t2) = faithful::translate(&sb, &so, &st);
         let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
@@ -234,16 +302,6 @@ pub fn merge_bytes(
     let Some(expected) = &s.canonical else {
         return Ok(s.outcome);
     };
-    // git's own line merge, when it is clean and means the same.
-    if let Some((lm, Some(canon))) = &git {
-        if canon == expected {
-            return Ok(canonical_if_ours_is(
-                Outcome::exact(lm.text.as_bytes(), 0),
-                tours,
-                path,
-            ));
-        }
-    }
     // Base and theirs in ours' names, merged line by line.
     let (b2, t2) = faithful::translate(&sb, &so, &st);
     let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
@@ -349,7 +407,7 @@ fn canonical_of(text: &str, path: &str) -> Option<String> {
     let session = Session::new();
     let m = session.parse(text.as_bytes(), path).ok()?;
     m.verify().ok()?;
-    canonical_text(&m, path).ok()
+    canonical(&m, path, false).ok().map(|(text, _)| text)
 }
 
 /// A line merge of three texts (`git merge-file` semantics).
@@ -403,8 +461,9 @@ struct Structured {
     ma: model::ModuleText,
     mb: model::ModuleText,
     plan: rename::Plan,
-    /// Base, ours, theirs.
-    names: [SourceNames; 3],
+    /// Where the canonical names of base, ours, theirs came from, when the
+    /// loads recorded them (see [`Structured::take_source_names`]).
+    names: Option<[SourceNames; 3]>,
 }
 
 /// A module without `source_filename` gets one from its parse name; the
@@ -421,6 +480,35 @@ fn tidy(text: &str, keep_header: bool) -> String {
 }
 
 impl Structured {
+    /// The source names of base, ours, theirs: those the loads recorded, or
+    /// (when the loads expected git's result to do and skipped them) from
+    /// the three inputs canonicalized again.
+    fn take_source_names(
+        &mut self,
+        base: &[u8],
+        ours: &[u8],
+        theirs: &[u8],
+        path: &str,
+        markers: &Markers,
+    ) -> Result<[SourceNames; 3], MergeError> {
+        if let Some(names) = self.names.take() {
+            return Ok(names);
+        }
+        let names_of = |bytes: &[u8], side: &str| {
+            load(&Session::new(), bytes, path, side, &|| true).map(|(_, n)| n.unwrap_or_default())
+        };
+        let (nb, no, nt) = std::thread::scope(|scope| {
+            let ho = scope.spawn(|| names_of(ours, &markers.ours));
+            let ht = scope.spawn(|| names_of(theirs, &markers.theirs));
+            let nb = names_of(base, &markers.base);
+            let join = |h: std::thread::ScopedJoinHandle<'_, Result<SourceNames, MergeError>>| {
+                h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+            };
+            (nb, join(ho), join(ht))
+        });
+        Ok([nb?, no?, nt?])
+    }
+
     /// Checks a clean result with LLVM (parse, verify) and sets its
     /// canonical form. `hint` is a canonical text already in hand (git's
     /// clean result's): when the rendered result is exactly that text, it is
@@ -443,7 +531,10 @@ impl Structured {
             m.verify().map_err(|e| {
                 MergeError::Internal(format!("the merged module does not verify: {e}"))
             })?;
-            canonical_text(&m, path)?
+            // This text may be handed out (the canonical fallback): verified
+            // again after canonicalization.
+            crate::canon::canonical_text(&m, &[], path, &comment_free())
+                .map_err(|e| MergeError::Internal(e.to_string()))?
         };
         self.outcome.text = tidy(&canonical, self.keep_header);
         self.canonical = Some(canonical);
@@ -488,6 +579,7 @@ fn structured(
     theirs: &[u8],
     path: &str,
     markers: &Markers,
+    names_wanted: &(dyn Fn() -> bool + Sync),
 ) -> Result<Structured, MergeError> {
     // One LLVM context per input: named types are per context, and a second
     // module in the same context would see `%struct.rect` renamed `%struct.rect.0`.
@@ -495,7 +587,7 @@ fn structured(
     // threads (a panic there resumes here, where the caller catches it).
     // Each thread also parses its canonical text into a model.
     let modelled = |bytes: &[u8], side: &str, name: &str| {
-        let (text, names) = load(&Session::new(), bytes, path, side)?;
+        let (text, names) = load(&Session::new(), bytes, path, side, names_wanted)?;
         let m = model::parse(&text, name).map_err(MergeError::Internal)?;
         Ok((text, names, m))
     };
@@ -503,13 +595,17 @@ fn structured(
         let ha = scope.spawn(|| modelled(ours, &markers.ours, &markers.ours));
         let hb = scope.spawn(|| modelled(theirs, &markers.theirs, &markers.theirs));
         let to = modelled(base, &markers.base, "base");
-        type Loaded = Result<(String, SourceNames, model::ModuleText), MergeError>;
+        type Loaded = Result<(String, Option<SourceNames>, model::ModuleText), MergeError>;
         let join = |h: std::thread::ScopedJoinHandle<'_, Loaded>| {
             h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
         };
         (to, join(ha), join(hb))
     });
     let ((to, no, mo), (ta, na, mut ma), (tb, nb, mut mb)) = (to?, ta?, tb?);
+    let names = match (no, na, nb) {
+        (Some(no), Some(na), Some(nb)) => Some([no, na, nb]),
+        _ => None,
+    };
     let mut timer = crate::canon::PhaseTimer::new();
     timer.lap("merge: inputs canonicalized");
     // A module without `source_filename` gets one from its parse name; do
@@ -525,31 +621,34 @@ fn structured(
         notes: Vec::new(),
     };
     if ta == to || tb == to || ta == tb {
+        // The side's canonical text, which [`Structured::finish`] checks
+        // like any result (the loads do not verify after canonicalizing).
         let result = if ta == to { &tb } else { &ta };
         return Ok(Structured {
             outcome: clean_as(result),
-            canonical: Some(result.clone()),
-            rendered: None,
+            canonical: None,
+            rendered: Some(result.clone()),
             keep_header,
             mo,
             ma,
             mb,
             plan: rename::Plan::default(),
-            names: [no, na, nb],
+            names,
         });
     }
     // Renamed functions: undo each rename on its side (and canonicalize
     // again, so the callers' lines equal the base's), merge, redo.
     let plan = rename::plan(&mo, &ma, &mb);
+    let undone = |canonical: &str, undo, side: &str| {
+        let text = rename::replace_globals(canonical, undo);
+        let (text, _) = load(&Session::new(), text.as_bytes(), path, side, &|| false)?;
+        model::parse(&text, side).map_err(internal)
+    };
     if !plan.undo_ours.is_empty() {
-        let text = rename::replace_globals(&ta, &plan.undo_ours);
-        let (text, _) = load(&Session::new(), text.as_bytes(), path, &markers.ours)?;
-        ma = model::parse(&text, &markers.ours).map_err(internal)?;
+        ma = undone(&ta, &plan.undo_ours, &markers.ours)?;
     }
     if !plan.undo_theirs.is_empty() {
-        let text = rename::replace_globals(&tb, &plan.undo_theirs);
-        let (text, _) = load(&Session::new(), text.as_bytes(), path, &markers.theirs)?;
-        mb = model::parse(&text, &markers.theirs).map_err(internal)?;
+        mb = undone(&tb, &plan.undo_theirs, &markers.theirs)?;
     }
     timer.lap("merge: models and renames");
     let merged = apply::merge_with(&mo, &ma, &mb, &plan.conflicts);
@@ -571,7 +670,7 @@ fn structured(
         ma,
         mb,
         plan,
-        names: [no, na, nb],
+        names,
     })
 }
 

@@ -16,6 +16,7 @@
 use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 
 /// Which input a piece of text came from.
@@ -189,16 +190,21 @@ pub struct FuncText {
 impl FuncText {
     /// Block labels plus defined values plus `argN` arguments.
     pub fn locals(&self) -> HashSet<String> {
-        let mut s: HashSet<String> = HashSet::default();
+        self.local_names().into_iter().map(str::to_string).collect()
+    }
+
+    /// [`FuncText::locals`], borrowed from the function's text.
+    pub fn local_names(&self) -> HashSet<&str> {
+        let mut s: HashSet<&str> = HashSet::default();
         for b in &self.blocks {
-            s.insert(b.label.clone());
+            s.insert(&b.label);
             for l in &b.lines {
                 if let Some(d) = def_name(l) {
-                    s.insert(d.to_string());
+                    s.insert(d);
                 }
             }
         }
-        for r in local_refs(&self.header) {
+        for r in local_refs_str(&self.header) {
             if r.starts_with("arg") {
                 s.insert(r);
             }
@@ -344,10 +350,21 @@ pub fn parse(text: &str, name: &str) -> Result<ModuleText, String> {
 }
 
 /// A line as the merge sees it: `key` compares across sides, `out` is printed.
+/// A line that needs no rewriting borrows both from the model's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
-    pub key: String,
-    pub out: String,
+pub struct Line<'a> {
+    pub key: Cow<'a, str>,
+    pub out: Cow<'a, str>,
+}
+
+impl<'a> Line<'a> {
+    /// A line that is its own key and output.
+    pub fn verbatim(text: &'a str) -> Line<'a> {
+        Line {
+            key: Cow::Borrowed(text),
+            out: Cow::Borrowed(text),
+        }
+    }
 }
 
 fn hash_str(s: &str) -> u64 {
@@ -474,7 +491,7 @@ impl Numbering {
         t: &SideTables,
         text: &str,
         local: &dyn Fn(&str) -> Option<String>,
-    ) -> Line {
+    ) -> Line<'static> {
         use std::fmt::Write;
         let mut key = String::with_capacity(text.len() + 16);
         let mut out = String::with_capacity(text.len() + 16);
@@ -526,7 +543,10 @@ impl Numbering {
         });
         key.push_str(&text[copied..]);
         out.push_str(&text[copied..]);
-        Line { key, out }
+        Line {
+            key: Cow::Owned(key),
+            out: Cow::Owned(out),
+        }
     }
 
     /// The `attributes #N = ...` and `!N = ...` lines of the merged module.

@@ -305,7 +305,7 @@ pub fn fingerprints(text: &str, label: &str, types: &[String]) -> Option<Vec<Fin
     let mut ref_key = |r: &str| -> String {
         ref_keys
             .entry(r.to_string())
-            .or_insert_with(|| numbering.line(&tables, r, &|_| None).key)
+            .or_insert_with(|| numbering.line(&tables, r, &|_| None).key.into_owned())
             .clone()
     };
     // Private globals by content; a content shared by two keeps the names.
@@ -550,7 +550,7 @@ fn line_key(
 ) -> String {
     let line = strip_comment(line);
     let line = strip_debug_location(line);
-    let key = numbering.line(tables, &line, &|_| None).key;
+    let key = numbering.line(tables, &line, &|_| None).key.into_owned();
     if key.contains('@') && !globals.is_empty() {
         replace_globals(&key, globals)
     } else {
