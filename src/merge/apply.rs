@@ -105,7 +105,23 @@ struct SideFunc<'a> {
     /// base label -> index in `blocks`
     by_base: HashMap<Cow<'a, str>, usize>,
     new_blocks: Vec<usize>,
-    names: HashSet<Cow<'a, str>>,
+    /// Every local name: borrowed from the text under the identity.
+    names: Names<'a>,
+}
+
+/// A side's local names, in the base's names.
+enum Names<'a> {
+    Same(HashSet<&'a str>),
+    Rewritten(HashSet<String>),
+}
+
+impl Names<'_> {
+    fn contains(&self, n: &str) -> bool {
+        match self {
+            Names::Same(s) => s.contains(n),
+            Names::Rewritten(s) => s.contains(n),
+        }
+    }
 }
 
 fn rewrite_side<'a>(
@@ -164,13 +180,9 @@ fn rewrite_side<'a>(
         blocks.push((label, lines));
     }
     let names = if identity {
-        locals.into_iter().map(Cow::Borrowed).collect()
+        Names::Same(locals)
     } else {
-        locals
-            .iter()
-            .filter_map(|n| map(n))
-            .map(Cow::Owned)
-            .collect()
+        Names::Rewritten(locals.iter().filter_map(|n| map(n)).collect())
     };
     SideFunc {
         header,
@@ -481,14 +493,9 @@ fn merge_function<'a>(
     local.text("}".into());
 
     if local.conflicts == 0 {
-        // Every local the merged body uses must be defined exactly once.
-        let universe: HashSet<&str> = so
-            .names
-            .iter()
-            .chain(&sa.names)
-            .chain(&sb.names)
-            .map(|n| &**n)
-            .collect();
+        // Every local the merged body uses must be defined exactly once
+        // (a `%name` no side defines is a type).
+        let is_local = |r: &str| [so, sa, sb].iter().any(|s| s.names.contains(r));
         let mut defs: HashSet<&str> = labels.iter().copied().collect();
         for r in local_refs_str(&so.header.out) {
             if r.starts_with("arg") {
@@ -503,7 +510,7 @@ fn merge_function<'a>(
         }
         for l in &merged_lines {
             for r in local_refs_str(&l.out) {
-                if universe.contains(r) && !defs.contains(r) {
+                if !defs.contains(r) && is_local(r) {
                     ok = false;
                 }
             }
