@@ -123,41 +123,23 @@ fn load(
     r
 }
 
-/// Whether git's line merge is clean, once it is known. The inputs'
-/// canonicalizations wait for it: only a merge that cannot take git's
-/// result needs the inputs' source names (to write ours' text), and
-/// recording them costs a fair part of a canonicalization.
+/// Whether git's line merge is clean, once it is known. Only a merge that
+/// cannot take git's result needs the inputs' source names (to write ours'
+/// text), and recording them costs a fair part of a canonicalization: an
+/// input canonicalized after git's line merge was found clean skips them.
 #[derive(Default)]
 struct GitVerdict {
-    clean: std::sync::Mutex<Option<bool>>,
-    known: std::sync::Condvar,
+    clean: std::sync::OnceLock<bool>,
 }
 
 impl GitVerdict {
     fn set(&self, clean: bool) {
-        let mut c = self.clean.lock().unwrap_or_else(|p| p.into_inner());
-        c.get_or_insert(clean);
-        self.known.notify_all();
+        let _ = self.clean.set(clean);
     }
 
-    fn wait(&self) -> bool {
-        let mut c = self.clean.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            if let Some(clean) = *c {
-                return clean;
-            }
-            c = self.known.wait(c).unwrap_or_else(|p| p.into_inner());
-        }
-    }
-}
-
-/// Says "not clean" if git's thread ends (or panics) without a verdict, so
-/// that no canonicalization waits forever.
-struct VerdictOnExit<'a>(&'a GitVerdict);
-
-impl Drop for VerdictOnExit<'_> {
-    fn drop(&mut self) {
-        self.0.set(false);
+    /// Whether git's line merge is known to be clean (never waits).
+    fn known_clean(&self) -> bool {
+        self.clean.get() == Some(&true)
     }
 }
 
@@ -218,18 +200,19 @@ pub fn merge_bytes(
     let verdict = GitVerdict::default();
     let (s, git) = std::thread::scope(|scope| {
         let git = scope.spawn(|| {
-            let on_exit = VerdictOnExit(&verdict);
             let (Ok(b), Ok(o), Ok(t), true) = (texts.0, texts.1, texts.2, is_text) else {
                 return None;
             };
             let lm = line_merge_texts(b, o, t, markers).ok()?;
-            on_exit.0.set(lm.conflicts == 0);
+            verdict.set(lm.conflicts == 0);
             let canon = (lm.conflicts == 0)
                 .then(|| canonical_of(&lm.text, path))
                 .flatten();
             Some((lm, canon))
         });
-        let s = structured(base, ours, theirs, path, markers, &|| !verdict.wait());
+        let s = structured(base, ours, theirs, path, markers, &|| {
+            !verdict.known_clean()
+        });
         let git = git.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         (s, git)
     });
@@ -461,9 +444,9 @@ struct Structured {
     ma: model::ModuleText,
     mb: model::ModuleText,
     plan: rename::Plan,
-    /// Where the canonical names of base, ours, theirs came from, when the
+    /// Where the canonical names of base, ours, theirs came from, where the
     /// loads recorded them (see [`Structured::take_source_names`]).
-    names: Option<[SourceNames; 3]>,
+    names: [Option<SourceNames>; 3],
 }
 
 /// A module without `source_filename` gets one from its parse name; the
@@ -480,9 +463,9 @@ fn tidy(text: &str, keep_header: bool) -> String {
 }
 
 impl Structured {
-    /// The source names of base, ours, theirs: those the loads recorded, or
-    /// (when the loads expected git's result to do and skipped them) from
-    /// the three inputs canonicalized again.
+    /// The source names of base, ours, theirs: those the loads recorded,
+    /// and for an input whose load skipped them (expecting git's result to
+    /// do), from the input canonicalized again.
     fn take_source_names(
         &mut self,
         base: &[u8],
@@ -491,21 +474,32 @@ impl Structured {
         path: &str,
         markers: &Markers,
     ) -> Result<[SourceNames; 3], MergeError> {
-        if let Some(names) = self.names.take() {
-            return Ok(names);
-        }
-        let names_of = |bytes: &[u8], side: &str| {
-            load(&Session::new(), bytes, path, side, &|| true).map(|(_, n)| n.unwrap_or_default())
-        };
-        let (nb, no, nt) = std::thread::scope(|scope| {
-            let ho = scope.spawn(|| names_of(ours, &markers.ours));
-            let ht = scope.spawn(|| names_of(theirs, &markers.theirs));
-            let nb = names_of(base, &markers.base);
-            let join = |h: std::thread::ScopedJoinHandle<'_, Result<SourceNames, MergeError>>| {
-                h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
-            };
-            (nb, join(ho), join(ht))
+        let inputs = [
+            (base, &markers.base),
+            (ours, &markers.ours),
+            (theirs, &markers.theirs),
+        ];
+        let names = std::mem::take(&mut self.names);
+        let names: Vec<Result<SourceNames, MergeError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = names
+                .into_iter()
+                .zip(inputs)
+                .map(|(recorded, (bytes, side))| {
+                    scope.spawn(move || match recorded {
+                        Some(n) => Ok(n),
+                        None => load(&Session::new(), bytes, path, side, &|| true)
+                            .map(|(_, n)| n.unwrap_or_default()),
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
         });
+        let [nb, no, nt]: [Result<SourceNames, MergeError>; 3] = names
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("three inputs"));
         Ok([nb?, no?, nt?])
     }
 
@@ -602,10 +596,7 @@ fn structured(
         (to, join(ha), join(hb))
     });
     let ((to, no, mo), (ta, na, mut ma), (tb, nb, mut mb)) = (to?, ta?, tb?);
-    let names = match (no, na, nb) {
-        (Some(no), Some(na), Some(nb)) => Some([no, na, nb]),
-        _ => None,
-    };
+    let names = [no, na, nb];
     let mut timer = crate::canon::PhaseTimer::new();
     timer.lap("merge: inputs canonicalized");
     // A module without `source_filename` gets one from its parse name; do
