@@ -203,11 +203,14 @@ pub fn merge_bytes(
             let (Ok(b), Ok(o), Ok(t), true) = (texts.0, texts.1, texts.2, is_text) else {
                 return None;
             };
+            let mut timer = crate::canon::PhaseTimer::new();
             let lm = line_merge_texts(b, o, t, markers).ok()?;
             verdict.set(lm.conflicts == 0);
+            timer.lap("merge: git merge-file");
             let canon = (lm.conflicts == 0)
                 .then(|| canonical_of(&lm.text, path))
                 .flatten();
+            timer.lap("merge: git's result canonical");
             Some((lm, canon))
         });
         let s = structured(base, ours, theirs, path, markers, &|| {
