@@ -154,7 +154,7 @@ fn rewrite_side<'a>(
     // numbers is its own key and output, and the names are the locals.
     let identity = m.is_none_or(|m| m.identity);
     let line = |nb: &mut Numbering, l: &'a str| -> Line<'a> {
-        if identity && !l.contains(['!', '#']) {
+        if identity && !l.bytes().any(|b| b == b'!' || b == b'#') {
             Line::verbatim(l)
         } else {
             nb.line(t, l, &map)

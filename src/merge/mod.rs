@@ -101,15 +101,15 @@ fn canonical(
 }
 
 /// Parses one input and returns its canonical text, and where its names
-/// came from when `names_wanted()` says so once the input is parsed and
-/// verified. Every side is parsed under the same `path`, because a module
+/// came from when `names_wanted(input size)` says so once the input is
+/// parsed and verified. Every side is parsed under the same `path`, because a module
 /// without `source_filename` takes its name from it.
 fn load(
     session: &Session,
     bytes: &[u8],
     path: &str,
     side: &str,
-    names_wanted: &dyn Fn() -> bool,
+    names_wanted: &dyn Fn(usize) -> bool,
 ) -> Result<(String, Option<SourceNames>), MergeError> {
     let mut timer = crate::canon::PhaseTimer::new();
     let m = session
@@ -118,7 +118,7 @@ fn load(
     m.verify()
         .map_err(|e| MergeError::Input(format!("{side} version: {path}: {e}")))?;
     timer.lap(&format!("merge: {side} parsed and verified"));
-    let r = canonical(&m, path, names_wanted());
+    let r = canonical(&m, path, names_wanted(bytes.len()));
     timer.lap(&format!("merge: {side} canonical"));
     r
 }
@@ -129,17 +129,40 @@ fn load(
 /// input canonicalized after git's line merge was found clean skips them.
 #[derive(Default)]
 struct GitVerdict {
-    clean: std::sync::OnceLock<bool>,
+    clean: std::sync::Mutex<Option<bool>>,
+    known: std::sync::Condvar,
 }
+
+/// From this size on an input waits for git's verdict before it is
+/// canonicalized: parsing it took longer than `git merge-file` takes, and
+/// recording its names would cost more than the wait. A smaller input
+/// records its names unless the verdict is already in.
+const WAIT_FOR_GIT_FROM_BYTES: usize = 256 << 10;
 
 impl GitVerdict {
     fn set(&self, clean: bool) {
-        let _ = self.clean.set(clean);
+        let mut c = self.clean.lock().unwrap_or_else(|p| p.into_inner());
+        c.get_or_insert(clean);
+        self.known.notify_all();
     }
 
-    /// Whether git's line merge is known to be clean (never waits).
-    fn known_clean(&self) -> bool {
-        self.clean.get() == Some(&true)
+    /// Whether an input of `size` bytes should record its source names.
+    fn names_wanted(&self, size: usize) -> bool {
+        let mut c = self.clean.lock().unwrap_or_else(|p| p.into_inner());
+        while c.is_none() && size >= WAIT_FOR_GIT_FROM_BYTES {
+            c = self.known.wait(c).unwrap_or_else(|p| p.into_inner());
+        }
+        *c != Some(true)
+    }
+}
+
+/// Says "not clean" when git's thread ends (or panics) without a verdict,
+/// so that no input waits forever.
+struct VerdictOnExit<'a>(&'a GitVerdict);
+
+impl Drop for VerdictOnExit<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
     }
 }
 
@@ -200,6 +223,7 @@ pub fn merge_bytes(
     let verdict = GitVerdict::default();
     let (s, git) = std::thread::scope(|scope| {
         let git = scope.spawn(|| {
+            let _on_exit = VerdictOnExit(&verdict);
             let (Ok(b), Ok(o), Ok(t), true) = (texts.0, texts.1, texts.2, is_text) else {
                 return None;
             };
@@ -213,8 +237,8 @@ pub fn merge_bytes(
             timer.lap("merge: git's result canonical");
             Some((lm, canon))
         });
-        let s = structured(base, ours, theirs, path, markers, &|| {
-            !verdict.known_clean()
+        let s = structured(base, ours, theirs, path, markers, &|size| {
+            verdict.names_wanted(size)
         });
         let git = git.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         (s, git)
@@ -420,7 +444,8 @@ fn line_merge_texts(
         write("theirs", theirs)?,
     );
     let lm = fallback::line_merge(&b, &o, &t, markers).map_err(MergeError::Internal)?;
-    let text = String::from_utf8_lossy(&lm.text).into_owned();
+    let text = String::from_utf8(lm.text)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     let open = "<".repeat(markers.size.max(1));
     let conflicts = if lm.clean {
         0
@@ -490,7 +515,7 @@ impl Structured {
                 .map(|(recorded, (bytes, side))| {
                     scope.spawn(move || match recorded {
                         Some(n) => Ok(n),
-                        None => load(&Session::new(), bytes, path, side, &|| true)
+                        None => load(&Session::new(), bytes, path, side, &|_| true)
                             .map(|(_, n)| n.unwrap_or_default()),
                     })
                 })
@@ -576,7 +601,7 @@ fn structured(
     theirs: &[u8],
     path: &str,
     markers: &Markers,
-    names_wanted: &(dyn Fn() -> bool + Sync),
+    names_wanted: &(dyn Fn(usize) -> bool + Sync),
 ) -> Result<Structured, MergeError> {
     // One LLVM context per input: named types are per context, and a second
     // module in the same context would see `%struct.rect` renamed `%struct.rect.0`.
@@ -635,7 +660,7 @@ fn structured(
     let plan = rename::plan(&mo, &ma, &mb);
     let undone = |canonical: &str, undo, side: &str| {
         let text = rename::replace_globals(canonical, undo);
-        let (text, _) = load(&Session::new(), text.as_bytes(), path, side, &|| false)?;
+        let (text, _) = load(&Session::new(), text.as_bytes(), path, side, &|_| false)?;
         model::parse(&text, side).map_err(internal)
     };
     if !plan.undo_ours.is_empty() {

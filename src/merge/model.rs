@@ -149,11 +149,10 @@ pub fn local_refs_str(line: &str) -> Vec<&str> {
 /// The value a line defines (`%x = ...`), if any.
 pub fn def_name(line: &str) -> Option<&str> {
     let rest = line.strip_prefix('%')?;
-    let end = rest.find(" = ")?;
-    let name = &rest[..end];
-    name.bytes()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-'))
-        .then_some(name)
+    let end = rest
+        .bytes()
+        .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')))?;
+    rest[end..].starts_with(" = ").then_some(&rest[..end])
 }
 
 /// Unclosed `[` in a line, not counting quoted text.
