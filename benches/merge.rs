@@ -11,6 +11,8 @@
 //! BENCHMARKS.md). Acceptance (design): zero wrong clean merges, >= 95% of
 //! disjoint-edit triples clean, merge time within 4x of one `opt -S`.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
 #[path = "../tests/merge_support/mod.rs"]
 mod merge_support;
 
@@ -183,10 +185,9 @@ fn main() {
     }
 }
 
-/// One llvm-stress module of `size` and two constant edits a third and two
-/// thirds through: (base, ours, theirs).
-fn stress_triple(size: u32) -> (String, String, String) {
-    let base = merge_support::llvm_stress(1, size);
+/// `base` and two constant edits a third and two thirds through: (base,
+/// ours, theirs).
+fn edit_triple(base: String) -> (String, String, String) {
     let lines: Vec<&str> = base.lines().collect();
     let edit_at: Vec<usize> = (0..lines.len())
         .filter(|&i| {
@@ -212,16 +213,31 @@ fn stress_triple(size: u32) -> (String, String, String) {
     (base.clone(), edit(edit_at[n / 3]), edit(edit_at[2 * n / 3]))
 }
 
-/// Wall time of irgit merge on large one-function modules, next to `opt -S`
-/// and `git merge-file` (best of 3).
+/// Wall time of irgit merge on large modules (one-function llvm-stress
+/// modules, all of Lua at -O2), next to `opt -S` and `git merge-file` (best
+/// of 3).
 fn big_stress_times() {
     println!();
     println!("| base | lines | irgit merge | `opt -S` | ratio | `git merge-file` | irgit = git's bytes |");
     println!("|---|---:|---:|---:|---:|---:|---|");
-    for size in [5000u32, 20000] {
-        let (base, ours, theirs) = stress_triple(size);
+    let mut bases: Vec<(String, String)> = [5000u32, 20000]
+        .iter()
+        .map(|&size| {
+            (
+                format!("stress -size={size}"),
+                merge_support::llvm_stress(1, size),
+            )
+        })
+        .collect();
+    let lua = common::lua::lua_module(&common::cache_dir());
+    bases.push((
+        "Lua 5.4, all files, -O2".into(),
+        std::fs::read_to_string(lua).expect("read the Lua module"),
+    ));
+    for (name, base) in bases {
+        let (base, ours, theirs) = edit_triple(base);
         let t = Triple {
-            name: format!("stress {size}"),
+            name: name.clone(),
             base: base.clone(),
             left: ours.clone(),
             right: theirs.clone(),
@@ -237,7 +253,7 @@ fn big_stress_times() {
         let (_, git_text, _) = git_merge_file(&base, &ours, &theirs);
         let git = best(&|| git_merge_file(&base, &ours, &theirs).2);
         println!(
-            "| stress -size={size} | {} | {:.0} ms | {:.0} ms | {:.1}x | {:.0} ms | {} |",
+            "| {name} | {} | {:.0} ms | {:.0} ms | {:.1}x | {:.0} ms | {} |",
             base.lines().count(),
             merge.as_secs_f64() * 1000.0,
             opt.as_secs_f64() * 1000.0,

@@ -25,6 +25,7 @@ pub mod conflict;
 pub mod diff;
 pub mod faithful;
 pub mod fallback;
+pub mod isomorphic;
 pub mod lines;
 pub mod matching;
 pub mod model;
@@ -543,7 +544,7 @@ impl Structured {
             ("structured.ll", &text),
             ("git-canonical.ll", hint.unwrap_or_default()),
         ]);
-        let canonical = if let Some(h) = hint.filter(|h| same_but_comments(&text, h)) {
+        let canonical = if let Some(h) = hint.filter(|h| isomorphic::same_module(&text, h)) {
             h.to_string()
         } else {
             let session = Session::new();
@@ -561,35 +562,6 @@ impl Structured {
         self.outcome.text = tidy(&canonical, self.keep_header);
         self.canonical = Some(canonical);
         Ok(())
-    }
-}
-
-/// Whether `text` is `canonical` without the printer's comments (the
-/// `; ModuleID` line, `; preds = ...` after labels) and blank lines: then
-/// both parse to the same module.
-///
-/// ```text
-/// canonical: bb.7fda:                 ; preds = %entry
-/// text:      bb.7fda:
-/// ```
-fn same_but_comments(text: &str, canonical: &str) -> bool {
-    fn code(t: &str) -> impl Iterator<Item = &str> {
-        t.lines().filter(|l| !l.is_empty() && !l.starts_with(';'))
-    }
-    let (mut t, mut c) = (code(text), code(canonical));
-    loop {
-        match (t.next(), c.next()) {
-            (None, None) => return true,
-            (Some(x), Some(y)) => {
-                let label_with_note = x.ends_with(':')
-                    && y.strip_prefix(x)
-                        .is_some_and(|rest| rest.trim_start().starts_with(';'));
-                if x != y && !label_with_note {
-                    return false;
-                }
-            }
-            _ => return false,
-        }
     }
 }
 
@@ -691,22 +663,4 @@ fn structured(
         plan,
         names,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same_but_comments;
-
-    #[test]
-    fn printer_comments_and_blank_lines_do_not_count() {
-        let canonical = "; ModuleID = 't.ll'\ndefine void @f() {\nentry:\n  br label %b\n\nb:                                                ; preds = %entry\n  ret void\n}\n";
-        let text = "define void @f() {\nentry:\n  br label %b\n\nb:\n  ret void\n}\n\n";
-        assert!(same_but_comments(text, canonical));
-        assert!(!same_but_comments(
-            &text.replace("ret void", "unreachable"),
-            canonical
-        ));
-        assert!(!same_but_comments(&text.replace("b:\n", "c:\n"), canonical));
-        assert!(!same_but_comments("define void @f() {\n", canonical));
-    }
 }

@@ -45,7 +45,7 @@ fn is_id_byte(c: u8) -> bool {
 /// Calls `f(start, end, reference)` for every reference in `line` (byte
 /// range of the whole token, sigil included), skipping quoted strings
 /// (`c"..."`, `!"..."`).
-fn scan_refs<'a>(line: &'a str, mut f: impl FnMut(usize, usize, Ref<'a>)) {
+pub fn scan_refs<'a>(line: &'a str, mut f: impl FnMut(usize, usize, Ref<'a>)) {
     let bytes = line.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -156,7 +156,7 @@ pub fn def_name(line: &str) -> Option<&str> {
 }
 
 /// Unclosed `[` in a line, not counting quoted text.
-fn bracket_depth(line: &str) -> i32 {
+pub fn bracket_depth(line: &str) -> i32 {
     let mut depth = 0;
     let mut quoted = false;
     for c in line.chars() {
