@@ -25,7 +25,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use super::conflict::{merge3, Chunk};
 use super::matching::{match_function, Matching};
 use super::model::{
-    def_name, local_refs_str, FuncText, Line, ModuleText, Numbering, Side, SideTables,
+    def_name, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref, Side,
+    SideTables,
 };
 
 /// A stretch of the merged text.
@@ -496,7 +497,11 @@ fn merge_function<'a>(
         // Every local the merged body uses must be defined exactly once
         // (a `%name` no side defines is a type).
         let is_local = |r: &str| [so, sa, sb].iter().any(|s| s.names.contains(r));
-        let mut defs: HashSet<&str> = labels.iter().copied().collect();
+        let mut defs: HashSet<&str> = HashSet::with_capacity_and_hasher(
+            merged_lines.len() + labels.len(),
+            Default::default(),
+        );
+        defs.extend(labels.iter().copied());
         for r in local_refs_str(&so.header.out) {
             if r.starts_with("arg") {
                 defs.insert(r);
@@ -509,11 +514,11 @@ fn merge_function<'a>(
             }
         }
         for l in &merged_lines {
-            for r in local_refs_str(&l.out) {
-                if !defs.contains(r) && is_local(r) {
-                    ok = false;
+            scan_refs(&l.out, |_, _, r| {
+                if let Ref::Local(r) = r {
+                    ok &= defs.contains(r) || !is_local(r);
                 }
-            }
+            });
         }
         if !ok {
             let mut whole = Merged::default();

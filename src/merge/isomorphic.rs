@@ -50,11 +50,13 @@ pub fn same_module(a: &str, b: &str) -> bool {
             return false;
         };
         // Local names pair up within one function.
-        pairing.locals = Some(Default::default());
+        pairing.locals.forward.clear();
+        pairing.locals.backward.clear();
+        pairing.in_function = true;
         if la.len() != lb.len() || !la.iter().zip(lb).all(|(x, y)| pairing.same(x, y, &ea)) {
             return false;
         }
-        pairing.locals = None;
+        pairing.in_function = false;
     }
     // Definitions of the paired groups and nodes, which may pair more nodes.
     let mut done = 0;
@@ -128,9 +130,12 @@ struct Pairing<'a> {
     numbers: [OneToOne<u32>; 2],
     /// Pairs in the order they were made (their definitions are compared).
     order: Vec<(Kind, u32, u32)>,
-    /// Local names in the function being compared (outside functions a
-    /// local name must be equal).
-    locals: Option<OneToOne<&'a str>>,
+    /// Local names in the function being compared, when `in_function`
+    /// (outside functions a local name must be equal).
+    locals: OneToOne<&'a str>,
+    in_function: bool,
+    /// A line's tokens (kept to spare an allocation per line).
+    scratch: Vec<Token<'a>>,
 }
 
 impl<'a> Pairing<'a> {
@@ -148,30 +153,58 @@ impl<'a> Pairing<'a> {
     /// Pairs local name `x` of `a` with `y` of `b`. Named types are
     /// module-wide: they must be equal.
     fn pair_local(&mut self, x: &'a str, y: &'a str, a: &Entities<'_>) -> bool {
-        let is_type = |n: &str| a.types.contains(n);
-        match &mut self.locals {
-            Some(locals) if !is_type(x) && !is_type(y) => locals.pair(x, y).is_some(),
-            _ => x == y,
+        if !self.in_function {
+            return x == y;
         }
+        if let Some(&y2) = self.locals.forward.get(x) {
+            return y2 == y;
+        }
+        let is_type = |n: &str| a.types.contains(n);
+        if is_type(x) || is_type(y) {
+            return x == y;
+        }
+        self.locals.pair(x, y).is_some()
     }
 
     /// Whether lines `x` and `y` are equal but for paired numbers and
     /// local names.
     fn same(&mut self, x: &'a str, y: &'a str, a: &Entities<'_>) -> bool {
-        if x == y && !x.contains(['#', '!', '%']) && !x.ends_with(':') {
-            return true;
+        if x == y {
+            // Equal text: each reference pairs with itself.
+            let mut ok = true;
+            tokens(x, |t| {
+                ok = ok
+                    && match t {
+                        Token::Text(_) => true,
+                        Token::Num(k, n) => self.pair(k, n, n),
+                        Token::Local(n) => self.pair_local(n, n, a),
+                    }
+            });
+            return ok;
         }
-        let (tx, ty) = (tokens(x), tokens(y));
-        tx.len() == ty.len()
-            && tx.iter().zip(&ty).all(|(p, q)| match (p, q) {
-                (Token::Text(s), Token::Text(t)) => s == t,
-                (Token::Num(k, m), Token::Num(l, n)) => k == l && self.pair(*k, *m, *n),
-                (Token::Local(m), Token::Local(n)) => self.pair_local(m, n, a),
-                _ => false,
-            })
+        let mut tx = std::mem::take(&mut self.scratch);
+        tx.clear();
+        tokens(x, |t| tx.push(t));
+        let mut ok = true;
+        let mut at = 0;
+        tokens(y, |q| {
+            ok = ok
+                && at < tx.len()
+                && match (tx[at], q) {
+                    (Token::Text(s), Token::Text(t)) => s == t,
+                    (Token::Num(k, m), Token::Num(l, n)) => k == l && self.pair(k, m, n),
+                    (Token::Local(m), Token::Local(n)) => self.pair_local(m, n, a),
+                    _ => false,
+                };
+            at += 1;
+        });
+        ok &= at == tx.len();
+        self.scratch = tx;
+        ok
     }
 }
 
+#[derive(Clone, Copy)]
 enum Token<'a> {
     Text(&'a str),
     Num(Kind, u32),
@@ -180,24 +213,24 @@ enum Token<'a> {
 
 /// A line as text between references (`#N`, `!N`, `%name`), and the
 /// references.
-fn tokens(line: &str) -> Vec<Token<'_>> {
+fn tokens<'l>(line: &'l str, mut out: impl FnMut(Token<'l>)) {
     // A block's label names a local like `%label` does.
     if let Some(label) = line.strip_suffix(':').filter(|l| is_label(l)) {
-        return vec![Token::Local(label), Token::Text(":")];
+        out(Token::Local(label));
+        out(Token::Text(":"));
+        return;
     }
-    let mut out = Vec::new();
     let mut copied = 0;
     scan_refs(line, |i, j, r| {
-        out.push(Token::Text(&line[copied..i]));
-        out.push(match r {
+        out(Token::Text(&line[copied..i]));
+        out(match r {
             Ref::Attr(n) => Token::Num(Kind::Attr, n),
             Ref::Meta(n) => Token::Num(Kind::Meta, n),
             Ref::Local(n) => Token::Local(n),
         });
         copied = j;
     });
-    out.push(Token::Text(&line[copied..]));
-    out
+    out(Token::Text(&line[copied..]));
 }
 
 /// `bb.1f2e` in the line `bb.1f2e:` (as [`code_of`] leaves it).
@@ -308,8 +341,12 @@ fn code_of(line: &str) -> &str {
     if line.trim_start().starts_with(';') {
         return "";
     }
-    // `label:   ; preds = %a, %b` (a label never contains `;`).
-    if let Some((label, _)) = line.split_once(";") {
+    // `label:   ; preds = %a, %b` (a label never contains `;`; instructions
+    // are indented).
+    if line.starts_with(' ') {
+        return line;
+    }
+    if let Some((label, _)) = line.split_once(';') {
         let label = label.trim_end();
         if label.ends_with(':') && !label.starts_with(' ') && !label.contains('"') {
             return label;

@@ -484,10 +484,14 @@ fn tidy(text: &str, keep_header: bool) -> String {
     if keep_header {
         text.to_string()
     } else {
-        text.lines()
-            .filter(|l| !l.starts_with("source_filename = ") && !l.starts_with("; ModuleID = "))
-            .map(|l| format!("{l}\n"))
-            .collect()
+        let mut out = String::with_capacity(text.len());
+        for l in text.lines() {
+            if !l.starts_with("source_filename = ") && !l.starts_with("; ModuleID = ") {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        out
     }
 }
 

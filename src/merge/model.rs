@@ -157,13 +157,16 @@ pub fn def_name(line: &str) -> Option<&str> {
 
 /// Unclosed `[` in a line, not counting quoted text.
 pub fn bracket_depth(line: &str) -> i32 {
+    if !line.as_bytes().contains(&b'[') {
+        return 0;
+    }
     let mut depth = 0;
     let mut quoted = false;
-    for c in line.chars() {
+    for c in line.bytes() {
         match c {
-            '"' => quoted = !quoted,
-            '[' if !quoted => depth += 1,
-            ']' if !quoted => depth -= 1,
+            b'"' => quoted = !quoted,
+            b'[' if !quoted => depth += 1,
+            b']' if !quoted => depth -= 1,
             _ => {}
         }
     }
