@@ -113,7 +113,7 @@ struct SideFunc<'a> {
 /// A side's local names, in the base's names.
 enum Names<'a> {
     Same(HashSet<&'a str>),
-    Rewritten(HashSet<String>),
+    Rewritten(HashSet<Cow<'a, str>>),
 }
 
 impl Names<'_> {
@@ -135,42 +135,51 @@ fn rewrite_side<'a>(
 ) -> SideFunc<'a> {
     let locals = f.local_names();
     let labels: HashSet<&str> = f.blocks.iter().map(|b| b.label.as_str()).collect();
+    // The base's name for local `n`, when it is another name (`None`: the
+    // same name, or not a local).
     let map = |n: &str| -> Option<String> {
         if !locals.contains(n) {
             return None;
         }
         let m = m?;
+        let renamed = |new: String| (new != n).then_some(new);
         if let Some(o) = m.values.get(n).or_else(|| m.blocks.get(n)) {
-            return Some(o.clone());
+            return (o != n).then(|| o.clone());
         }
         if labels.contains(n) {
-            Some(format!("{block_prefix}{n}"))
+            renamed(format!("{block_prefix}{n}"))
         } else if !n.starts_with("arg") {
-            Some(format!("{value_prefix}{n}"))
+            renamed(format!("{value_prefix}{n}"))
         } else {
-            Some(n.to_string())
+            None
         }
     };
-    // Under the identity, a line without metadata or attribute-group
-    // numbers is its own key and output, and the names are the locals.
+    // A line without metadata or attribute-group numbers whose names all
+    // stay (always so under the identity) is its own key and output.
     let identity = m.is_none_or(|m| m.identity);
+    let names_stay = |l: &str| {
+        let mut stay = true;
+        scan_refs(l, |_, _, r| {
+            if let Ref::Local(n) = r {
+                stay = stay && map(n).is_none();
+            }
+        });
+        stay
+    };
     let line = |nb: &mut Numbering, l: &'a str| -> Line<'a> {
-        if identity && !l.bytes().any(|b| b == b'!' || b == b'#') {
+        if !l.bytes().any(|b| b == b'!' || b == b'#') && (identity || names_stay(l)) {
             Line::verbatim(l)
         } else {
             nb.line(t, l, &map)
         }
     };
+    let name_of = |n: &'a str| map(n).map_or(Cow::Borrowed(n), Cow::Owned);
     let header = line(nb, &f.header);
     let mut blocks = Vec::with_capacity(f.blocks.len());
     let mut by_base = HashMap::default();
     let mut new_blocks = Vec::new();
     for b in &f.blocks {
-        let label: Cow<'a, str> = if identity {
-            Cow::Borrowed(&b.label)
-        } else {
-            Cow::Owned(map(&b.label).unwrap())
-        };
+        let label = name_of(&b.label);
         let lines: Vec<Line> = b.lines.iter().map(|l| line(nb, l)).collect();
         let matched = m.is_none_or(|m| m.blocks.contains_key(&b.label));
         if matched {
@@ -183,7 +192,7 @@ fn rewrite_side<'a>(
     let names = if identity {
         Names::Same(locals)
     } else {
-        Names::Rewritten(locals.iter().filter_map(|n| map(n)).collect())
+        Names::Rewritten(locals.iter().map(|n| name_of(n)).collect())
     };
     SideFunc {
         header,
