@@ -17,7 +17,9 @@
 //! Stages: [`model`] (parse canonical text), [`matching`] (A→O, B→O),
 //! [`diff`] (block diffs as maximal intervals), [`conflict`] (rules and
 //! union), [`apply`] (module-wide union over base identities), [`render`]
-//! (markers), [`fallback`] (line merge), [`cli`] (the driver).
+//! (markers), [`isomorphic`] (the structured result recognized in git's),
+//! [`faithful`] and [`lines`] (ours' text), [`fallback`] (line merge),
+//! [`cli`] (the driver).
 
 pub mod apply;
 pub mod cli;
