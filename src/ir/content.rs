@@ -13,8 +13,8 @@
 //!
 //! LLVM prints an unnamed struct type that is not part of a whole module's
 //! printout as `%"type 0x55d8..."`: a heap address, different on every run.
-//! Printed constants refer to unnamed globals as `@3`. [`type_key`] and
-//! [`UnnamedGlobals::text_key`] take LLVM's own text and replace exactly
+//! Printed constants refer to unnamed globals as `@3`. `type_key` and
+//! [`UnnamedGlobals::text_key_with`] take LLVM's own text and replace exactly
 //! those two kinds of token (outside quoted strings) by content keys; text
 //! without them is returned unchanged, so every other hash stays as it was.
 
@@ -197,7 +197,7 @@ fn is_name_char(c: u8) -> bool {
 }
 
 impl Val {
-    /// The content key of the value's type (see [`type_key`]).
+    /// The content key of the value's type (see `content::type_key`).
     pub fn type_key(self) -> String {
         type_key(unsafe { LLVMTypeOf(self.raw) })
     }

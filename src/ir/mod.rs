@@ -155,7 +155,7 @@ pub struct TypeNames {
 
 impl TypeNames {
     /// The type of `v` as LLVM prints it, unnamed struct types spelled by
-    /// their bodies ([`content::type_key`]), never by number or address.
+    /// their bodies (`content::type_key`), never by number or address.
     pub fn of(&mut self, v: Val) -> std::rc::Rc<str> {
         let ty = unsafe { LLVMTypeOf(v.raw) };
         self.cache

@@ -47,7 +47,7 @@ pub enum ColorWhen {
     Exit status: 0 (with --exit-code: 0 no difference, 1 differences), 2 when an input cannot be\n\
     read or is not valid IR. As git's external diff (7 or 9 arguments) it always exits 0.")]
 pub struct DiffArgs {
-    /// OLD NEW; or REV1 [REV2] followed by `-- PATH`; or the 7 arguments git
+    /// OLD NEW; or `REV1 [REV2]` followed by `-- PATH`; or the 7 arguments git
     /// passes to an external diff
     #[arg(value_name = "ARGS")]
     pub args: Vec<String>,

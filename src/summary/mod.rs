@@ -25,7 +25,7 @@
 //! left out of it (their bodies stripped), so the cost follows the size of
 //! the change rather than the size of the module.
 //!
-//! Stages: [`side`] (fingerprints, canonical text, keys), [`compare`] (one function),
+//! Stages: [`side`] (fingerprints, canonical text, keys), [`mod@compare`] (one function),
 //! [`renames`] (structural rename detection, seed 003), [`moved`] (moved
 //! code by suffix array, seed 002), [`module_level`] (globals, declarations,
 //! attributes), [`render`] (summary, `--stat`, `-p`, JSON), [`cli`] (the
