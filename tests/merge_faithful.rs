@@ -235,3 +235,29 @@ fn a_clean_but_wrong_git_merge_is_not_taken() {
     assert!(text.contains("  %v = or i32 %y, 4\n"), "{text}");
     assert!(!text.contains("%arg0"), "{text}");
 }
+
+/// Both sides add the same function, at different places: written once,
+/// where ours put it (the result is ours); added with different bodies, it
+/// is a conflict.
+#[test]
+fn a_function_both_sides_added_is_written_once() {
+    let f = "define i32 @f(i32 %a) {\n  %x = add i32 %a, 1\n  ret i32 %x\n}\n";
+    let g = "define i32 @g(i32 %a) {\n  %y = mul i32 %a, 3\n  ret i32 %y\n}\n";
+    let h = "define i32 @h(i32 %a) {\n  %z = sub i32 %a, 7\n  ret i32 %z\n}\n";
+    let base = format!("{f}\n{g}");
+    let ours = format!("{f}\n{g}\n; helper\n{h}");
+    let theirs = format!("{h}\n{f}\n{g}");
+    assert_eq!(merge(&base, &ours, &theirs), ours.as_bytes());
+
+    let other = theirs.replace("sub i32 %a, 7", "sub i32 %a, 8");
+    let m = irgit::merge::Markers::default();
+    let r = irgit::merge::merge_bytes(
+        base.as_bytes(),
+        ours.as_bytes(),
+        other.as_bytes(),
+        "m.ll",
+        &m,
+    )
+    .unwrap();
+    assert!(r.conflicts > 0);
+}

@@ -730,6 +730,94 @@ pub fn translate(
     )
 }
 
+/// `theirs_in_ours_names` (theirs translated) without the top-level items
+/// (functions, declarations, globals) that theirs added and ours added too,
+/// with the same text, elsewhere: the line merge would write them twice.
+/// `None` when there is none. An item with a comment right above it is kept
+/// (the comment is theirs' content).
+///
+/// ```text
+/// base: @f        ours: @f, @h        theirs: @h, @f     → theirs as @f
+/// ```
+pub fn without_items_ours_added(
+    base: &str,
+    ours: &str,
+    theirs: &str,
+    theirs_in_ours_names: &str,
+) -> Option<String> {
+    let text_of = |text: &str| -> HashMap<String, (String, bool)> {
+        let l = layout::lex(text);
+        items(&l)
+            .into_iter()
+            .map(|(name, first, last)| {
+                let commented = first > 0 && l.lines[first - 1].kind == LineKind::Comment;
+                (name, (lines_text(&l, first, last), commented))
+            })
+            .collect()
+    };
+    let (base_items, ours_items, theirs_items) = (text_of(base), text_of(ours), text_of(theirs));
+    let twice = |name: &String| {
+        !base_items.contains_key(name)
+            && theirs_items.get(name).is_some_and(|(t, commented)| {
+                !commented && ours_items.get(name).is_some_and(|(o, _)| o == t)
+            })
+    };
+    let translated = layout::lex(theirs_in_ours_names);
+    let mut drop = vec![false; translated.lines.len()];
+    let mut dropped = false;
+    for (name, first, last) in items(&translated) {
+        if !twice(&name) {
+            continue;
+        }
+        drop[first..=last].iter_mut().for_each(|d| *d = true);
+        // The blank line that separated the item from the next one.
+        if translated
+            .lines
+            .get(last + 1)
+            .is_some_and(|l| l.kind == LineKind::Blank)
+        {
+            drop[last + 1] = true;
+        }
+        dropped = true;
+    }
+    dropped.then(|| {
+        theirs_in_ours_names
+            .split_inclusive('\n')
+            .zip(&drop)
+            .filter(|(_, d)| !**d)
+            .map(|(l, _)| l)
+            .collect()
+    })
+}
+
+/// Top-level items of a file: (kind and name, first line, last line).
+fn items(layout: &Layout<'_>) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    let mut open: Option<(String, usize)> = None;
+    for s in &layout.stmts {
+        match &s.kind {
+            StmtKind::Define(name) => open = Some((format!("define {name}"), s.first)),
+            StmtKind::FuncEnd => {
+                if let Some((name, first)) = open.take() {
+                    out.push((name, first, s.last));
+                }
+            }
+            StmtKind::Declare(name) => out.push((format!("declare {name}"), s.first, s.last)),
+            StmtKind::Global(name) => out.push((format!("global {name}"), s.first, s.last)),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn lines_text(layout: &Layout<'_>, first: usize, last: usize) -> String {
+    layout.lines[first..=last]
+        .iter()
+        .map(|l| l.text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// For the line merge: whether two insertions at base line `at` may follow
 /// each other. They may when both sit between top-level items of `base`
 /// and each is made of whole top-level items (functions, globals,

@@ -291,7 +291,7 @@ pub fn merge_bytes(
     let so = side(Side::Ours, tours, &names[1], &s.ma, &s.plan.undo_ours);
     let st = side(Side::Theirs, ttheirs, &names[2], &s.mb, &s.plan.undo_theirs);
     if s.outcome.conflicts > 0 {
-        let (b2, t2) = faithful::translate(&sb, &so, &st);
+        let (b2, t2) = in_ours_names(&sb, &so, &st);
         let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
         if lm.conflicts > 0 {
             let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts);
@@ -316,7 +316,7 @@ pub fn merge_bytes(
         return Ok(s.outcome);
     };
     // Base and theirs in ours' names, merged line by line.
-    let (b2, t2) = faithful::translate(&sb, &so, &st);
+    let (b2, t2) = in_ours_names(&sb, &so, &st);
     let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
     let text = faithful::renumber(&lm.text);
     debug_dump(&[
@@ -347,6 +347,19 @@ pub fn merge_bytes(
         "the merge could not be written in ours' text; it is written in canonical form".into(),
     );
     Ok(o)
+}
+
+/// Base and theirs translated into ours' names, without the items theirs
+/// added that ours added too (elsewhere, with the same text).
+fn in_ours_names(
+    base: &faithful::SideText<'_>,
+    ours: &faithful::SideText<'_>,
+    theirs: &faithful::SideText<'_>,
+) -> (String, String) {
+    let (b2, t2) = faithful::translate(base, ours, theirs);
+    let t2 =
+        faithful::without_items_ours_added(base.text, ours.text, theirs.text, &t2).unwrap_or(t2);
+    (b2, t2)
 }
 
 /// The three versions as one conflict covering the whole file.
