@@ -38,7 +38,16 @@ use super::model::{bracket_depth, scan_refs, Ref};
 /// Whether `a` prints the same module as `b`, a text LLVM printed (see the
 /// module doc).
 pub fn same_module(a: &str, b: &str) -> bool {
-    let (Some(ea), Some(eb)) = (Entities::of(a), Entities::of(b)) else {
+    // Each text cut on its own core.
+    let (ea, eb) = std::thread::scope(|scope| {
+        let hb = scope.spawn(|| Entities::of(b));
+        let ea = Entities::of(a);
+        (
+            ea,
+            hb.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+        )
+    });
+    let (Some(ea), Some(eb)) = (ea, eb) else {
         return false;
     };
     if ea.named.len() != eb.named.len() {

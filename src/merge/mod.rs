@@ -268,11 +268,9 @@ pub fn merge_bytes(
         // git's own line merge, when it is clean and means the same.
         if let Some((lm, Some(canon))) = &git {
             if canon == expected {
-                return Ok(canonical_if_ours_is(
-                    Outcome::exact(lm.text.as_bytes(), 0),
-                    tours,
-                    path,
-                ));
+                let o = canonical_if_ours_is(Outcome::exact(lm.text.as_bytes(), 0), tours, path);
+                drop_later((s, git));
+                return Ok(o);
             }
         }
     }
@@ -347,6 +345,13 @@ pub fn merge_bytes(
         "the merge could not be written in ours' text; it is written in canonical form".into(),
     );
     Ok(o)
+}
+
+/// Frees `t` on another thread: the models and texts of a large merge take
+/// milliseconds to free, and the result need not wait for that.
+/// (When no thread can start, `t` is freed here.)
+fn drop_later<T: Send + 'static>(t: T) {
+    let _ = std::thread::Builder::new().spawn(move || drop(t));
 }
 
 /// Base and theirs translated into ours' names, without the items theirs
