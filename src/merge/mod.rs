@@ -240,8 +240,10 @@ pub fn merge_bytes(
             timer.lap("merge: git's result canonical");
             Some((lm, canon))
         });
+        // Ours' text is written only for text inputs: bitcode needs no names.
+        let texts_ok = is_text && texts.0.is_ok() && texts.1.is_ok() && texts.2.is_ok();
         let s = structured(base, ours, theirs, path, markers, &|size| {
-            verdict.names_wanted(size)
+            texts_ok && verdict.names_wanted(size)
         });
         let git = git.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         (s, git)
