@@ -241,7 +241,7 @@ pub fn canonical_text(
         source_names: false,
         verify_after: true,
     };
-    canonical_text_recording(module, input, name, opts, extras).map(|(text, _)| text)
+    canonical_text_for(module, input, name, opts, extras).map(|(text, _)| text)
 }
 
 /// What a caller of [`canonical_text_for`] wants besides the text.
@@ -259,16 +259,6 @@ pub struct Extras {
 
 /// [`canonical_text`] with [`Extras`]: the source names when asked for.
 pub fn canonical_text_for(
-    module: &IrModule<'_>,
-    input: &[u8],
-    name: &str,
-    opts: &CanonOptions,
-    extras: Extras,
-) -> Result<(String, Option<source_map::SourceNames>), CanonError> {
-    canonical_text_recording(module, input, name, opts, extras)
-}
-
-fn canonical_text_recording(
     module: &IrModule<'_>,
     input: &[u8],
     name: &str,

@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::model::{bracket_depth, scan_refs, Ref};
+use super::model::{bracket_depth, function_name, is_id_byte, scan_refs, Ref};
 
 /// Whether `a` prints the same module as `b`, a text LLVM printed (see the
 /// module doc).
@@ -244,9 +244,7 @@ fn tokens<'l>(line: &'l str, mut out: impl FnMut(Token<'l>)) {
 
 /// `bb.1f2e` in the line `bb.1f2e:` (as [`code_of`] leaves it).
 fn is_label(l: &str) -> bool {
-    !l.is_empty()
-        && l.bytes()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-'))
+    !l.is_empty() && l.bytes().all(is_id_byte)
 }
 
 /// A printed module cut into top-level entities.
@@ -333,13 +331,6 @@ impl<'a> Entities<'a> {
     fn insert(&mut self, key: String, lines: Vec<Cow<'a, str>>) -> Option<()> {
         self.named.insert(key, lines).is_none().then_some(())
     }
-}
-
-/// `@f` in `define ptr addrspace(1) @f(...`.
-fn function_name(header: &str) -> Option<&str> {
-    let at = header.find(" @")? + 1;
-    let rest = &header[at..];
-    Some(&rest[..rest.find('(')?])
 }
 
 /// A line without the comments LLVM's printer adds and without trailing

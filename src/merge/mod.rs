@@ -213,23 +213,29 @@ pub fn merge_bytes(
         return Ok(Outcome::exact(result, 0));
     }
     let mut timer = crate::canon::PhaseTimer::new();
-    let texts = (
+    // Ours' text can be written (and git's line merge run) only when all
+    // three inputs are textual IR in UTF-8.
+    let texts = match (
         std::str::from_utf8(base),
         std::str::from_utf8(ours),
         std::str::from_utf8(theirs),
-    );
-    let is_text = [base, ours, theirs]
-        .iter()
-        .all(|b| !crate::canon::is_bitcode(b));
+    ) {
+        (Ok(b), Ok(o), Ok(t))
+            if [base, ours, theirs]
+                .iter()
+                .all(|x| !crate::canon::is_bitcode(x)) =>
+        {
+            Some((b, o, t))
+        }
+        _ => None,
+    };
     // git's own line merge and the canonical form of its clean result, on
     // another thread while the structured merge runs.
     let verdict = GitVerdict::default();
     let (s, git) = std::thread::scope(|scope| {
         let git = scope.spawn(|| {
             let _on_exit = VerdictOnExit(&verdict);
-            let (Ok(b), Ok(o), Ok(t), true) = (texts.0, texts.1, texts.2, is_text) else {
-                return None;
-            };
+            let (b, o, t) = texts?;
             let mut timer = crate::canon::PhaseTimer::new();
             let lm = line_merge_texts(b, o, t, markers).ok()?;
             verdict.set(lm.conflicts == 0);
@@ -240,24 +246,21 @@ pub fn merge_bytes(
             timer.lap("merge: git's result canonical");
             Some((lm, canon))
         });
-        // Ours' text is written only for text inputs: bitcode needs no names.
-        let texts_ok = is_text && texts.0.is_ok() && texts.1.is_ok() && texts.2.is_ok();
         let s = structured(base, ours, theirs, path, markers, &|size| {
-            texts_ok && verdict.names_wanted(size)
+            texts.is_some() && verdict.names_wanted(size)
         });
         let git = git.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         (s, git)
     });
     let mut s = s?;
     timer.lap("merge: structured and git merge-file");
-    // A clean structured merge is checked by LLVM in canonical form; when
-    // git's clean result canonicalizes to exactly the structured text, that
-    // text is canonical already (canonicalization is idempotent) and needs
-    // no second parse.
+    // A clean structured result is checked by LLVM in canonical form; when
+    // it is the same module as git's clean result (whose canonical form is
+    // in hand, parsed and verified), that form is its canonical form too.
     let git_canon = git.as_ref().and_then(|(_, c)| c.as_deref());
     s.finish(path, git_canon)?;
     timer.lap("merge: structured result checked");
-    let (Ok(tbase), Ok(tours), Ok(ttheirs), true) = (texts.0, texts.1, texts.2, is_text) else {
+    let Some((tbase, tours, ttheirs)) = texts else {
         return Ok(s.outcome);
     };
     let has_comments = [tbase, tours, ttheirs]
@@ -560,8 +563,8 @@ impl Structured {
 
     /// Checks a clean result with LLVM (parse, verify) and sets its
     /// canonical form. `hint` is a canonical text already in hand (git's
-    /// clean result's): when the rendered result is exactly that text, it is
-    /// canonical and verified already.
+    /// clean result's): when the rendered result is the same module
+    /// ([`isomorphic::same_module`]), `hint` is its canonical form.
     fn finish(&mut self, path: &str, hint: Option<&str>) -> Result<(), MergeError> {
         let Some(text) = self.rendered.take() else {
             return Ok(());
@@ -629,55 +632,45 @@ fn structured(
     // not add that line to files that never had it.
     let keep_header = !crate::ir::detect_format(base).eq(&crate::ir::Format::Text)
         || base.windows(15).any(|w| w == b"source_filename");
-    let tidy = |text: &str| tidy(text, keep_header);
     let internal = |e: String| MergeError::Internal(e);
-    let clean_as = |canonical: &str| Outcome {
-        text: tidy(canonical),
-        bytes: None,
-        conflicts: 0,
-        notes: Vec::new(),
-    };
-    if ta == to || tb == to || ta == tb {
-        // The side's canonical text, which [`Structured::finish`] checks
-        // like any result (the loads do not verify after canonicalizing).
+    let (plan, text, conflicts) = if ta == to || tb == to || ta == tb {
+        // A side that changed nothing: the other side's canonical text,
+        // which [`Structured::finish`] checks like any result (the loads do
+        // not verify after canonicalizing).
         let result = if ta == to { &tb } else { &ta };
-        return Ok(Structured {
-            outcome: clean_as(result),
-            canonical: None,
-            rendered: Some(result.clone()),
-            keep_header,
-            mo,
-            ma,
-            mb,
-            plan: rename::Plan::default(),
-            names,
-        });
-    }
-    // Renamed functions: undo each rename on its side (and canonicalize
-    // again, so the callers' lines equal the base's), merge, redo.
-    let plan = rename::plan(&mo, &ma, &mb);
-    let undone = |canonical: &str, undo, side: &str| {
-        let text = rename::replace_globals(canonical, undo);
-        let (text, _) = load(&Session::new(), text.as_bytes(), path, side, &|_| false)?;
-        model::parse(&text, side).map_err(internal)
+        (rename::Plan::default(), result.clone(), 0)
+    } else {
+        // Renamed functions: undo each rename on its side (and canonicalize
+        // again, so the callers' lines equal the base's), merge, redo.
+        let plan = rename::plan(&mo, &ma, &mb);
+        let undone = |canonical: &str, undo, side: &str| {
+            let text = rename::replace_globals(canonical, undo);
+            let (text, _) = load(&Session::new(), text.as_bytes(), path, side, &|_| false)?;
+            model::parse(&text, side).map_err(internal)
+        };
+        if !plan.undo_ours.is_empty() {
+            ma = undone(&ta, &plan.undo_ours, &markers.ours)?;
+        }
+        if !plan.undo_theirs.is_empty() {
+            mb = undone(&tb, &plan.undo_theirs, &markers.theirs)?;
+        }
+        timer.lap("merge: models and renames");
+        let merged = apply::merge_with(&mo, &ma, &mb, &plan.conflicts);
+        timer.lap("merge: matched and merged");
+        let text = rename::replace_globals(&render::render(&merged.pieces, markers), &plan.redo);
+        (plan, text, merged.conflicts)
     };
-    if !plan.undo_ours.is_empty() {
-        ma = undone(&ta, &plan.undo_ours, &markers.ours)?;
-    }
-    if !plan.undo_theirs.is_empty() {
-        mb = undone(&tb, &plan.undo_theirs, &markers.theirs)?;
-    }
-    timer.lap("merge: models and renames");
-    let merged = apply::merge_with(&mo, &ma, &mb, &plan.conflicts);
-    timer.lap("merge: matched and merged");
-    let text = rename::replace_globals(&render::render(&merged.pieces, markers), &plan.redo);
-    let clean = merged.conflicts == 0;
+    let clean = conflicts == 0;
     Ok(Structured {
         outcome: Outcome {
             // A clean result's text is set once [`Structured::finish`] checked it.
-            text: if clean { String::new() } else { tidy(&text) },
+            text: if clean {
+                String::new()
+            } else {
+                tidy(&text, keep_header)
+            },
             bytes: None,
-            conflicts: merged.conflicts,
+            conflicts,
             notes: Vec::new(),
         },
         canonical: None,

@@ -38,7 +38,8 @@ pub enum Ref<'a> {
     Attr(u32),
 }
 
-fn is_id_byte(c: u8) -> bool {
+/// A byte of a bare (unquoted) LLVM name.
+pub fn is_id_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')
 }
 
@@ -149,9 +150,7 @@ pub fn local_refs_str(line: &str) -> Vec<&str> {
 /// The value a line defines (`%x = ...`), if any.
 pub fn def_name(line: &str) -> Option<&str> {
     let rest = line.strip_prefix('%')?;
-    let end = rest
-        .bytes()
-        .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')))?;
+    let end = rest.bytes().position(|c| !is_id_byte(c))?;
     rest[end..].starts_with(" = ").then_some(&rest[..end])
 }
 
@@ -247,20 +246,21 @@ fn entity_key(line: &str) -> String {
     line.to_string()
 }
 
-fn function_name(header: &str) -> String {
-    // The first `@name(` in the line.
+/// `@f` in `define ptr addrspace(1) @f(...`: the first `@name(` of a
+/// function's header or declaration.
+pub fn function_name(header: &str) -> Option<&str> {
     let mut search = header;
     while let Some(at) = search.find('@') {
         let rest = &search[at..];
         if let Some(paren) = rest.find('(') {
             let name = &rest[..paren];
             if !name.contains(' ') {
-                return name.to_string();
+                return Some(name);
             }
         }
         search = &search[at + 1..];
     }
-    header.to_string()
+    None
 }
 
 /// Parses LLVM's printed form of a module. `name` is for error messages.
@@ -279,7 +279,7 @@ pub fn parse(text: &str, name: &str) -> Result<ModuleText, String> {
                 .trim_end()
                 .to_string();
             let mut f = FuncText {
-                name: function_name(&header),
+                name: function_name(&header).unwrap_or(&header).to_string(),
                 header,
                 blocks: Vec::new(),
             };
