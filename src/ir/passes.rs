@@ -184,17 +184,15 @@ impl<'ctx> IrModule<'ctx> {
             }
         }
         let ran = run_raw(self.raw(), pipeline, tm.as_ref());
-        for f in marked {
-            // A pass may have deleted the function: look it up again.
-            if let Some(f) = self.functions().into_iter().find(|g| *g == f) {
-                unsafe {
-                    LLVMRemoveStringAttributeAtIndex(
-                        f.0.raw,
-                        at,
-                        key.as_ptr() as *const _,
-                        key.len() as u32,
-                    )
-                }
+        let alive = self.defined_now();
+        for f in marked.into_iter().filter(|f| alive.contains(f)) {
+            unsafe {
+                LLVMRemoveStringAttributeAtIndex(
+                    f.0.raw,
+                    at,
+                    key.as_ptr() as *const _,
+                    key.len() as u32,
+                )
             }
         }
         ran.map_err(|message| PassError::Pipeline {
@@ -230,10 +228,17 @@ impl<'ctx> IrModule<'ctx> {
             }
         }
         let ran = self.run_pipeline(pipeline);
-        for (f, kind) in added {
+        let alive = self.defined_now();
+        for (f, kind) in added.into_iter().filter(|(f, _)| alive.contains(f)) {
             unsafe { LLVMRemoveEnumAttributeAtIndex(f.0.raw, at, kind) }
         }
         ran
+    }
+
+    /// The module's functions after a pipeline ran: a pass may have
+    /// deleted some (module pipelines run global DCE), whose handles dangle.
+    fn defined_now(&self) -> rustc_hash::FxHashSet<crate::ir::Func> {
+        self.functions().into_iter().collect()
     }
 
     /// Names of the function definitions LLVM's verifier rejects.
@@ -282,5 +287,24 @@ impl<'ctx> IrModule<'ctx> {
             }
         }
         n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::Session;
+
+    /// A skipped function that the pipeline deletes (global DCE drops an
+    /// unused internal function, `optnone` or not) is not touched after.
+    #[test]
+    fn a_skipped_function_the_pipeline_deletes_is_left_alone() {
+        let text = "define internal void @unused() {\n  ret void\n}\n\
+                    define void @kept() {\n  ret void\n}\n";
+        let session = Session::new();
+        let m = session.parse(text.as_bytes(), "t.ll").unwrap();
+        m.run_pipeline_skipping("globaldce", &["unused".to_string()])
+            .unwrap();
+        assert!(m.function("unused").is_none());
+        assert!(m.function("kept").is_some());
     }
 }
