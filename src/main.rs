@@ -226,7 +226,7 @@ fn main() -> ExitCode {
         Command::Doctor(args) => return irgit::git::doctor::run(args, config),
         Command::Hook(args) => return irgit::git::hook::run(args, config),
         Command::Passes(args) => return irgit::passes::cli::run(args),
-        Command::Diff(args) => return irgit::summary::cli::run(args, config),
+        Command::Diff(args) => return irgit::summary::cli::run(args),
         Command::Canon(args) => run_canon(config, args),
         Command::Textconv { file, .. } => {
             irgit::git::textconv::run(&file, config);

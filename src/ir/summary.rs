@@ -73,29 +73,6 @@ unsafe fn block_address_taken(bb: LLVMBasicBlockRef) -> bool {
     false
 }
 
-/// `@name` as LLVM prints a global's name: bare when it is a simple
-/// identifier, quoted (`"` and `\` and unprintable bytes as `\XX`) otherwise.
-fn printed_name(name: &str) -> String {
-    let simple = !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-'));
-    if simple || (!name.is_empty() && name.bytes().all(|c| c.is_ascii_digit())) {
-        return format!("@{name}");
-    }
-    let mut out = String::from("@\"");
-    for b in name.bytes() {
-        if b == b'"' || b == b'\\' || !(0x20..0x7f).contains(&b) {
-            out.push_str(&format!("\\{b:02X}"));
-        } else {
-            out.push(b as char);
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// Every function definition in module order (the text order of the
 /// `define` lines).
 pub fn definitions(module: &IrModule<'_>) -> Vec<Definition> {
@@ -121,7 +98,7 @@ pub fn definitions(module: &IrModule<'_>) -> Vec<Definition> {
                 bb = LLVMGetNextBasicBlock(bb);
             }
             Definition {
-                name: printed_name(&f.name()),
+                name: format!("@{}", crate::canon::source_map::name_token(&f.name())),
                 fn_type,
                 instructions,
                 blocks,

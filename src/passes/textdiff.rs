@@ -26,15 +26,7 @@ pub fn strip_comments(text: &str) -> String {
 
 /// The part of a line before a `;` comment that is not inside quotes.
 fn code_part(line: &str) -> &str {
-    let mut quoted = false;
-    for (i, c) in line.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            ';' if !quoted => return &line[..i],
-            _ => {}
-        }
-    }
-    line
+    crate::comments::layout::comment_start(line).map_or(line, |at| &line[..at])
 }
 
 /// A line diff with its size.
@@ -60,12 +52,10 @@ impl SmallDiff {
 
 /// The function a `define` line defines (`@f`), if `line` is one.
 pub fn function_of(line: &str) -> Option<String> {
-    if !line.starts_with("define ") {
-        return None;
-    }
-    line.split_whitespace()
-        .find(|w| w.starts_with('@'))
-        .map(|w| w.split('(').next().unwrap_or(w).to_string())
+    line.starts_with("define ")
+        .then(|| crate::merge::model::function_name(line))
+        .flatten()
+        .map(str::to_string)
 }
 
 /// Where a line is: the function (`@f`) and the block label above line

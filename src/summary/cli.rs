@@ -255,7 +255,7 @@ fn external_call(args: &DiffArgs) -> bool {
 }
 
 /// Runs `irgit diff`.
-pub fn run(args: DiffArgs, _config: Option<&Path>) -> ExitCode {
+pub fn run(args: DiffArgs) -> ExitCode {
     if !(0.0..=1.0).contains(&args.rename_threshold) {
         eprintln!("irgit diff: --rename-threshold must be between 0 and 1");
         return ExitCode::from(2);

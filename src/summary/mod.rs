@@ -267,35 +267,6 @@ pub fn diff_bytes(
     Ok((report, a, b))
 }
 
-/// With `IRGIT_TIMINGS=1`, prints how long each phase took on stderr.
-struct Timer {
-    on: bool,
-    last: std::time::Instant,
-    what: String,
-}
-
-impl Timer {
-    fn new(what: &str) -> Timer {
-        Timer {
-            on: std::env::var_os("IRGIT_TIMINGS").is_some_and(|v| v == "1"),
-            last: std::time::Instant::now(),
-            what: what.to_string(),
-        }
-    }
-
-    fn lap(&mut self, phase: &str) {
-        if self.on {
-            let now = std::time::Instant::now();
-            eprintln!(
-                "irgit diff: {} {phase}: {:.3} s",
-                self.what,
-                (now - self.last).as_secs_f64()
-            );
-            self.last = now;
-        }
-    }
-}
-
 /// What one side tells the other before canonicalizing: per definition,
 /// its name, the hash of its input keys, whether its body can be dropped,
 /// and its size.
@@ -362,7 +333,7 @@ fn load_side(
         let _ = fingerprints.send(None);
         return Ok(Side::empty(label));
     };
-    let mut timer = Timer::new(label);
+    let mut timer = crate::canon::PhaseTimer::new();
     let session = crate::ir::Session::new();
     let module = match crate::canon::parse_verified(&session, bytes, label) {
         Ok(m) => m,
@@ -371,7 +342,7 @@ fn load_side(
             return Err(e.into());
         }
     };
-    timer.lap("parse and verify");
+    timer.lap(&format!("diff: {label} parse and verify"));
     let defs = crate::ir::summary::definitions(&module);
     let types: Vec<String> = defs.iter().map(|d| d.fn_type.clone()).collect();
     let input: Option<(std::borrow::Cow<'_, str>, Vec<side::Fingerprint>)> = if reduce {
@@ -382,11 +353,11 @@ fn load_side(
                 .ok()
                 .map(std::borrow::Cow::Borrowed)
         };
-        text.and_then(|t| side::fingerprints(&t, label, &types).map(|f| (t, f)))
+        text.and_then(|t| side::fingerprints(&t, &types).map(|f| (t, f)))
     } else {
         None
     };
-    timer.lap("fingerprints");
+    timer.lap(&format!("diff: {label} fingerprints"));
     let _ = fingerprints.send(input.as_ref().map(|(_, prints)| {
         prints
             .iter()
@@ -399,7 +370,7 @@ fn load_side(
             .collect()
     }));
     let clean = clean.recv().unwrap_or_default();
-    timer.lap("wait for the other side");
+    timer.lap(&format!("diff: {label} wait for the other side"));
     let mut unchanged = Vec::new();
     let mut attributes = std::collections::BTreeSet::new();
     let mut source_text = None;
@@ -418,7 +389,7 @@ fn load_side(
         }
         source_text = Some((text.into_owned(), clean));
     }
-    timer.lap("strip");
+    timer.lap(&format!("diff: {label} strip"));
     let text =
         crate::canon::canonical_text(&module, &[], label, &crate::config::CanonOptions::default())
             .map_err(|e| {
@@ -430,12 +401,12 @@ fn load_side(
                 }
             })?;
     let types = crate::ir::summary::definition_types(&module);
-    timer.lap("canonicalize");
+    timer.lap(&format!("diff: {label} canonicalize"));
     drop(module);
     drop(session);
-    timer.lap("free");
+    timer.lap(&format!("diff: {label} free"));
     let mut side = Side::from_canonical(text, types, label)?;
-    timer.lap("canonical keys");
+    timer.lap(&format!("diff: {label} canonical keys"));
     side.unchanged = unchanged;
     side.unchanged_input = source_text;
     side.unchanged_attributes = attributes;
@@ -463,7 +434,7 @@ fn counts(d: &FuncDiff) -> (InstructionCounts, BlockCounts) {
 /// Compares two loaded sides. The new side's keys are rewritten in old
 /// function names where renames were found (hence `&mut`).
 pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
-    let mut timer = Timer::new("compare");
+    let mut timer = crate::canon::PhaseTimer::new();
     let removed: Vec<usize> = (0..old.funcs.len())
         .filter(|&i| {
             let n = &old.funcs[i].name;
@@ -477,7 +448,7 @@ pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
         })
         .collect();
     let found = renames::detect(old, new, &removed, &added, opts.rename_threshold);
-    timer.lap("renames");
+    timer.lap("diff: compare renames");
     // New name -> old name, applied to every new key.
     let undo: BTreeMap<String, String> = found
         .iter()
@@ -581,7 +552,7 @@ pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
     }
     functions.sort_by(|a, b| a.name.cmp(&b.name).then(a.status.cmp(&b.status)));
 
-    timer.lap("functions");
+    timer.lap("diff: compare functions");
     let moved = if opts.min_moved == 0 {
         Vec::new()
     } else {
@@ -598,7 +569,7 @@ pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
         }
     }
     totals.moved_instructions = moved.iter().map(|m| m.instructions).sum();
-    timer.lap("moved");
+    timer.lap("diff: compare moved");
     Report {
         version: JSON_VERSION,
         old: old.label.clone(),

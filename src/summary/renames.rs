@@ -39,7 +39,6 @@ pub struct Rename {
     pub old: usize,
     /// Index into the new side's functions.
     pub new: usize,
-    pub diff: FuncDiff,
 }
 
 /// The value-numbered hash of a function (its own name already reads
@@ -144,11 +143,7 @@ pub fn detect(
         if !d.is_change() {
             done_old[r] = true;
             done_new[a] = true;
-            out.push(Rename {
-                old: r,
-                new: a,
-                diff: d,
-            });
+            out.push(Rename { old: r, new: a });
         }
     }
     if threshold > 1.0 {
@@ -205,12 +200,8 @@ pub fn detect(
         })
         .collect();
     for k in chosen {
-        let (r, a, d) = scored[k].clone();
-        out.push(Rename {
-            old: r,
-            new: a,
-            diff: d,
-        });
+        let (r, a, _) = &scored[k];
+        out.push(Rename { old: *r, new: *a });
     }
     out.sort_by_key(|x| x.new);
     out

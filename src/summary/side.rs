@@ -252,15 +252,11 @@ fn defined_name(line: &str) -> Option<&str> {
     Some(&line[at..at + 1 + len])
 }
 
-fn is_name_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')
-}
-
 /// Fingerprints every function definition of an input text in one pass
 /// (text order), without building keyed lines: equal fingerprints mean
 /// equal functions up to the names of their locals. `None` if the text is
 /// not laid out as LLVM prints modules.
-pub fn fingerprints(text: &str, label: &str, types: &[String]) -> Option<Vec<Fingerprint>> {
+pub fn fingerprints(text: &str, types: &[String]) -> Option<Vec<Fingerprint>> {
     use std::hash::Hasher;
     // Module level: metadata, attribute groups, named types, private globals.
     let mut shell = ModuleText::default();
@@ -369,7 +365,7 @@ pub fn fingerprints(text: &str, label: &str, types: &[String]) -> Option<Vec<Fin
                     }
                     e = (e + 1).min(b.len());
                 } else {
-                    while e < b.len() && is_name_byte(b[e]) {
+                    while e < b.len() && crate::merge::model::is_id_byte(b[e]) {
                         e += 1;
                     }
                 }
@@ -415,7 +411,6 @@ pub fn fingerprints(text: &str, label: &str, types: &[String]) -> Option<Vec<Fin
             attributes,
         });
     }
-    let _ = label;
     Some(out)
 }
 
@@ -560,15 +555,7 @@ fn line_key(
 
 /// The line without a trailing `; comment` (outside quoted strings).
 pub fn strip_comment(line: &str) -> &str {
-    let mut quoted = false;
-    for (i, c) in line.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            ';' if !quoted => return line[..i].trim_end(),
-            _ => {}
-        }
-    }
-    line
+    crate::comments::layout::comment_start(line).map_or(line, |at| line[..at].trim_end())
 }
 
 /// The line without its `!dbg !N` attachment (and the `, ` before it).
