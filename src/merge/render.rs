@@ -91,3 +91,28 @@ pub fn render(pieces: &[Piece], m: &Markers) -> String {
     }
     s
 }
+
+/// Which side's lines a conflicting region keeps in [`resolved`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    Ours,
+    Theirs,
+}
+
+/// Prints pieces with every conflict resolved to one side's lines (no
+/// markers).
+pub fn resolved(pieces: &[Piece], keep: Keep) -> String {
+    let mut text = String::new();
+    for piece in pieces {
+        let lines = match (piece, keep) {
+            (Piece::Text(t), _) => std::slice::from_ref(t),
+            (Piece::Conflict { ours, .. }, Keep::Ours) => ours.as_slice(),
+            (Piece::Conflict { theirs, .. }, Keep::Theirs) => theirs.as_slice(),
+        };
+        for l in lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+    }
+    text
+}

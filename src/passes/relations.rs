@@ -33,6 +33,7 @@ use crate::config::CanonOptions;
 use crate::ir::Session;
 use crate::merge::apply::{self, Piece};
 use crate::merge::model::{self, def_name, local_refs};
+use crate::merge::render::{resolved, Keep};
 
 use super::run::{ModuleOutputs, PassesError};
 use super::textdiff::{function_of, small_diff, strip_comments, SmallDiff};
@@ -129,29 +130,6 @@ enum Resolved {
         pieces: Vec<Piece>,
         locals: HashMap<String, HashSet<String>>,
     },
-}
-
-/// Which side's lines a conflicting region keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Keep {
-    Ours,
-    Theirs,
-}
-
-fn render(pieces: &[Piece], keep: Keep) -> String {
-    let mut text = String::new();
-    for piece in pieces {
-        let lines = match (piece, keep) {
-            (Piece::Text(t), _) => std::slice::from_ref(t),
-            (Piece::Conflict { ours, .. }, Keep::Ours) => ours.as_slice(),
-            (Piece::Conflict { theirs, .. }, Keep::Theirs) => theirs.as_slice(),
-        };
-        for l in lines {
-            text.push_str(l);
-            text.push('\n');
-        }
-    }
-    text
 }
 
 fn regions(pieces: &[Piece]) -> Vec<Region> {
@@ -324,7 +302,7 @@ fn error_line(msg: &str) -> Option<usize> {
 fn canonical(u: &Union, keep: Keep, name: &str) -> Result<String, Invalid> {
     let (text, locals) = match &u.resolved {
         Resolved::Canonical(t) => return Ok(t.clone()),
-        Resolved::Merged { pieces, locals } => (render(pieces, keep), locals),
+        Resolved::Merged { pieces, locals } => (resolved(pieces, keep), locals),
     };
     let mut bad = dangling(&text, locals);
     let mut text = stub(&text, &bad);

@@ -332,17 +332,6 @@ fn candidates(sa: &[u32], lcp: &[u32], r: usize, min: usize) -> Vec<(usize, usiz
     out
 }
 
-fn function_locals<'m>(
-    cache: &'m mut HashMap<(bool, usize), HashSet<String>>,
-    side_is_new: bool,
-    idx: usize,
-    f: &FuncKeys,
-) -> &'m HashSet<String> {
-    cache
-        .entry((side_is_new, idx))
-        .or_insert_with(|| f.locals())
-}
-
 /// The operands a line reads (the defined name excluded).
 fn operands(line: &str) -> Vec<&str> {
     local_refs_str(instruction_body(line))
@@ -361,8 +350,10 @@ fn verified_len(
 ) -> usize {
     let of = &s.old[o.0];
     let nf = &s.new[n.0];
-    let ol = function_locals(cache, false, o.0, of).clone();
-    let nl = function_locals(cache, true, n.0, nf);
+    // Each function's locals, computed once (`cache`), then borrowed.
+    cache.entry((false, o.0)).or_insert_with(|| of.locals());
+    cache.entry((true, n.0)).or_insert_with(|| nf.locals());
+    let (ol, nl) = (&cache[&(false, o.0)], &cache[&(true, n.0)]);
     let mut def_o: HashMap<&str, usize> = HashMap::default();
     let mut def_n: HashMap<&str, usize> = HashMap::default();
     let mut ext: HashMap<&str, &str> = HashMap::default();

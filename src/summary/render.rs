@@ -268,14 +268,16 @@ pub fn stat(r: &Report, paint: Paint, columns: usize) -> String {
     out
 }
 
-/// Raw lines `[first, last]` (1-based) of a text.
-fn span(text: &str, first: usize, last: usize) -> Vec<&str> {
+/// Raw lines `[first, last]` (1-based) of a text cut into `lines`.
+fn span<'t>(lines: &[&'t str], first: usize, last: usize) -> Vec<&'t str> {
     if first == 0 {
         return Vec::new();
     }
-    text.lines()
+    lines
+        .iter()
         .skip(first - 1)
         .take(last + 1 - first)
+        .copied()
         .collect()
 }
 
@@ -288,6 +290,9 @@ pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> Stri
         .iter()
         .filter_map(|g| g.old_name.clone().map(|o| (g.name.clone(), o)))
         .collect();
+    // Each side's text cut into lines once, not once per function.
+    let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =
+        (old.text.lines().collect(), new.text.lines().collect());
     let mut out = String::new();
     let _ = writeln!(out, "{}", paint.paint(BOLD, &format!("--- a/{}", r.old)));
     let _ = writeln!(out, "{}", paint.paint(BOLD, &format!("+++ b/{}", r.new)));
@@ -296,19 +301,22 @@ pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> Stri
             continue;
         }
         // A side's raw lines of the function, and their keys.
-        let lines = |side: &'a Side, index: Option<usize>, undo: &BTreeMap<String, String>| {
+        let lines = |side: &'a Side,
+                     all: &[&'a str],
+                     index: Option<usize>,
+                     undo: &BTreeMap<String, String>| {
             let Some(x) = index.map(|i| &side.funcs[i]) else {
                 return (Vec::new(), Vec::new());
             };
-            let raw = span(&side.text, x.first_line, x.last_line);
+            let raw = span(all, x.first_line, x.last_line);
             let keys = raw
                 .iter()
                 .map(|l| replace_globals(&side.key(l, Some(&x.name)), undo))
                 .collect::<Vec<String>>();
             (raw, keys)
         };
-        let (o_raw, ok) = lines(old, f.old_index, &BTreeMap::new());
-        let (n_raw, nk) = lines(new, f.new_index, &undo);
+        let (o_raw, ok) = lines(old, &old_lines, f.old_index, &BTreeMap::new());
+        let (n_raw, nk) = lines(new, &new_lines, f.new_index, &undo);
         let header = n_raw.first().or(o_raw.first()).copied().unwrap_or("");
         let header = header.trim_end_matches('{').trim_end().to_string();
         let mut o_lines: Vec<String> = o_raw.iter().map(|l| l.to_string()).collect();
