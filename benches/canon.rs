@@ -424,7 +424,8 @@ fn write_section(report: &str) {
 /// The properties with user comments present: lit-style files as written
 /// and every corpus module with comments added (`common::annotate`).
 fn comment_properties() -> String {
-    use common::comments::{check_file, comment_edits, commented_files, edit_sizes, par_map};
+    use common::comments::{check_file, comment_edits, commented_files, edit_sizes};
+    use common::par_map;
     eprintln!("  properties with comments...");
     let files = commented_files();
     let lit = files.iter().filter(|(n, _)| n.starts_with("lit/")).count();

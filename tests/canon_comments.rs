@@ -16,8 +16,9 @@ mod common;
 
 use std::process::Command;
 
-use common::comments::{check_file, comment_edits, commented_files, edit_sizes, par_map};
+use common::comments::{check_file, comment_edits, commented_files, edit_sizes};
 use common::corpus;
+use common::par_map;
 
 #[test]
 fn lit_files_pass_under_lit() {

@@ -29,31 +29,7 @@ const SEEDS: &[u64] = &[1, 2];
 /// Maps `f` over the corpus on all cores, keeping the corpus order.
 fn par_map<T: Send>(f: impl Fn(&CorpusModule) -> T + Sync) -> Vec<(&'static CorpusModule, T)> {
     let mods = corpus();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2)
-        .min(4);
-    let mut out: Vec<(usize, T)> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        if i >= mods.len() {
-                            break;
-                        }
-                        mine.push((i, f(&mods[i])));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
-    });
-    out.sort_by_key(|(i, _)| *i);
-    out.into_iter().map(|(i, t)| (&mods[i], t)).collect()
+    mods.iter().zip(common::par_map(mods, f)).collect()
 }
 
 fn canon_or_panic(m: &CorpusModule) -> String {

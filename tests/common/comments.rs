@@ -18,31 +18,6 @@ pub fn commented_files() -> Vec<(String, String)> {
     files
 }
 
-/// Maps `f` over `items` on two threads, keeping their order.
-pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut out: Vec<(usize, R)> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..2)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        if i >= items.len() {
-                            break;
-                        }
-                        mine.push((i, f(&items[i])));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
-    });
-    out.sort_by_key(|(i, _)| *i);
-    out.into_iter().map(|(_, r)| r).collect()
-}
-
 /// One file: every property, with the failures described.
 pub fn check_file(name: &str, text: &str) -> Vec<String> {
     let mut failures = Vec::new();

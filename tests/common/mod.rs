@@ -78,6 +78,35 @@ pub fn cache_dir() -> PathBuf {
     d
 }
 
+/// Maps `f` over `items` on up to four threads, keeping their order.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .min(4);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<(usize, R)> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        if i >= items.len() {
+                            break;
+                        }
+                        mine.push((i, f(&items[i])));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
 /// Writes `bytes` to `path` atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) {
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -331,32 +360,10 @@ pub fn corpus() -> &'static [CorpusModule] {
         for &seed in STRESS_SEEDS {
             jobs.push(Job::Stress { seed, size: 300 });
         }
-        let threads = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(2)
-            .min(4);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<Vec<(usize, Option<CorpusModule>)>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    s.spawn(|| {
-                        let mut mine = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                            if i >= jobs.len() {
-                                break;
-                            }
-                            mine.push((i, build_job(&jobs[i], &dir)));
-                        }
-                        mine
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap()).collect()
-        });
-        let mut all: Vec<(usize, Option<CorpusModule>)> = results.into_iter().flatten().collect();
-        all.sort_by_key(|(i, _)| *i);
-        let corpus: Vec<CorpusModule> = all.into_iter().filter_map(|(_, m)| m).collect();
+        let corpus: Vec<CorpusModule> = par_map(&jobs, |job| build_job(job, &dir))
+            .into_iter()
+            .flatten()
+            .collect();
         assert!(
             corpus.len() >= 30,
             "corpus too small: {} modules",
