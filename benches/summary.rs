@@ -24,7 +24,6 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const OPT: &str = "/usr/lib/llvm-22/bin/opt";
-const LLVM_STRESS: &str = "/usr/lib/llvm-22/bin/llvm-stress";
 const IRGIT: &str = env!("CARGO_BIN_EXE_irgit");
 const RUNS: usize = 7;
 
@@ -32,17 +31,6 @@ fn work_dir() -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-summary");
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn run_ok(cmd: &mut Command, what: &str) {
-    let o = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
-    assert!(
-        o.status.success(),
-        "{what}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
 }
 
 /// Replaces the global name `from` (whole token) by `to`.
@@ -281,7 +269,7 @@ fn main() {
     let (copy, edited, renamed) = edited_copy(&text, 5, true);
     let lua2 = dir.join("lua-all.O2.edited.ll");
     std::fs::write(&lua2, copy).unwrap();
-    run_ok(
+    common::run_ok(
         Command::new(OPT)
             .arg("-S")
             .arg(&lua2)
@@ -300,12 +288,7 @@ fn main() {
 
     let stress = dir.join("stress-1-20000.ll");
     if !stress.exists() {
-        run_ok(
-            Command::new(LLVM_STRESS)
-                .args(["-seed=1", "-size=20000", "-o"])
-                .arg(&stress),
-            "llvm-stress",
-        );
+        common::stress_module(1, 20000, &stress);
     }
     let text = std::fs::read_to_string(&stress).unwrap();
     let (copy, edited, _) = edited_copy(&text, 1, false);

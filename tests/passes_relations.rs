@@ -30,35 +30,13 @@ fn pipelines(list: &[&str]) -> Vec<String> {
 fn o1_files() -> Vec<PathBuf> {
     let dir = common::cache_dir().join("passes-O1");
     std::fs::create_dir_all(&dir).unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    sources.sort();
-    sources
+    common::corpus_sources()
         .into_iter()
         .map(|c| {
             let key = common::fnv(&std::fs::read(&c).unwrap());
             let stem = c.file_stem().unwrap().to_string_lossy().into_owned();
             let out = dir.join(format!("{stem}.O1.{key:016x}.ll"));
-            if !out.exists() {
-                // One temporary per thread: tests compile the same sources concurrently.
-                let tmp = out.with_extension(format!(
-                    "tmp{}-{:?}",
-                    std::process::id(),
-                    std::thread::current().id()
-                ));
-                common::run_ok(
-                    Command::new(common::CLANG)
-                        .args(["-O1", "-S", "-emit-llvm", "-w", "-o"])
-                        .arg(&tmp)
-                        .arg(&c),
-                    &format!("clang -O1 {}", c.display()),
-                );
-                std::fs::rename(&tmp, &out).unwrap();
-            }
+            common::clang_to_ll(&c, &out, "-O1", &[]);
             out
         })
         .collect()

@@ -8,6 +8,7 @@
 //! irgit diff old.ll junk.ll        -> "irgit diff: junk.ll: ..." exit 2
 //! ```
 
+mod common;
 mod summary_support;
 
 use std::path::{Path, PathBuf};

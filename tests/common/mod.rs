@@ -194,11 +194,18 @@ fn expected_for(ll: &Path) -> Option<RunResult> {
     r
 }
 
-fn clang_to_ll(src: &Path, out: &Path, opt: &str, extra: &[&str]) {
+/// Compiles C `src` to textual IR at `out` (kept: nothing to do when it
+/// exists).
+pub fn clang_to_ll(src: &Path, out: &Path, opt: &str, extra: &[&str]) {
     if out.exists() {
         return;
     }
-    let tmp = out.with_extension(format!("tmp{}.ll", std::process::id()));
+    // One temporary per thread: tests compile the same sources concurrently.
+    let tmp = out.with_extension(format!(
+        "tmp{}-{:?}.ll",
+        std::process::id(),
+        std::thread::current().id()
+    ));
     run_ok(
         Command::new(CLANG)
             .args([opt, "-S", "-emit-llvm", "-w"])
@@ -211,7 +218,8 @@ fn clang_to_ll(src: &Path, out: &Path, opt: &str, extra: &[&str]) {
     std::fs::rename(&tmp, out).expect("rename corpus file");
 }
 
-fn corpus_sources() -> Vec<PathBuf> {
+/// The C programs of `tests/corpus`, sorted.
+pub fn corpus_sources() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))

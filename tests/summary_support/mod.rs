@@ -15,21 +15,13 @@ use std::process::Command;
 
 use irgit::summary::{diff_bytes, Options, Report};
 
-pub const CLANG: &str = "clang-22";
+use super::common::fnv;
+pub use super::common::CLANG;
 
 pub fn cache_dir() -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("irgit-summary");
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 /// Compiles C source text to textual IR with clang-22 (cached by content
@@ -72,14 +64,10 @@ pub fn compile_corpus(name: &str, opt: &str) -> String {
 
 /// The C corpus file names.
 pub fn corpus_files() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".c"))
-        .collect();
-    v.sort();
-    v
+    super::common::corpus_sources()
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect()
 }
 
 /// `irgit diff` through the library.
