@@ -345,6 +345,14 @@ pub fn merge_bytes(
         );
         return Ok(o);
     }
+    // The canonical form is handed out: LLVM must accept it as written
+    // (when it came from git's result, it was not verified after
+    // canonicalizing).
+    if !s.canonical_verified && !verifies(s.outcome.text.as_bytes(), path) {
+        return Err(MergeError::Internal(
+            "the canonical form of the merge does not verify".into(),
+        ));
+    }
     let mut o = s.outcome;
     o.notes.push(
         "the merge could not be written in ours' text; it is written in canonical form".into(),
@@ -492,6 +500,9 @@ struct Structured {
     canonical: Option<String>,
     /// A clean result's text, before that check.
     rendered: Option<String>,
+    /// Whether `canonical` was verified after canonicalization (not so when
+    /// it is git's result's canonical form).
+    canonical_verified: bool,
     /// Whether the result keeps `source_filename` (see [`tidy`]).
     keep_header: bool,
     mo: model::ModuleText,
@@ -576,6 +587,7 @@ impl Structured {
         let canonical = if let Some(h) = hint.filter(|h| isomorphic::same_module(&text, h)) {
             h.to_string()
         } else {
+            self.canonical_verified = true;
             let session = Session::new();
             let m = session.parse(text.as_bytes(), path).map_err(|e| {
                 MergeError::Internal(format!("the merged module does not parse: {e}"))
@@ -675,6 +687,7 @@ fn structured(
         },
         canonical: None,
         rendered: clean.then_some(text),
+        canonical_verified: false,
         keep_header,
         mo,
         ma,
