@@ -86,22 +86,6 @@ impl FuncKeys {
         self.blocks.iter().map(|b| b.insts.len()).sum()
     }
 
-    /// The merge model's view of the keys, for [`crate::merge::matching`].
-    pub fn as_functext(&self) -> FuncText {
-        FuncText {
-            name: self.name.clone(),
-            header: self.header.clone(),
-            blocks: self
-                .blocks
-                .iter()
-                .map(|b| model::BlockText {
-                    label: b.label.clone(),
-                    lines: b.insts.clone(),
-                })
-                .collect(),
-        }
-    }
-
     /// Whether two functions have equal keys everywhere.
     pub fn same_as(&self, other: &FuncKeys) -> bool {
         self.header == other.header
@@ -116,9 +100,17 @@ impl FuncKeys {
     /// The names the function defines: block labels, values, arguments
     /// (of any name: input text has `%0`, `%x`, not only `%arg0`).
     pub fn locals(&self) -> HashSet<String> {
-        let mut s = self.as_functext().locals();
-        s.extend(parameter_names(&self.header).map(str::to_string));
-        s
+        let labels = self.blocks.iter().map(|b| b.label.as_str());
+        let values = self
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter_map(|l| model::def_name(l));
+        labels
+            .chain(values)
+            .chain(parameter_names(&self.header))
+            .map(str::to_string)
+            .collect()
     }
 }
 
