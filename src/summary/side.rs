@@ -132,7 +132,7 @@ fn key_text(text: &str, label: &str, types: Vec<String>) -> Result<Keyed, String
             module.funcs.len()
         ));
     }
-    let tables = SideTables::new(model::Side::Base, &module);
+    let tables = comparison_tables(&module.meta, &module.attrs);
     let spans = function_spans(text);
     let raw: Vec<&str> = text.lines().collect();
     let mut numbering = Numbering::default();
@@ -179,6 +179,69 @@ fn key_text(text: &str, label: &str, types: Vec<String>) -> Result<Keyed, String
         tables,
         funcs,
     })
+}
+
+/// Whether a metadata node's right-hand side is debug info
+/// (`!DILocation(...)`, `distinct !DISubprogram(...)`...).
+fn is_debug_info(rhs: &str) -> bool {
+    rhs.trim_start_matches("distinct ").starts_with("!DI")
+}
+
+/// The content keys lines are compared by. Debug info is not content: every
+/// debug-info node reads the same (a source line inserted above moves every
+/// `!DILocation` below it; an edit changes the `DIFile` checksum all of them
+/// reach), and a tuple's operands that are debug-info nodes are left out
+/// (a loop's `!llvm.loop` lists its source locations).
+///
+/// ```text
+/// !7 = distinct !{!7, !8, !9, !10}   !8 = !DILocation(line: 3, ...)   !10 = !{!"llvm.loop.mustprogress"}
+/// key of !7: distinct !{!self, !k<key of !10>}
+/// ```
+fn comparison_tables(meta: &BTreeMap<u32, String>, attrs: &BTreeMap<u32, String>) -> SideTables {
+    let debug: HashSet<u32> = meta
+        .iter()
+        .filter(|(_, rhs)| is_debug_info(rhs))
+        .map(|(&n, _)| n)
+        .collect();
+    let blind = ModuleText {
+        meta: meta
+            .iter()
+            .map(|(&n, rhs)| {
+                let rhs = if debug.contains(&n) {
+                    "!DI".to_string()
+                } else if debug.is_empty() {
+                    rhs.clone()
+                } else {
+                    without_debug_operands(rhs, &debug)
+                };
+                (n, rhs)
+            })
+            .collect(),
+        attrs: attrs.clone(),
+        ..ModuleText::default()
+    };
+    SideTables::new(model::Side::Base, &blind)
+}
+
+/// A tuple (`!{...}`, `distinct !{...}`) without its operands that name
+/// nodes of `debug`; any other node as it is.
+fn without_debug_operands(rhs: &str, debug: &HashSet<u32>) -> String {
+    let Some(open) = rhs.find("!{") else {
+        return rhs.to_string();
+    };
+    let Some(inner) = rhs[open + 2..].strip_suffix('}') else {
+        return rhs.to_string();
+    };
+    let names_debug = |item: &str| {
+        item.strip_prefix('!')
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| debug.contains(&n))
+    };
+    let kept: Vec<&str> = inner
+        .split(", ")
+        .filter(|item| !names_debug(item.trim()))
+        .collect();
+    format!("{}!{{{}}}", &rhs[..open], kept.join(", "))
 }
 
 /// A function of an input, fingerprinted before any canonicalization.
@@ -287,7 +350,7 @@ pub fn fingerprints(text: &str, types: &[String]) -> Option<Vec<Fingerprint>> {
     if spans.len() != types.len() {
         return None;
     }
-    let tables = SideTables::new(model::Side::Base, &shell);
+    let tables = comparison_tables(&shell.meta, &shell.attrs);
     let mut numbering = Numbering::default();
     let mut ref_keys: HashMap<String, String> = HashMap::default();
     let mut ref_key = |r: &str| -> String {
@@ -645,6 +708,21 @@ mod tests {
             strip_comment("call void @p(ptr @\";\")"),
             "call void @p(ptr @\";\")"
         );
+    }
+
+    #[test]
+    fn debug_info_operands_leave_tuples() {
+        let debug: HashSet<u32> = [8, 9].into_iter().collect();
+        assert_eq!(
+            without_debug_operands("distinct !{!7, !8, !9, !10}", &debug),
+            "distinct !{!7, !10}"
+        );
+        assert_eq!(
+            without_debug_operands("!{!\"a, !8\", i32 1}", &debug),
+            "!{!\"a, !8\", i32 1}"
+        );
+        assert!(is_debug_info("distinct !DISubprogram(name: \"f\")"));
+        assert!(!is_debug_info("!{!\"llvm.loop.mustprogress\"}"));
     }
 
     #[test]
