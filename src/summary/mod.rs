@@ -631,7 +631,7 @@ fn find_moved(
         Vec::new()
     };
     search.old = old.funcs.iter().chain(&sources).collect();
-    let found = moved::find(&search);
+    let found = moved::convincing_copies(moved::find(&search), &search);
     let mut groups: BTreeMap<(String, String, MoveKind), Vec<MovedRange>> = BTreeMap::new();
     for m in &found {
         let kind = if m.moved {

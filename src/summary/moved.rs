@@ -17,7 +17,10 @@
 //! ```
 //!
 //! Regions never cross blocks (as IRSimilarity's), and terminators and PHIs
-//! end them. Old instructions whose hash does not occur among the new
+//! end them. A copy (the source kept its code) is reported only when it
+//! holds at least half of the source's instructions and computes something
+//! ([`convincing_copies`]): functions that merely share an idiom (argument
+//! spills, an array walk, a null check) are not copies of each other. Old instructions whose hash does not occur among the new
 //! added ones cannot be part of a match and are left out before the suffix
 //! array is built, so the search costs little when few lines changed.
 
@@ -307,6 +310,65 @@ pub fn find(s: &Search<'_>) -> Vec<Found> {
         }
     }
     found
+}
+
+/// Opcodes every function has: memory traffic, address arithmetic, casts.
+/// A region made of these only is an idiom (spilling the arguments, reading
+/// `p[i]`), not evidence of a copy.
+fn is_idiom_opcode(op: &str) -> bool {
+    matches!(
+        op,
+        "alloca"
+            | "load"
+            | "store"
+            | "getelementptr"
+            | "sext"
+            | "zext"
+            | "trunc"
+            | "bitcast"
+            | "ptrtoint"
+            | "inttoptr"
+            | "addrspacecast"
+    )
+}
+
+/// The copies (`moved == false`) that say something, with every move: per
+/// pair of source and destination function, the copied regions must cover
+/// at least half of the source's instructions (terminators and PHIs left
+/// out; an inlined or pasted body is most of its function, a shared idiom
+/// is a small part of each) and hold at least one instruction that is not
+/// memory traffic, address arithmetic or a cast.
+///
+/// ```text
+/// @op_sub: alloca, alloca, store, store, load, load, sub, ret
+/// @op_add: alloca, alloca, store, store, load, load, add, ret   (new)
+/// region [alloca .. load] covers 6 of 7, but computes nothing: no claim
+/// ```
+pub fn convincing_copies(found: Vec<Found>, s: &Search<'_>) -> Vec<Found> {
+    let mut covered: HashMap<(usize, usize), HashSet<(usize, usize)>> = HashMap::default();
+    for f in found.iter().filter(|f| !f.moved) {
+        let set = covered.entry((f.old.func, f.new.func)).or_default();
+        set.extend((f.old.start..f.old.start + f.old.len).map(|i| (f.old.block, i)));
+    }
+    let convincing: HashSet<(usize, usize)> = covered
+        .into_iter()
+        .filter(|((of, _), set)| {
+            let source = s.old[*of];
+            let line = |&(b, i): &(usize, usize)| source.blocks[b].insts[i].as_str();
+            let body = source
+                .blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+                .filter(|l| !is_separator(l))
+                .count();
+            set.len() * 2 >= body && set.iter().any(|at| !is_idiom_opcode(opcode(line(at))))
+        })
+        .map(|(pair, _)| pair)
+        .collect();
+    found
+        .into_iter()
+        .filter(|f| f.moved || convincing.contains(&(f.old.func, f.new.func)))
+        .collect()
 }
 
 /// Suffixes that share at least `min` symbols with the suffix of rank `r`,
