@@ -13,6 +13,7 @@
 //! concurrent test binaries never see half-written files.
 #![allow(dead_code)]
 
+pub mod c_edits;
 pub mod comments;
 pub mod lua;
 
@@ -458,6 +459,28 @@ pub fn percentile(sorted: &[usize], p: f64) -> usize {
 /// Median (lower middle for even counts... the nearest-rank 50th percentile).
 pub fn median(sorted: &[usize]) -> usize {
     percentile(sorted, 50.0)
+}
+
+/// Replaces the section of BENCHMARKS.md between `<!-- KEY:start -->` and
+/// `<!-- KEY:end -->` with `markdown` (appends it when the markers are
+/// missing); nothing is written when `IRGIT_BENCH_NO_WRITE` is set.
+pub fn write_bench_section(key: &str, markdown: &str) {
+    if std::env::var_os("IRGIT_BENCH_NO_WRITE").is_some() {
+        return;
+    }
+    let (start, end) = (
+        format!("<!-- {key}:start -->"),
+        format!("<!-- {key}:end -->"),
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS.md");
+    let old = std::fs::read_to_string(&path).unwrap_or_else(|_| "# Benchmarks\n".to_string());
+    let section = format!("{start}\n{}\n{end}", markdown.trim_end());
+    let new = match (old.find(&start), old.find(&end)) {
+        (Some(a), Some(b)) if a < b => format!("{}{section}{}", &old[..a], &old[b + end.len()..]),
+        _ => format!("{}\n\n{section}\n", old.trim_end()),
+    };
+    std::fs::write(&path, new).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    eprintln!("wrote the {key} section of {}", path.display());
 }
 
 /// Rewrites one section of `target/tmp/CANON_FAILURES.md` (the to-do list) and
