@@ -17,7 +17,6 @@
 //! binary operators between spaces) and does not know C's types: an edit
 //! that does not compile, or does not change the IR, is the caller's to skip.
 
-use std::path::Path;
 use std::process::Command;
 
 use super::{cache_dir, fnv, write_atomic, CLANG};
@@ -452,13 +451,6 @@ pub fn compile_c_text(
 /// `tests/merge/c_triples/*.c` (compiled without their `EDIT_*` defines).
 pub fn real_edit_sources() -> Vec<std::path::PathBuf> {
     let mut v = super::corpus_sources();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge/c_triples");
-    let mut more: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    more.sort();
-    v.extend(more);
+    v.extend(super::c_files_in("tests/merge/c_triples"));
     v
 }

@@ -221,7 +221,12 @@ pub fn clang_to_ll(src: &Path, out: &Path, opt: &str, extra: &[&str]) {
 
 /// The C programs of `tests/corpus`, sorted.
 pub fn corpus_sources() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    c_files_in("tests/corpus")
+}
+
+/// The `.c` files of directory `rel` of the project, sorted.
+pub fn c_files_in(rel: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
