@@ -1,9 +1,11 @@
-//! The edit generator of the real-edit benchmarks (`tests/common/c_edits.rs`)
-//! makes the edits it claims to make.
+//! The edit generators of the real-edit and test-edit benchmarks
+//! (`tests/common/c_edits.rs`, `tests/common/ll_edits.rs`) make the edits
+//! they claim to make, and the IR ones give valid IR.
 
 mod common;
 
 use common::c_edits::{apply_edits, c_functions, candidates, CEditKind};
+use common::ll_edits::{is_valid_ir, ll_candidates, LlEditKind};
 
 const C: &str = "\
 static int sum(int *a, int n) {
@@ -60,4 +62,55 @@ fn two_c_edits_combine_in_either_order() {
     let both = apply_edits(C, &[a, &b]);
     assert_eq!(both, apply_edits(C, &[&b, a]));
     assert!(!both.contains("  s++;") && both.contains("int v[3] = {1, 2};"));
+}
+
+const LL: &str = "\
+; RUN: opt -S %s | FileCheck %s
+; CHECK-LABEL: @f(
+define i32 @f(i32 %0, i32 %x) {
+  %2 = add nsw i32 %0, 1
+  %sum = mul i32 %2, %x
+  %dead = xor i32 %x, 7
+  %3 = sub i32 %sum, 3
+  br label %4
+
+4:
+  %5 = add i32 %3, %2
+  ret i32 %5
+}
+";
+
+#[test]
+fn unnamed_insert_renumbers_the_values_below_it() {
+    let edits = ll_candidates(LL, LlEditKind::UnnamedInsert);
+    let first = edits.first().expect("an unnamed insert");
+    assert!(
+        first.contains("  %3 = add i32 %2, 1\n  %sum = mul i32 %2, %x\n  %dead = xor i32 %x, 7\n  %4 = sub i32 %sum, 3\n  br label %5\n\n5:\n  %6 = add i32 %4, %2"),
+        "{first}"
+    );
+    assert!(edits.iter().all(|e| is_valid_ir(e)), "{edits:?}");
+}
+
+#[test]
+fn ir_edits_of_each_kind_are_valid_and_differ() {
+    assert!(is_valid_ir(LL));
+    for kind in LlEditKind::ALL {
+        let valid: Vec<String> = ll_candidates(LL, kind)
+            .into_iter()
+            .filter(|e| is_valid_ir(e))
+            .collect();
+        // No function calls @f, so deleting it is valid too.
+        assert!(!valid.is_empty(), "no valid {kind:?} edit");
+        assert!(valid.iter().all(|e| e != LL), "{kind:?} changed nothing");
+    }
+    let renamed = &ll_candidates(LL, LlEditKind::Rename)[0];
+    assert!(renamed.contains("%sum.renamed = mul") && renamed.contains("; CHECK-LABEL: @f("));
+    let copied = &ll_candidates(LL, LlEditKind::CopyFunction)[0];
+    assert!(copied.contains("; CHECK-LABEL: @f.copy(\ndefine i32 @f.copy("));
+    let deleted = &ll_candidates(LL, LlEditKind::DeleteFunction)[0];
+    assert!(!deleted.contains("CHECK-LABEL") && !deleted.contains("define"));
+    assert!(
+        deleted.starts_with("; RUN:"),
+        "the RUN line stays: {deleted}"
+    );
 }

@@ -15,6 +15,7 @@
 
 pub mod c_edits;
 pub mod comments;
+pub mod ll_edits;
 pub mod lua;
 
 use std::path::{Path, PathBuf};
