@@ -41,7 +41,6 @@ use common::c_edits::{
 };
 use common::{cache_dir, fnv, median, par_map, percentile, write_atomic};
 
-const OPT: &str = "/usr/lib/llvm-22/bin/opt";
 const LLVM_DIFF: &str = "/usr/lib/llvm-22/bin/llvm-diff";
 
 /// One source edit of one file.
@@ -257,20 +256,8 @@ fn normalized(text: &str) -> String {
     if let Ok(t) = std::fs::read_to_string(&cached) {
         return t;
     }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let input = dir.path().join("in.ll");
-    std::fs::write(&input, text).unwrap();
-    let out = Command::new(OPT)
-        .args(["-passes=normalize", "-S", "-o", "-"])
-        .arg(&input)
-        .output()
-        .expect("run opt-22");
-    assert!(
-        out.status.success(),
-        "opt -passes=normalize failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let t = String::from_utf8_lossy(&out.stdout).into_owned();
+    let t = common::opt_text(&["-passes=normalize"], text)
+        .unwrap_or_else(|e| panic!("opt -passes=normalize failed: {e}"));
     write_atomic(&cached, t.as_bytes());
     t
 }

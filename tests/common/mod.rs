@@ -131,6 +131,24 @@ pub fn run_ok(cmd: &mut Command, what: &str) {
     );
 }
 
+/// `opt-22 ARGS -S` of IR `text`: its output, or its stderr when it fails.
+pub fn opt_text(args: &[&str], text: &str) -> Result<String, String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.ll");
+    std::fs::write(&input, text).expect("write opt's input");
+    let out = Command::new("/usr/lib/llvm-22/bin/opt")
+        .args(args)
+        .args(["-S", "-o", "-"])
+        .arg(&input)
+        .output()
+        .map_err(|e| format!("cannot run opt-22: {e}"))?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
 /// Compiles a `.ll` file to an executable (clang-22 -O0, warnings off).
 pub fn compile_ll(ll: &Path, exe: &Path) -> Result<(), String> {
     let out = Command::new(CLANG)
