@@ -18,3 +18,4 @@ pub mod ir;
 pub mod merge;
 pub mod passes;
 pub mod summary;
+pub mod text;

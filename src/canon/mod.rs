@@ -26,6 +26,7 @@
 
 pub mod blocks;
 pub mod globals;
+pub mod metadata;
 pub mod naming;
 pub mod operands;
 pub mod order;

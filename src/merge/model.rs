@@ -27,103 +27,7 @@ pub enum Side {
     Theirs,
 }
 
-/// A reference found in a line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ref<'a> {
-    /// `%name` (a local value, argument, block, or a named type).
-    Local(&'a str),
-    /// `!N`
-    Meta(u32),
-    /// `#N`
-    Attr(u32),
-}
-
-/// A byte of a bare (unquoted) LLVM name.
-pub fn is_id_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')
-}
-
-/// Calls `f(start, end, reference)` for every reference in `line` (byte
-/// range of the whole token, sigil included), skipping quoted strings
-/// (`c"..."`, `!"..."`).
-pub fn scan_refs<'a>(line: &'a str, mut f: impl FnMut(usize, usize, Ref<'a>)) {
-    let bytes = line.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c == b'"' {
-            i += 1;
-            while i < bytes.len() && bytes[i] != b'"' {
-                i += 1;
-            }
-            i += 1;
-            continue;
-        }
-        if (c == b'%' || c == b'!' || c == b'#') && i + 1 < bytes.len() {
-            let start = i + 1;
-            let mut j = start;
-            if c == b'%' {
-                while j < bytes.len() && is_id_byte(bytes[j]) {
-                    j += 1;
-                }
-            } else {
-                while j < bytes.len() && bytes[j].is_ascii_digit() {
-                    j += 1;
-                }
-                // `!12abc` is not a numbered reference (names start with a letter anyway).
-                if j < bytes.len() && is_id_byte(bytes[j]) {
-                    j = start;
-                }
-            }
-            if j > start {
-                let tok = &line[start..j];
-                let r = match c {
-                    b'%' => Ref::Local(tok),
-                    b'!' => Ref::Meta(tok.parse().unwrap_or(u32::MAX)),
-                    _ => Ref::Attr(tok.parse().unwrap_or(u32::MAX)),
-                };
-                f(i, j, r);
-                i = j;
-                continue;
-            }
-        }
-        i += 1;
-    }
-}
-
-/// Rewrites every reference in `line`: `f` either writes the replacement
-/// to the output and returns `true`, or returns `false` to keep the token.
-pub fn rewrite_with(line: &str, mut f: impl FnMut(Ref<'_>, &mut String) -> bool) -> String {
-    let mut out = String::with_capacity(line.len() + 16);
-    let mut copied = 0;
-    scan_refs(line, |i, j, r| {
-        let mark = out.len();
-        out.push_str(&line[copied..i]);
-        if f(r, &mut out) {
-            copied = j;
-        } else {
-            out.truncate(mark);
-        }
-    });
-    out.push_str(&line[copied..]);
-    out
-}
-
-/// Rewrites every reference in `line` through `f`, leaving quoted strings
-/// (`c"..."`, `!"..."`) untouched.
-pub fn rewrite(line: &str, mut f: impl FnMut(Ref<'_>) -> Option<String>) -> String {
-    let mut out = String::with_capacity(line.len() + 16);
-    let mut copied = 0;
-    scan_refs(line, |i, j, r| {
-        if let Some(s) = f(r) {
-            out.push_str(&line[copied..i]);
-            out.push_str(&s);
-            copied = j;
-        }
-    });
-    out.push_str(&line[copied..]);
-    out
-}
+pub use crate::text::{is_id_byte, rewrite, rewrite_with, scan_refs, Ref};
 
 /// The local names a line refers to, in order.
 pub fn local_refs(line: &str) -> Vec<String> {
@@ -375,7 +279,33 @@ fn hash_str(s: &str) -> u64 {
     h.finish()
 }
 
-/// Content keys of one module's metadata nodes and attribute groups.
+/// The metadata references of a module's lines, in the order the
+/// canonical form prints them: globals, functions, then the rest (declarations,
+/// named metadata). Twins of equal content are anchored by their first user
+/// ([`crate::canon::metadata`]).
+fn metadata_uses(m: &ModuleText) -> Vec<crate::canon::metadata::MetaUse<'_>> {
+    use crate::canon::metadata::uses_in;
+    let mut uses = Vec::new();
+    let is_global = |k: &str| k.starts_with('@');
+    for (k, line) in m.entities.iter().filter(|(k, _)| is_global(k)) {
+        uses_in(line, k, &mut uses);
+    }
+    for f in &m.funcs {
+        uses_in(&f.header, &f.name, &mut uses);
+        for b in &f.blocks {
+            for l in &b.lines {
+                uses_in(l, &f.name, &mut uses);
+            }
+        }
+    }
+    for (k, line) in m.entities.iter().filter(|(k, _)| !is_global(k)) {
+        uses_in(line, k, &mut uses);
+    }
+    uses
+}
+
+/// Identities of one module's metadata nodes and content keys of its
+/// attribute groups.
 pub struct SideTables {
     pub side: Side,
     meta_key: HashMap<u32, u64>,
@@ -384,28 +314,34 @@ pub struct SideTables {
 }
 
 impl SideTables {
+    /// Metadata keyed by identity ([`crate::canon::metadata`]): what the
+    /// merge needs, since it keeps which uses share a distinct node.
     pub fn new(side: Side, m: &ModuleText) -> SideTables {
-        let mut t = SideTables {
-            side,
-            meta_key: HashMap::default(),
-            meta_unique: HashMap::default(),
-            attr_key: HashMap::default(),
-        };
-        for &n in m.meta.keys() {
-            let mut visiting = Vec::new();
-            t.key_of(m, n, &mut visiting);
-        }
+        let meta_key = crate::canon::metadata::identities(&m.meta, &metadata_uses(m));
+        Self::with_meta_keys(side, m, meta_key)
+    }
+
+    /// Metadata keyed by content alone, twins conflated: for comparing
+    /// function bodies across renames (`irgit diff`), where a loop node
+    /// anchored in the old name is still the same loop.
+    pub fn by_content(side: Side, m: &ModuleText) -> SideTables {
+        let meta_key = crate::canon::metadata::content_keys(&m.meta);
+        Self::with_meta_keys(side, m, meta_key)
+    }
+
+    fn with_meta_keys(side: Side, m: &ModuleText, meta_key: HashMap<u32, u64>) -> SideTables {
         let mut count: HashMap<u64, u32> = HashMap::default();
-        for k in t.meta_key.values() {
+        for k in meta_key.values() {
             *count.entry(*k).or_insert(0) += 1;
         }
-        for (&n, k) in &t.meta_key {
-            t.meta_unique.insert(n, count[k] == 1);
+        let meta_unique = meta_key.iter().map(|(&n, k)| (n, count[k] == 1)).collect();
+        let attr_key = m.attrs.iter().map(|(&n, rhs)| (n, hash_str(rhs))).collect();
+        SideTables {
+            side,
+            meta_key,
+            meta_unique,
+            attr_key,
         }
-        for (&n, rhs) in &m.attrs {
-            t.attr_key.insert(n, hash_str(rhs));
-        }
-        t
     }
 
     /// The content key of metadata node `!n`, and whether no other node
@@ -418,36 +354,6 @@ impl SideTables {
     /// The content key of attribute group `#n`.
     pub fn attr_key(&self, n: u32) -> Option<u64> {
         self.attr_key.get(&n).copied()
-    }
-
-    fn key_of(&mut self, m: &ModuleText, n: u32, visiting: &mut Vec<u32>) -> u64 {
-        if let Some(&k) = self.meta_key.get(&n) {
-            return k;
-        }
-        let Some(rhs) = m.meta.get(&n) else {
-            return hash_str(&format!("missing{n}"));
-        };
-        visiting.push(n);
-        let rhs = rhs.clone();
-        let text = rewrite(&rhs, |r| match r {
-            Ref::Meta(x) if x == n => Some("!self".into()),
-            Ref::Meta(x) => {
-                if let Some(depth) = visiting.iter().position(|&v| v == x) {
-                    Some(format!("!up{}", visiting.len() - depth))
-                } else {
-                    Some(format!("!k{:x}", self.key_of(m, x, visiting)))
-                }
-            }
-            _ => None,
-        });
-        visiting.pop();
-        let k = hash_str(&text);
-        // Keys of nodes inside a cycle depend on the entry point; only memoize
-        // from the outermost call.
-        if visiting.is_empty() || !text.contains("!up") {
-            self.meta_key.insert(n, k);
-        }
-        k
     }
 }
 

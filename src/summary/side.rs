@@ -220,7 +220,7 @@ fn comparison_tables(meta: &BTreeMap<u32, String>, attrs: &BTreeMap<u32, String>
         attrs: attrs.clone(),
         ..ModuleText::default()
     };
-    SideTables::new(model::Side::Base, &blind)
+    SideTables::by_content(model::Side::Base, &blind)
 }
 
 /// A tuple (`!{...}`, `distinct !{...}`) without its operands that name
@@ -473,7 +473,7 @@ impl Side {
     /// A side with nothing in it (git's `/dev/null`).
     pub fn empty(label: &str) -> Side {
         let module = ModuleText::default();
-        let tables = SideTables::new(model::Side::Base, &module);
+        let tables = SideTables::by_content(model::Side::Base, &module);
         Side {
             label: label.to_string(),
             text: String::new(),

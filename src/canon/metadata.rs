@@ -1,0 +1,282 @@
+//! Metadata identity: which `!N` node of one module is which node of another.
+//!
+//! LLVM numbers metadata nodes in print order, so a number is a position:
+//! one global added above renumbers every later node, and `!26` in two
+//! versions of a file may be two different nodes. A node's *identity* does
+//! not depend on numbers:
+//!
+//! - a node is known by its **content**: its text with every `!M` replaced
+//!   by M's content (a reference to the node itself reads `!self`, one back
+//!   into an enclosing cycle `!upK`);
+//! - nodes of equal content (*twins*: every loop's
+//!   `distinct !{!self, !"llvm.loop.mustprogress"}`) are told apart by their
+//!   **anchor**: the first entity (function, global, named metadata) that
+//!   uses one, in text order, and the ordinal among the twins first used
+//!   there. A twin used by two functions (the inliner leaves such pairs) is
+//!   one identity in every version that keeps that sharing. Anonymous
+//!   distinct nodes (a `distinct !{...}` tuple, `distinct !DIAssignID()`)
+//!   are always anchored, twin or not, so that a loop added in one function
+//!   does not change the identity of a loop in another.
+//!
+//! ```text
+//! define void @a() { ... !llvm.loop !5 }                   !5 = distinct !{!5, !7}
+//! define void @b() { ... !llvm.loop !5 ... !llvm.loop !6 } !6 = distinct !{!6, !7}
+//! identity(!5) = (content C, first used in @a, twin 0)
+//! identity(!6) = (content C, first used in @b, twin 0)   whatever the numbers
+//! ```
+//!
+//! The canonical form numbers nodes by identity and the merge compares and
+//! shares nodes by identity: one definition serves both.
+
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
+
+use crate::hash::StableHasher;
+use crate::text::{rewrite, scan_refs, Ref};
+
+/// A reference to metadata node `!node` made by `entity` (a function,
+/// global or named-metadata name), in text order.
+#[derive(Debug, Clone, Copy)]
+pub struct MetaUse<'a> {
+    pub entity: &'a str,
+    pub node: u32,
+}
+
+/// The identity of every numbered node of a module, from its definitions
+/// (`N` → the right-hand side of `!N = ...`) and the uses entities make of
+/// them, in text order. Identities are equal across modules exactly when
+/// content and anchor are.
+pub fn identities<S: AsRef<str>>(
+    defs: &BTreeMap<u32, S>,
+    uses: &[MetaUse<'_>],
+) -> HashMap<u32, u64> {
+    let content = content_keys(defs);
+    let mut twins: HashMap<u64, Vec<u32>> = HashMap::default();
+    for (&n, &k) in &content {
+        twins.entry(k).or_default().push(n);
+    }
+    let anchors = anchors_of_twins(defs, &content, &twins, uses);
+    content
+        .iter()
+        .map(|(&n, &k)| {
+            let id = match anchors.get(&n) {
+                Some((entity, ordinal)) => StableHasher::new()
+                    .u64(k)
+                    .str(entity)
+                    .u64(*ordinal)
+                    .finish(),
+                None => k,
+            };
+            (n, id)
+        })
+        .collect()
+}
+
+/// [`identities`] of a module printed by LLVM: definitions are its
+/// `!N = ...` lines, uses every `!N` in its functions, globals and named
+/// metadata.
+pub fn identities_in_text(text: &str) -> HashMap<u32, u64> {
+    let mut defs: BTreeMap<u32, &str> = BTreeMap::new();
+    let mut uses = Vec::new();
+    let mut function: Option<&str> = None;
+    for line in text.lines() {
+        if line.starts_with("define ") {
+            function = Some(crate::merge::model::function_name(line).unwrap_or(line));
+        }
+        if let Some(f) = function {
+            uses_in(line, f, &mut uses);
+            if line == "}" {
+                function = None;
+            }
+            continue;
+        }
+        if let Some((n, rhs)) = numbered_definition(line) {
+            defs.insert(n, rhs);
+        } else if !line.starts_with(';') {
+            let entity = line.split_once(" = ").map_or(line, |(e, _)| e);
+            uses_in(line, entity, &mut uses);
+        }
+    }
+    identities(&defs, &uses)
+}
+
+/// `(N, rhs)` of a line `!N = rhs`.
+fn numbered_definition(line: &str) -> Option<(u32, &str)> {
+    let rest = line.strip_prefix('!')?;
+    let (n, rhs) = rest.split_once(" = ")?;
+    Some((n.parse().ok()?, rhs))
+}
+
+/// Appends the metadata references of `line` as uses by `entity`.
+pub fn uses_in<'a>(line: &str, entity: &'a str, uses: &mut Vec<MetaUse<'a>>) {
+    scan_refs(line, |_, _, r| {
+        if let Ref::Meta(node) = r {
+            uses.push(MetaUse { entity, node });
+        }
+    });
+}
+
+/// The content key of every defined node (twins share one).
+pub fn content_keys<S: AsRef<str>>(defs: &BTreeMap<u32, S>) -> HashMap<u32, u64> {
+    let mut keys = HashMap::default();
+    for &n in defs.keys() {
+        let mut visiting = Vec::new();
+        content_key(defs, n, &mut visiting, &mut keys);
+    }
+    keys
+}
+
+fn content_key<S: AsRef<str>>(
+    defs: &BTreeMap<u32, S>,
+    n: u32,
+    visiting: &mut Vec<u32>,
+    keys: &mut HashMap<u32, u64>,
+) -> u64 {
+    if let Some(&k) = keys.get(&n) {
+        return k;
+    }
+    let Some(rhs) = defs.get(&n) else {
+        return StableHasher::new().str("missing").u64(n as u64).finish();
+    };
+    visiting.push(n);
+    let text = rewrite(rhs.as_ref(), |r| match r {
+        Ref::Meta(x) if x == n => Some("!self".into()),
+        Ref::Meta(x) => Some(match visiting.iter().position(|&v| v == x) {
+            Some(depth) => format!("!up{}", visiting.len() - depth),
+            None => format!("!k{:x}", content_key(defs, x, visiting, keys)),
+        }),
+        _ => None,
+    });
+    visiting.pop();
+    let k = crate::hash::hash_str(&text);
+    // Inside a cycle a key depends on where the walk entered: memoize only
+    // keys that do not.
+    if visiting.is_empty() || !text.contains("!up") {
+        keys.insert(n, k);
+    }
+    k
+}
+
+/// A distinct node whose content does not describe it: twins are the rule.
+fn is_anonymous(rhs: &str) -> bool {
+    rhs.starts_with("distinct !{") || rhs.starts_with("distinct !DIAssignID(")
+}
+
+/// The anchor of every node that has a twin or is anonymous: `(entity, ordinal)`.
+/// Entities' uses come first, in text order; then references from other
+/// nodes (the referrer's content is the entity); a twin nothing refers to
+/// is anchored by its rank among its unreferenced twins.
+fn anchors_of_twins<S: AsRef<str>>(
+    defs: &BTreeMap<u32, S>,
+    content: &HashMap<u32, u64>,
+    twins: &HashMap<u64, Vec<u32>>,
+    uses: &[MetaUse<'_>],
+) -> HashMap<u32, (String, u64)> {
+    let has_twin = |n: u32| {
+        content.get(&n).is_some_and(|k| twins[k].len() > 1)
+            || defs.get(&n).is_some_and(|rhs| is_anonymous(rhs.as_ref()))
+    };
+    let mut anchors: HashMap<u32, (String, u64)> = HashMap::default();
+    // Per (entity, content key): how many twins were first used there.
+    let mut counts: HashMap<(String, u64), u64> = HashMap::default();
+    let mut anchor = |n: u32, entity: &str, anchors: &mut HashMap<u32, (String, u64)>| {
+        if anchors.contains_key(&n) || !has_twin(n) {
+            return;
+        }
+        let c = counts.entry((entity.to_string(), content[&n])).or_insert(0);
+        anchors.insert(n, (entity.to_string(), *c));
+        *c += 1;
+    };
+    for u in uses {
+        anchor(u.node, u.entity, &mut anchors);
+    }
+    for (&referrer, rhs) in defs {
+        let entity = format!("!k{:x}", content.get(&referrer).copied().unwrap_or(0));
+        scan_refs(rhs.as_ref(), |_, _, r| {
+            if let Ref::Meta(x) = r {
+                if x != referrer {
+                    anchor(x, &entity, &mut anchors);
+                }
+            }
+        });
+    }
+    for &n in defs.keys() {
+        anchor(n, "", &mut anchors);
+    }
+    anchors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHARED: &str = "\
+define void @a() {
+entry:
+  br label %entry, !llvm.loop !5
+}
+define void @b() {
+entry:
+  br label %entry, !llvm.loop !5
+  br label %entry, !llvm.loop !6
+}
+!5 = distinct !{!5, !7}
+!6 = distinct !{!6, !7}
+!7 = !{!\"llvm.loop.mustprogress\"}
+";
+
+    #[test]
+    fn twins_are_told_apart_by_their_first_user() {
+        let ids = identities_in_text(SHARED);
+        assert_ne!(ids[&5], ids[&6]);
+        // Renumbered, and @b's own loop printed first: same identities.
+        let renumbered = SHARED
+            .replace("!5", "!X")
+            .replace("!6", "!5")
+            .replace("!X", "!6")
+            .replace("!7", "!1");
+        let again = identities_in_text(&renumbered);
+        assert_eq!(again[&6], ids[&5]);
+        assert_eq!(again[&5], ids[&6]);
+        assert_eq!(again[&1], ids[&7]);
+    }
+
+    #[test]
+    fn a_shared_twin_keeps_its_identity_when_another_function_changes() {
+        let ids = identities_in_text(SHARED);
+        // @b loses its own loop: the shared node is still the same node.
+        let edited = SHARED.replace("  br label %entry, !llvm.loop !6\n", "");
+        let again = identities_in_text(&edited);
+        assert_eq!(again[&5], ids[&5]);
+    }
+
+    #[test]
+    fn unsharing_a_twin_changes_its_identity() {
+        let ids = identities_in_text(SHARED);
+        // @a gets a loop node of its own, equal in content: a different module.
+        let unshared =
+            SHARED.replacen("!llvm.loop !5", "!llvm.loop !8", 1) + "!8 = distinct !{!8, !7}\n";
+        let again = identities_in_text(&unshared);
+        assert_eq!(again[&8], ids[&5], "@a's node is anchored where !5 was");
+        assert_ne!(again[&5], ids[&5], "@b's node is now anchored in @b");
+    }
+
+    #[test]
+    fn a_loop_added_elsewhere_leaves_a_loop_alone() {
+        let one = "define void @a() {\nentry:\n  br label %entry, !llvm.loop !1\n}\n\
+                   !1 = distinct !{!1, !2}\n!2 = !{!\"llvm.loop.mustprogress\"}\n";
+        let two = one.to_string()
+            + "define void @b() {\nentry:\n  br label %entry, !llvm.loop !3\n}\n\
+               !3 = distinct !{!3, !2}\n";
+        assert_eq!(identities_in_text(one)[&1], identities_in_text(&two)[&1]);
+    }
+
+    #[test]
+    fn uniqued_nodes_are_known_by_content() {
+        let a = "!0 = !{!1}\n!1 = !{!\"x\"}\n";
+        let b = "!4 = !{!\"x\"}\n!9 = !{!4}\n";
+        let (ia, ib) = (identities_in_text(a), identities_in_text(b));
+        assert_eq!(ia[&0], ib[&9]);
+        assert_eq!(ia[&1], ib[&4]);
+    }
+}
