@@ -20,8 +20,14 @@
 //! ```text
 //! cargo bench --bench real_edits                   # prints the tables, rewrites BENCHMARKS.md's section
 //! IRGIT_BENCH_NO_WRITE=1 cargo bench --bench real_edits
-//! IRGIT_REAL_EDITS_PER_KIND=1 cargo bench --bench real_edits   # fewer edits (default 3 per kind and file)
+//! IRGIT_REAL_EDITS_PER_KIND=1 cargo bench --bench real_edits   # fewer edits (default 2 per kind and file)
+//! IRGIT_REAL_EDITS_LEVELS=O0,O2g cargo bench --bench real_edits # some levels only (prints, writes nothing)
+//! IRGIT_REAL_EDITS_KEEP=/tmp/re cargo bench --bench real_edits  # keep each edit's IR and views there
 //! ```
+//!
+//! With `IRGIT_REAL_EDITS_KEEP=DIR`, each edit at each level leaves
+//! `DIR/<file>-L<line>-<kind>-<level>/` with `old.ll`, `new.ll`, their
+//! textconv views `old.view.ll`, `new.view.ll`, and `sizes.txt`.
 //!
 //! Compiled IR, normalize's output and llvm-diff's counts are cached under
 //! `target/`; irgit runs every time (it is what is measured).
@@ -77,8 +83,9 @@ fn main() {
         .unwrap_or(2);
     let cases = pick_cases(per_kind);
     eprintln!("real edits: {} edits kept", cases.len());
+    let levels = chosen_levels();
     let jobs: Vec<(usize, Level)> = (0..cases.len())
-        .flat_map(|i| Level::ALL.map(|l| (i, l)))
+        .flat_map(|i| levels.iter().map(move |&l| (i, l)))
         .collect();
     let results = par_map(&jobs, |&(i, level)| measure(&cases[i], level));
     let mut by_level: BTreeMap<Level, Vec<(usize, Sizes)>> = BTreeMap::new();
@@ -90,7 +97,50 @@ fn main() {
     let md = report(&cases, &by_level, start.elapsed().as_secs_f64());
     println!("{md}");
     print_outside(&cases, &by_level);
-    common::write_bench_section("real-edits-bench", &md);
+    if levels.len() == Level::ALL.len() {
+        common::write_bench_section("real-edits-bench", &md);
+    }
+}
+
+/// The levels `IRGIT_REAL_EDITS_LEVELS` names (`O0,O0g,O2,O2g`), or all.
+fn chosen_levels() -> Vec<Level> {
+    let Ok(names) = std::env::var("IRGIT_REAL_EDITS_LEVELS") else {
+        return Level::ALL.to_vec();
+    };
+    let short = |l: &Level| format!("{}{}", &l.opt[1..], if l.debug { "g" } else { "" });
+    let wanted: Vec<&str> = names.split(',').map(str::trim).collect();
+    let levels: Vec<Level> = Level::ALL
+        .into_iter()
+        .filter(|l| wanted.contains(&short(l).as_str()))
+        .collect();
+    assert!(
+        !levels.is_empty(),
+        "IRGIT_REAL_EDITS_LEVELS={names}: no level among O0, O0g, O2, O2g"
+    );
+    levels
+}
+
+/// Leaves one edit's IR, views and sizes under `IRGIT_REAL_EDITS_KEEP`.
+fn keep(case: &Case, level: Level, texts: [&str; 4], sizes: &Sizes) {
+    let Some(root) = std::env::var_os("IRGIT_REAL_EDITS_KEEP") else {
+        return;
+    };
+    let name = format!(
+        "{}-L{}-{:?}-{}",
+        case.file.trim_end_matches(".c"),
+        case.edit.start + 1,
+        case.edit.kind,
+        level.label().replace([' ', '-'], "")
+    );
+    let dir = Path::new(&root).join(name);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for (file, text) in ["old.ll", "new.ll", "old.view.ll", "new.view.ll"]
+        .iter()
+        .zip(texts)
+    {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    std::fs::write(dir.join("sizes.txt"), format!("{sizes:#?}\n")).unwrap();
 }
 
 /// Up to `per_kind` edits of each kind in each file, spread over the file,
@@ -152,7 +202,7 @@ fn measure(case: &Case, level: Level) -> Option<Sizes> {
     } else {
         (old.clone(), new.clone())
     };
-    Some(Sizes {
+    let sizes = Sizes {
         raw: changed_lines(&old, &new),
         textconv: changed_lines(&tc_old, &tc_new),
         patch: patch_lines(&a, &b),
@@ -161,7 +211,9 @@ fn measure(case: &Case, level: Level) -> Option<Sizes> {
         textconv_outside: changes_outside(&tc_old, &tc_new, &case.edit.func),
         raw_outside: changes_outside(&old, &new, &case.edit.func),
         diff_names_other: o0.then(|| diff_names_other(&a, &b, &case.edit.func)),
-    })
+    };
+    keep(case, level, [&old, &new, &tc_old, &tc_new], &sizes);
+    Some(sizes)
 }
 
 /// Removed + added lines of a line diff.
