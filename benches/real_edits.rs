@@ -122,9 +122,6 @@ fn chosen_levels() -> Vec<Level> {
 
 /// Leaves one edit's IR, views and sizes under `IRGIT_REAL_EDITS_KEEP`.
 fn keep(case: &Case, level: Level, texts: [&str; 4], sizes: &Sizes) {
-    let Some(root) = std::env::var_os("IRGIT_REAL_EDITS_KEEP") else {
-        return;
-    };
     let name = format!(
         "{}-L{}-{:?}-{}",
         case.file.trim_end_matches(".c"),
@@ -132,15 +129,19 @@ fn keep(case: &Case, level: Level, texts: [&str; 4], sizes: &Sizes) {
         case.edit.kind,
         level.label().replace([' ', '-'], "")
     );
-    let dir = Path::new(&root).join(name);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    for (file, text) in ["old.ll", "new.ll", "old.view.ll", "new.view.ll"]
-        .iter()
-        .zip(texts)
-    {
-        std::fs::write(dir.join(file), text).unwrap();
-    }
-    std::fs::write(dir.join("sizes.txt"), format!("{sizes:#?}\n")).unwrap();
+    let sizes = format!("{sizes:#?}\n");
+    let [old, new, old_view, new_view] = texts;
+    common::keep_files(
+        "IRGIT_REAL_EDITS_KEEP",
+        &name,
+        &[
+            ("old.ll", old),
+            ("new.ll", new),
+            ("old.view.ll", old_view),
+            ("new.view.ll", new_view),
+            ("sizes.txt", &sizes),
+        ],
+    );
 }
 
 /// Up to `per_kind` edits of each kind in each file, spread over the file,

@@ -21,6 +21,7 @@
 //! ```text
 //! cargo bench --bench real_merges          # prints the table, rewrites BENCHMARKS.md's section
 //! IRGIT_BENCH_NO_WRITE=1 cargo bench --bench real_merges
+//! IRGIT_REAL_MERGES_KEEP=/tmp/rm cargo bench --bench real_merges   # keep each triple and merge there
 //! ```
 
 #[path = "../tests/common/mod.rs"]
@@ -179,6 +180,25 @@ fn merge_at(p: &Pair, level: Level) -> Option<(Judged, Judged)> {
     };
     let expected = t.expected.as_deref().unwrap();
     let run = merge_triple(&t);
+    common::keep_files(
+        "IRGIT_REAL_MERGES_KEEP",
+        &format!(
+            "{}-L{}{:?}-L{}{:?}-{}",
+            p.file.trim_end_matches(".c"),
+            p.ours.start + 1,
+            p.ours.kind,
+            p.theirs.start + 1,
+            p.theirs.kind,
+            level.label().replace([' ', '-'], "")
+        ),
+        &[
+            ("base.ll", &t.base),
+            ("ours.ll", &t.left),
+            ("theirs.ll", &t.right),
+            ("expected.ll", expected),
+            ("merged.ll", &run.output),
+        ],
+    );
     let irgit = match run.outcome(7) {
         Outcome::Clean => judge_clean(&run.output, expected),
         Outcome::Conflict => Judged::default(),

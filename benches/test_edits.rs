@@ -15,6 +15,7 @@
 //! ```text
 //! cargo bench --bench test_edits                   # prints the table, rewrites BENCHMARKS.md's section
 //! IRGIT_BENCH_NO_WRITE=1 cargo bench --bench test_edits
+//! IRGIT_TEST_EDITS_KEEP=/tmp/te cargo bench --bench test_edits   # keep each edit's texts and views there
 //! ```
 
 #[path = "../tests/common/mod.rs"]
@@ -58,12 +59,26 @@ fn main() {
             .take(PER_KIND * 4)
             .filter(|e| is_valid_ir(e))
             .take(PER_KIND)
-            .map(|edited| Measured {
-                file: name.clone(),
-                debug: text.contains("!dbg"),
-                kind,
-                raw: changed_lines(text, &edited),
-                textconv: changed_lines(&base_views[i], &textconv(dir.path(), name, &edited)),
+            .enumerate()
+            .map(|(n, edited)| {
+                let view = textconv(dir.path(), name, &edited);
+                common::keep_files(
+                    "IRGIT_TEST_EDITS_KEEP",
+                    &format!("{}-{kind:?}-{n}", name.replace('/', "_")),
+                    &[
+                        ("old.ll", text),
+                        ("new.ll", &edited),
+                        ("old.view.ll", &base_views[i]),
+                        ("new.view.ll", &view),
+                    ],
+                );
+                Measured {
+                    file: name.clone(),
+                    debug: text.contains("!dbg"),
+                    kind,
+                    raw: changed_lines(text, &edited),
+                    textconv: changed_lines(&base_views[i], &view),
+                }
             })
             .collect::<Vec<_>>()
     })

@@ -507,6 +507,21 @@ pub fn write_bench_section(key: &str, markdown: &str) {
     eprintln!("wrote the {key} section of {}", path.display());
 }
 
+/// When environment variable `var` names a directory, writes `files`
+/// (name, text) into its subdirectory `case` (benchmarks keep their inputs
+/// and outputs there for inspection); otherwise does nothing.
+pub fn keep_files(var: &str, case: &str, files: &[(&str, &str)]) {
+    let Some(root) = std::env::var_os(var) else {
+        return;
+    };
+    let dir = Path::new(&root).join(case);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.join(name).display()));
+    }
+}
+
 /// Rewrites one section of `target/tmp/CANON_FAILURES.md` (the to-do list) and
 /// reassembles the file from every section written so far by any test.
 pub fn report_failures(section: &str, failures: &[String]) {
