@@ -54,6 +54,11 @@ pub struct CanonOptions {
     /// anchor's place (`false`, or `irgit canon --strip-comments`, prints
     /// the form without them).
     pub keep_comments: bool,
+    /// Keep every name the input gives (values, arguments, blocks) and name
+    /// only the unnamed ones (`%5`, `6:`): the diff view of a lit test,
+    /// whose names are its text (not a setting: see `canon::view`).
+    #[serde(skip)]
+    pub names_as_written: bool,
 }
 
 impl Default for CanonOptions {
@@ -68,6 +73,7 @@ impl Default for CanonOptions {
             reorder_globals: true,
             rename_private_constants: true,
             keep_comments: true,
+            names_as_written: false,
         }
     }
 }

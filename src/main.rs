@@ -106,6 +106,11 @@ struct CanonArgs {
     /// canonical place of the line it annotates)
     #[arg(long)]
     strip_comments: bool,
+    /// Print the diff view `irgit textconv` shows: the canonical form, but a
+    /// lit test (a file with a `RUN:` line) keeps its order and the names its
+    /// author wrote
+    #[arg(long, conflicts_with_all = ["in_place", "output"])]
+    view: bool,
 }
 
 fn load_config(explicit: Option<&Path>) -> Result<Config, String> {
@@ -183,8 +188,12 @@ fn run_canon(cli_config: Option<&Path>, args: CanonArgs) -> Result<(), String> {
             write_atomically(args.output.as_deref().unwrap_or(file), &bc)?;
             continue;
         }
-        let text = canonicalize_bytes_with(&bytes, &name, &config.canon, cleanup)
-            .map_err(|e| e.to_string())?;
+        let text = if args.view {
+            irgit::canon::view::view_bytes(&bytes, &name, &config.canon, cleanup)
+        } else {
+            canonicalize_bytes_with(&bytes, &name, &config.canon, cleanup)
+        }
+        .map_err(|e| e.to_string())?;
         // A comment in another encoding than UTF-8 gets its bytes back.
         let text = encode_like_input(text, &bytes);
         if args.in_place {

@@ -249,13 +249,17 @@ pub fn apply_order(layout: &Layout) {
 /// Gives every block its canonical name. The old names are cleared first
 /// (a new name may still be held by another block); a block that already
 /// has its canonical name (an input in canonical form) keeps it untouched:
-/// no other block's new name can be that name.
-pub fn apply_names(layout: &Layout) {
+/// no other block's new name can be that name. With `only_unnamed`, blocks
+/// the input named keep their names, and an unnamed entry stays unnamed.
+pub fn apply_names(layout: &Layout, only_unnamed: bool) {
     let renamed: Vec<(Block, &String)> = layout
         .order
         .iter()
         .copied()
         .zip(&layout.names)
+        .enumerate()
+        .filter(|(i, (b, _))| !only_unnamed || (*i > 0 && b.as_val().name().is_empty()))
+        .map(|(_, pair)| pair)
         .filter(|(b, name)| !b.as_val().has_name(name))
         .collect();
     for &(b, _) in &renamed {

@@ -28,11 +28,13 @@ pub mod blocks;
 pub mod globals;
 pub mod metadata;
 pub mod naming;
+pub mod numbering;
 pub mod operands;
 pub mod order;
 pub mod phis;
 pub mod signature;
 pub mod source_map;
+pub mod view;
 
 use crate::config::CanonOptions;
 use crate::ir::{Format, IrError, IrModule, Session};
@@ -40,7 +42,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub const CANON_VERSION: u32 = 2;
+pub const CANON_VERSION: u32 = 3;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -126,7 +128,7 @@ fn canonicalize_function(
         blocks::apply_order(&layout);
     }
     if opts.rename_blocks {
-        blocks::apply_names(&layout);
+        blocks::apply_names(&layout, opts.names_as_written);
     }
     // LLVM prints `; preds = ...` in use-list order, which follows the
     // input's history; put it in block order.
@@ -151,7 +153,7 @@ fn canonicalize_function(
         operands::order_ties_by_position(&sigs, &positions);
     }
     if opts.rename_values {
-        naming::apply(func, &sigs, &positions);
+        naming::apply(func, &sigs, &positions, opts.names_as_written);
     }
     timer.lap("  naming");
 }
@@ -283,11 +285,17 @@ pub fn canonical_text_for(
     }
     module.set_identifier(&id);
     let printed = module.print();
+    let printed = numbering::renumber(&printed, &metadata_identities(&printed));
     let text = match carried {
         Some(c) => c.render(&printed, module),
         None => printed,
     };
     Ok((text, names))
+}
+
+/// Each metadata node's order-independent identity (old number -> identity).
+fn metadata_identities(_printed: &str) -> std::collections::HashMap<u32, u64> {
+    std::collections::HashMap::new()
 }
 
 /// The user's comments of a textual input, bound to `module`'s objects

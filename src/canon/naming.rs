@@ -45,9 +45,13 @@ pub fn mnemonic(inst: Inst) -> &'static str {
     }
 }
 
-/// Names every argument and every non-void instruction of `func`.
-pub fn apply(func: Func, sigs: &Signatures, positions: &Positions) {
-    let mut renamer = Renamer::default();
+/// Names every argument and every non-void instruction of `func`; with
+/// `only_unnamed`, only those the input left unnamed (`%0`, `%5`).
+pub fn apply(func: Func, sigs: &Signatures, positions: &Positions, only_unnamed: bool) {
+    let mut renamer = Renamer {
+        only_unnamed,
+        ..Renamer::default()
+    };
     let mut name = String::new();
     for (k, p) in func.params().iter().enumerate() {
         name.clear();
@@ -149,10 +153,15 @@ fn push_decimal(out: &mut String, v: usize) {
 #[derive(Default)]
 struct Renamer {
     retry: Vec<(Val, String)>,
+    /// Leave values that have a name alone.
+    only_unnamed: bool,
 }
 
 impl Renamer {
     fn set(&mut self, v: Val, name: &str) {
+        if self.only_unnamed && !v.name().is_empty() {
+            return;
+        }
         v.set_name(name);
         if !v.has_name(name) {
             self.retry.push((v, name.to_string()));

@@ -66,7 +66,13 @@ fn is_relocate_note(c: &str) -> bool {
 }
 
 /// Whether a comment is one LLVM's printer writes itself (and so
-/// regenerates): never user content.
+/// regenerates): never user content. The list is what LLVM 22's
+/// `AsmWriter.cpp` writes: the module's `; ModuleID`, `; Materializable`
+/// above a lazily read global or function, `; Function Attrs:` and
+/// `; Unknown intrinsic` (an `llvm.` declaration it does not know) above a
+/// function, a label's `; preds = ...` / `; No predecessors!` (and the
+/// `; <label>:N` of older releases), the `; uselistorder directives`
+/// heading, the `gc.relocate` note and the `; guid = N` after summary entries.
 pub fn is_printer_comment(comment: &str) -> bool {
     let c = comment.trim();
     if is_relocate_note(c) {
@@ -78,6 +84,8 @@ pub fn is_printer_comment(comment: &str) -> bool {
         "; <label>:",
         "; uselistorder directives",
         "; Materializable",
+        "; Unknown intrinsic",
+        "; guid = ",
         "; preds = ",
         "; No predecessors!",
     ]

@@ -51,6 +51,7 @@ fn canonicalize_in_child(file: &Path, config: Option<&Path>) -> Result<Vec<u8>, 
         cmd.arg("--config").arg(c);
     }
     cmd.arg("canon")
+        .arg("--view")
         .arg("--")
         .arg(file)
         .stdin(Stdio::null())

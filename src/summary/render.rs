@@ -321,10 +321,13 @@ pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> Stri
         let header = header.trim_end_matches('{').trim_end().to_string();
         let mut o_lines: Vec<String> = o_raw.iter().map(|l| l.to_string()).collect();
         let mut n_lines: Vec<String> = n_raw.iter().map(|l| l.to_string()).collect();
-        // A `define` line that reads the same but names an attribute group
-        // whose content changed: say what the groups are.
+        // A `define` line that reads the same up to the numbers of the
+        // attribute groups it names (they are numbered by content), but
+        // whose groups changed: say what the groups are.
         if let (Some(a), Some(b)) = (o_lines.first_mut(), n_lines.first_mut()) {
-            if a == b && ok.first() != nk.first() {
+            if without_attribute_numbers(a) == without_attribute_numbers(b)
+                && ok.first() != nk.first()
+            {
                 annotate_attribute_groups(a, old);
                 annotate_attribute_groups(b, new);
             }
@@ -332,6 +335,13 @@ pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> Stri
         write_hunks(&mut out, (&o_lines, &ok), (&n_lines, &nk), &header, paint);
     }
     out
+}
+
+/// `line` with every attribute group reference written `#`.
+fn without_attribute_numbers(line: &str) -> String {
+    crate::merge::model::rewrite(line, |r| {
+        matches!(r, crate::merge::model::Ref::Attr(_)).then(|| "#".to_string())
+    })
 }
 
 /// Appends `; #N = { ... }` for every attribute group a line names.

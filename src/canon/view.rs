@@ -1,0 +1,51 @@
+//! The diff view: what `irgit textconv` shows git for each side of a diff.
+//!
+//! It is the canonical form, except in a lit test (a file with a `RUN:`
+//! line). There the text is what FileCheck and `opt` read: function, block
+//! and instruction order and every name the author chose stay as written;
+//! only what is noise in a test is canonical: unnamed values and blocks get
+//! content-derived names instead of positions, and `!N` / `#N` are numbered
+//! by identity ([`super::numbering`]).
+//!
+//! ```text
+//! test as written                      view
+//! ; RUN: opt -S %s | FileCheck %s      ; RUN: opt -S %s | FileCheck %s
+//! define i32 @f(i32 %x) {              define i32 @f(i32 %x) {
+//!   %1 = add i32 %x, 1                   %add.5e1c = add i32 %x, 1
+//!   %sum = mul i32 %1, %1                %sum = mul i32 %add.5e1c, %add.5e1c
+//!   ret i32 %sum                         ret i32 %sum
+//! ```
+//!
+//! An unnamed instruction inserted above `%1` renumbers every `%N` below it
+//! in the file, and is one line in the view; renaming `%sum` shows.
+
+use super::{canonicalize_bytes_with, decode_input, is_bitcode, CanonError, Cleanup};
+use crate::config::CanonOptions;
+
+/// The options the view of `input` is printed with: `base` for compiler
+/// output, the test rule above for a lit test.
+pub fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
+    if is_bitcode(input) || !crate::comments::is_lit_test(&decode_input(input)) {
+        return base.clone();
+    }
+    CanonOptions {
+        reorder_instructions: false,
+        reorder_blocks: false,
+        sort_phis: false,
+        order_operands: false,
+        reorder_globals: false,
+        rename_private_constants: false,
+        names_as_written: true,
+        ..base.clone()
+    }
+}
+
+/// The view of `bytes` (text or bitcode); `name` names the input in errors.
+pub fn view_bytes(
+    bytes: &[u8],
+    name: &str,
+    base: &CanonOptions,
+    cleanup: Cleanup,
+) -> Result<String, CanonError> {
+    canonicalize_bytes_with(bytes, name, &view_options(bytes, base), cleanup)
+}

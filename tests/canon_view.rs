@@ -1,0 +1,221 @@
+//! The diff view (`irgit canon --view`, what textconv shows), design §6: a
+//! lit test keeps its author's names and order, and only numbering is
+//! canonical; everything else is shown in canonical form. Real files: the
+//! lit tests of `tests/lit/`, clang-22 output made into tests, opt-22 for
+//! renumbering.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{canon, clang_to_ll, diff_size, first_diff_labeled};
+use irgit::canon::{view::view_bytes, Cleanup};
+use irgit::config::CanonOptions;
+
+fn view(text: &str) -> String {
+    view_bytes(
+        text.as_bytes(),
+        "test.ll",
+        &CanonOptions::default(),
+        Cleanup::Free,
+    )
+    .unwrap_or_else(|e| panic!("view failed: {e}"))
+}
+
+/// The changed lines of a diff: removed + added.
+fn changed(a: &str, b: &str) -> usize {
+    let (r, ad) = diff_size(a, b);
+    r + ad
+}
+
+/// `opt-22 -S ARGS` on `text`.
+fn opt(text: &str, args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.ll");
+    std::fs::write(&input, text).unwrap();
+    let out = Command::new("opt-22")
+        .arg("-S")
+        .args(args)
+        .arg(&input)
+        .output()
+        .expect("run opt-22");
+    assert!(
+        out.status.success(),
+        "opt-22: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn lit(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/lit")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_test_keeps_its_names_and_order() {
+    for (name, text) in common::lit_files() {
+        let v = view(&text);
+        let defined = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter_map(|l| {
+                    let l = l.trim_start();
+                    let (lhs, _) = l.split_once(" = ")?;
+                    (lhs.starts_with('%') || lhs.starts_with('@')).then(|| lhs.to_string())
+                })
+                .filter(|n| !n[1..].bytes().all(|b| b.is_ascii_digit()))
+                .collect()
+        };
+        // Every name the author wrote, in the author's order; the unnamed
+        // values (`%0`) got names of their own.
+        let written = defined(&text);
+        let shown: Vec<String> = defined(&v)
+            .into_iter()
+            .filter(|n| written.contains(n))
+            .collect();
+        assert_eq!(written, shown, "{name}: names or order changed\n{v}");
+        assert_eq!(view(&v), v, "{name}: the view is not idempotent");
+    }
+}
+
+#[test]
+fn a_rename_in_a_test_shows() {
+    let text = lit("loop_sum.ll");
+    let renamed = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with(';') {
+                l.to_string()
+            } else {
+                l.replace("%acc.next", "%total")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    let (a, b) = (view(&text), view(&renamed));
+    assert_ne!(a, b, "a rename the CHECK lines depend on does not show");
+    assert!(b.contains("%total = add i32 %acc, %masked"), "{b}");
+}
+
+#[test]
+fn an_opcode_swap_in_a_test_is_one_changed_line() {
+    let text = lit("loop_sum.ll");
+    let swapped = text.replace("%acc.next = add i32", "%acc.next = sub i32");
+    let (a, b) = (view(&text), view(&swapped));
+    assert_eq!(
+        diff_size(&a, &b),
+        (1, 1),
+        "{}",
+        first_diff_labeled(&a, &b, 20, "before", "after")
+    );
+}
+
+/// clang-22 -O0 output (no value names) with a RUN line: a test whose
+/// values are all `%N`.
+fn unnamed_test(dir: &Path) -> String {
+    let ll = dir.join("loops.O0.ll");
+    clang_to_ll(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/loops.c"),
+        &ll,
+        "-O0",
+        &[],
+    );
+    let text = std::fs::read_to_string(ll).unwrap();
+    format!("; RUN: opt -S %s | FileCheck %s\n{}", opt(&text, &[]))
+}
+
+/// `lines` with an unnamed `add` inserted after line `at`, numbered as
+/// LLVM numbers it: every `%N` and `N:` of the function from its number on
+/// moves up by one.
+fn insert_unnamed(lines: &[&str], at: usize) -> String {
+    let start = (0..=at)
+        .rev()
+        .find(|&i| lines[i].starts_with("define"))
+        .unwrap();
+    let end = (at..lines.len()).find(|&i| lines[i] == "}").unwrap();
+    let number = |l: &str| -> Option<u32> {
+        let l = l.trim_start();
+        let n = l.strip_prefix('%').map_or_else(
+            || l.split_once(':').map(|(n, _)| n),
+            |r| r.split_once(" = ").map(|(n, _)| n),
+        )?;
+        n.parse().ok()
+    };
+    let first = (at + 1..end).find_map(|i| number(lines[i])).unwrap();
+    let shift = |l: &str| -> String {
+        let mut out = String::new();
+        let mut rest = l;
+        // Labels `N:` at the start of a line, then every `%N`.
+        if let Some((n, tail)) = rest.split_once(':') {
+            if let Ok(k) = n.parse::<u32>() {
+                out.push_str(&(k + u32::from(k >= first)).to_string());
+                out.push(':');
+                rest = tail;
+            }
+        }
+        while let Some(p) = rest.find('%') {
+            out.push_str(&rest[..=p]);
+            rest = &rest[p + 1..];
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 0 {
+                let k: u32 = rest[..digits].parse().unwrap();
+                out.push_str(&(k + u32::from(k >= first)).to_string());
+                rest = &rest[digits..];
+            }
+        }
+        out + rest
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        out.push(if i > start && i < end {
+            shift(l)
+        } else {
+            l.to_string()
+        });
+        if i == at {
+            out.push(format!("  %{first} = add i32 7, 35"));
+        }
+    }
+    out.join("\n") + "\n"
+}
+
+#[test]
+fn an_unnamed_insert_in_a_test_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = unnamed_test(dir.path());
+    // Insert an unnamed instruction after the first store of every function:
+    // opt renumbers every `%N` below it.
+    let mut sizes = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let stores: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].trim_start().starts_with("store "))
+        .collect();
+    assert!(stores.len() > 5);
+    for &at in stores.iter().step_by(stores.len() / 5) {
+        let edited = insert_unnamed(&lines, at);
+        let raw = changed(&text, &edited);
+        let shown = changed(&view(&text), &view(&edited));
+        assert!(raw > 3, "the insert renumbered nothing: {raw} lines");
+        sizes.push(shown);
+    }
+    sizes.sort_unstable();
+    assert!(
+        common::median(&sizes) <= 3,
+        "changed lines per unnamed insert: {sizes:?}"
+    );
+}
+
+#[test]
+fn outside_tests_the_view_is_the_canonical_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let test = unnamed_test(dir.path());
+    let module = test.split_once('\n').unwrap().1;
+    assert_eq!(view(module), canon(module, "test.ll").unwrap());
+    assert_ne!(view(&test), canon(&test, "test.ll").unwrap());
+}
