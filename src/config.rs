@@ -24,6 +24,8 @@
 //! merge:
 //!   style: diff3                 # diff3 | merge: conflict markers with or without the base part
 //!   timeout_seconds: 120         # then fall back to a line merge (reported as a conflict)
+//! textconv:
+//!   timeout_seconds: 10          # then `git diff` shows the file as written (one line on stderr)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -79,13 +81,45 @@ impl Default for CanonOptions {
 }
 
 /// The whole `.irgit.yaml`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub canon: CanonOptions,
     pub files: FileOptions,
     pub hook: HookOptions,
     pub merge: MergeOptions,
+    pub textconv: TextconvOptions,
+}
+
+/// Settings of the diff driver (`irgit textconv`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TextconvOptions {
+    /// Seconds canonicalization may take; past them `git diff` shows the
+    /// file as written (fractions allowed).
+    pub timeout_seconds: f64,
+}
+
+impl Default for TextconvOptions {
+    fn default() -> Self {
+        TextconvOptions {
+            timeout_seconds: 10.0,
+        }
+    }
+}
+
+impl TextconvOptions {
+    /// The time limit, or why the value cannot be one.
+    pub fn time_limit(&self) -> Result<std::time::Duration, String> {
+        let s = self.timeout_seconds;
+        if s.is_finite() && s > 0.0 && s < 1e9 {
+            Ok(std::time::Duration::from_secs_f64(s))
+        } else {
+            Err(format!(
+                "textconv.timeout_seconds: {s} is not a positive number of seconds"
+            ))
+        }
+    }
 }
 
 /// Settings of the merge driver (`irgit merge`).
@@ -220,6 +254,7 @@ impl Config {
         config
             .files
             .validate()
+            .and(config.textconv.time_limit().map(|_| ()))
             .map_err(|message| ConfigError::Invalid {
                 path: path.to_path_buf(),
                 message,
@@ -307,5 +342,22 @@ mod tests {
     #[test]
     fn bad_values_are_errors() {
         assert!(Config::from_yaml("canon:\n  sort_phis: maybe\n", Path::new("x")).is_err());
+        let e = Config::from_yaml("textconv:\n  timeout_seconds: 0\n", Path::new("x"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("textconv.timeout_seconds"), "{e}");
+    }
+
+    #[test]
+    fn the_textconv_time_limit_takes_fractions() {
+        let c = Config::from_yaml("textconv:\n  timeout_seconds: 0.25\n", Path::new("x")).unwrap();
+        assert_eq!(
+            c.textconv.time_limit(),
+            Ok(std::time::Duration::from_millis(250))
+        );
+        assert_eq!(
+            Config::default().textconv.time_limit(),
+            Ok(std::time::Duration::from_secs(10))
+        );
     }
 }

@@ -809,3 +809,50 @@ fn doctor_detects_tracked_ir_without_attributes() {
         "{out}"
     );
 }
+
+// ---------------------------------------------------------------- textconv limits
+
+/// A module LLVM needs well over a tenth of a second to canonicalize.
+fn huge_module() -> String {
+    let o = Command::new("/usr/lib/llvm-22/bin/llvm-stress")
+        .args(["-size", "80000", "-seed=3"])
+        .output()
+        .expect("llvm-stress is installed");
+    assert!(o.status.success());
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn textconv_past_its_time_limit_shows_the_input_unchanged_with_one_line() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    let big = huge_module();
+    r.write(".irgit.yaml", "textconv:\n  timeout_seconds: 0.05\n");
+    r.write("big.ll", &big);
+    r.commit_all("big");
+    r.write(
+        "big.ll",
+        format!("{big}\ndefine i32 @added() {{\n  ret i32 7\n}}\n"),
+    );
+    r.commit_all("edit");
+    let start = std::time::Instant::now();
+    let o = r.run("git", &["diff", "HEAD~1", "HEAD"]);
+    let took = start.elapsed();
+    assert!(o.status.success());
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    let raw = r.git(&["diff", "--no-textconv", "HEAD~1", "HEAD"]);
+    assert_eq!(changed_lines(&shown), changed_lines(&raw));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let notes: Vec<&str> = err.lines().collect();
+    assert_eq!(notes.len(), 2, "one line per side:\n{err}");
+    for n in notes {
+        assert!(
+            n.contains("big.ll")
+                && n.contains("took longer than 0.05 s")
+                && n.contains("textconv.timeout_seconds"),
+            "{n}"
+        );
+    }
+    // Both sides would take far longer than the limit each, and were cut.
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+}

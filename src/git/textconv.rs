@@ -6,12 +6,17 @@
 //! ```
 //!
 //! It must never fail: git cannot show any diff at all when textconv exits
-//! non-zero. The canonicalization runs in a child process (`irgit canon`), so
-//! even an abort inside LLVM leaves us able to print the input unchanged.
+//! non-zero. The canonicalization runs in a child process (`irgit canon`)
+//! under a time limit (`textconv.timeout_seconds`), so neither an abort
+//! inside LLVM nor an input that takes too long can break or stall `git
+//! diff`: the input is then printed unchanged, with one line on stderr.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::config::Config;
 
 /// Runs textconv on `file`, writing to stdout. Never panics on bad input and
 /// always returns normally; problems go to stderr as one line.
@@ -29,12 +34,16 @@ pub fn run(file: &Path, config: Option<&Path>) {
         let _ = std::io::stdout().write_all(&bytes);
         return;
     }
-    match canonicalize_in_child(file, config) {
+    let shown = load_settings(config).and_then(|settings| {
+        let limit = settings.textconv.time_limit()?;
+        canonicalize_in_child(file, config, limit)
+    });
+    match shown {
         Ok(text) => {
             let _ = std::io::stdout().write_all(&text);
         }
         Err(why) => {
-            // `why` comes from `irgit canon`, whose messages name the file.
+            // `why` names the file or the settings file.
             eprintln!(
                 "irgit textconv: {why}; showing {} unchanged",
                 file.display()
@@ -44,9 +53,40 @@ pub fn run(file: &Path, config: Option<&Path>) {
     }
 }
 
-fn canonicalize_in_child(file: &Path, config: Option<&Path>) -> Result<Vec<u8>, String> {
+/// The settings the child will use: the explicit file, else `.irgit.yaml`
+/// found from the current directory (git runs textconv at the top of the
+/// work tree).
+pub fn load_settings(config: Option<&Path>) -> Result<Config, String> {
+    let found = match config {
+        Some(p) => Config::load(p),
+        None => match std::env::current_dir() {
+            Ok(cwd) => Config::discover(&cwd),
+            Err(e) => return Err(format!("current directory: {e}")),
+        },
+    };
+    found.map_err(|e| e.to_string())
+}
+
+/// The `irgit` program that canonicalizes: this executable, or the `irgit`
+/// installed beside it when this is the lean `irgit-textconv`.
+fn canon_program() -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find own executable: {e}"))?;
-    let mut cmd = Command::new(exe);
+    if exe.file_name().is_some_and(|n| n == "irgit") {
+        return Ok(exe);
+    }
+    let sibling = exe.with_file_name("irgit");
+    if sibling.is_file() {
+        return Ok(sibling);
+    }
+    super::cmd::find_program("irgit").ok_or_else(|| "cannot find `irgit` on PATH".to_string())
+}
+
+fn canonicalize_in_child(
+    file: &Path,
+    config: Option<&Path>,
+    limit: Duration,
+) -> Result<Vec<u8>, String> {
+    let mut cmd = Command::new(canon_program()?);
     if let Some(c) = config {
         cmd.arg("--config").arg(c);
     }
@@ -57,9 +97,16 @@ fn canonicalize_in_child(file: &Path, config: Option<&Path>) -> Result<Vec<u8>, 
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let out = cmd
-        .output()
+    let child = cmd
+        .spawn()
         .map_err(|e| format!("cannot run irgit canon: {e}"))?;
+    let Some(out) = wait_with_limit(child, limit)? else {
+        return Err(format!(
+            "{}: canonicalization took longer than {} s (textconv.timeout_seconds in .irgit.yaml)",
+            file.display(),
+            limit.as_secs_f64()
+        ));
+    };
     if out.status.success() {
         return Ok(out.stdout);
     }
@@ -69,9 +116,56 @@ fn canonicalize_in_child(file: &Path, config: Option<&Path>) -> Result<Vec<u8>, 
         .find(|l| !l.trim().is_empty())
         .unwrap_or("canonicalization failed")
         .trim_start_matches("irgit: ")
+        .trim_start_matches("irgit canon: ")
         .to_string();
     Err(match out.status.code() {
         Some(_) => first,
-        None => format!("canonicalization crashed ({})", out.status),
+        None => format!(
+            "{}: canonicalization crashed ({})",
+            file.display(),
+            out.status
+        ),
     })
+}
+
+/// The child's output, or `None` when it ran past `limit` (it is killed).
+/// Both pipes are drained by threads while it runs, so a large output
+/// cannot block it.
+fn wait_with_limit(
+    mut child: Child,
+    limit: Duration,
+) -> Result<Option<std::process::Output>, String> {
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() >= limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ok(None);
+            }
+            Ok(None) => {
+                std::thread::sleep(pause.min(limit.saturating_sub(start.elapsed())));
+                pause = (pause * 2).min(Duration::from_millis(20));
+            }
+            Err(e) => return Err(format!("waiting for irgit canon: {e}")),
+        }
+    };
+    Ok(Some(std::process::Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    }))
 }
