@@ -57,8 +57,8 @@ enum Command {
     Textconv {
         /// The file git hands over (a temporary copy of the blob)
         file: PathBuf,
-        /// Ignored: `irgit install` writes it into the configured command so git's
-        /// textconv cache is invalidated exactly when the canonical form changes
+        /// Ignored (older installs wrote it into the command for git's textconv cache;
+        /// irgit now keeps its own)
         #[arg(long, hide = true, value_name = "N")]
         canon_version: Option<String>,
     },

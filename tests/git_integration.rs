@@ -177,35 +177,133 @@ fn git_merge_runs_the_installed_merge_driver() {
     assert_eq!(merged, expected);
 }
 
+/// The files of irgit's textconv cache, with their modification times.
+fn cache_entries(r: &Repo) -> Vec<(std::path::PathBuf, std::time::SystemTime)> {
+    fn walk(d: &std::path::Path, out: &mut Vec<(std::path::PathBuf, std::time::SystemTime)>) {
+        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push((p, e.metadata().unwrap().modified().unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&r.root.join(".git/irgit/textconv-cache"), &mut out);
+    out.sort();
+    out
+}
+
 #[test]
-fn textconv_cache_is_filled_once_and_reused() {
+fn textconv_cache_is_irgits_own_filled_once_and_reused() {
     let r = Repo::new();
     r.irgit_ok(&["install"]);
     r.write("f.ll", MOD_A);
     r.commit_all("a");
     r.write("f.ll", MOD_A.replace("mul i32 %b, 3", "mul i32 %b, 5"));
     r.commit_all("b");
-    let notes = "refs/notes/textconv/llvm-ir";
-    assert!(r
-        .run("git", &["rev-parse", "--verify", "-q", notes])
-        .stdout
-        .is_empty());
     let first = r.git(&["diff", "HEAD~1", "HEAD"]);
-    let after_first = r.git(&["rev-parse", notes]);
-    // The cache holds the canonical text of the new side.
-    let cached = r.git(&["notes", "--ref=textconv/llvm-ir", "show", "HEAD:f.ll"]);
+    let entries = cache_entries(&r);
+    assert_eq!(entries.len(), 2, "one entry per side: {entries:?}");
+    // The entry of the new side is its canonical text, under its blob id.
+    let blob = r.git(&["rev-parse", "HEAD:f.ll"]);
+    let new_side = entries
+        .iter()
+        .find(|(p, _)| p.ends_with(&blob.trim()[2..]))
+        .expect("keyed by the blob id");
+    let cached = std::fs::read_to_string(&new_side.0).unwrap();
     assert!(cached.contains("mul i32 %arg1, 5"), "{cached}");
     let second = r.git(&["diff", "HEAD~1", "HEAD"]);
     assert_eq!(first, second);
-    assert_eq!(
-        after_first,
-        r.git(&["rev-parse", notes]),
-        "cache was rewritten"
+    assert_eq!(cache_entries(&r), entries, "cache was rewritten");
+    // git's own cache is not used.
+    let notes = r.run(
+        "git",
+        &["rev-parse", "--verify", "-q", "refs/notes/textconv/llvm-ir"],
     );
+    assert!(notes.stdout.is_empty());
+}
+
+/// The commits of the issue: `a.c` edited once, its -O0 IR committed twice.
+fn two_clang_commits(r: &Repo) {
+    r.write("a.ll", clang_ir(r, "int f(int x){return x+1;}\n"));
+    r.commit_all("1");
+    r.write("a.ll", clang_ir(r, "int f(int x){return x*3+1;}\n"));
+    r.commit_all("2");
+}
+
+fn show_with_stderr(r: &Repo) -> (String, String) {
+    let o = r.run("git", &["show", "--format=", "HEAD", "--", "a.ll"]);
+    assert!(o.status.success());
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
 }
 
 #[test]
-fn changed_canon_settings_are_flagged_by_doctor_and_invalidate_the_cache_on_reinstall() {
+fn a_fallback_is_not_what_git_shows_once_its_cause_is_gone() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    two_clang_commits(&r);
+    let raw = r.git(&["show", "--no-textconv", "--format=", "HEAD", "--", "a.ll"]);
+    let (canonical, err) = show_with_stderr(&r);
+    assert!(err.is_empty(), "{err}");
+    assert_ne!(changed_lines(&canonical), changed_lines(&raw));
+    let causes = [
+        (
+            "bad settings",
+            "canon:\n  keep_comment: false\n",
+            "keep_comment",
+        ),
+        (
+            "time limit",
+            "textconv:\n  timeout_seconds: 0.000001\n",
+            "took longer",
+        ),
+    ];
+    for (cause, yaml, says) in causes {
+        // Cached canonical texts are shown without any work: start empty.
+        let _ = std::fs::remove_dir_all(r.root.join(".git/irgit/textconv-cache"));
+        r.write(".irgit.yaml", yaml);
+        let (shown, err) = show_with_stderr(&r);
+        assert_eq!(changed_lines(&shown), changed_lines(&raw), "{cause}");
+        assert!(err.contains(says), "{cause}: {err}");
+        std::fs::remove_file(r.root.join(".irgit.yaml")).unwrap();
+        let (shown, err) = show_with_stderr(&r);
+        assert_eq!(shown, canonical, "{cause}: the fallback outlived its cause");
+        assert!(err.is_empty(), "{cause}: {err}");
+    }
+    // A setting that changes the form shows in the next diff, and back.
+    r.write(".irgit.yaml", "canon:\n  rename_values: false\n");
+    let (shown, _) = show_with_stderr(&r);
+    assert_ne!(shown, canonical);
+    assert!(!shown.contains("%arg0"), "{shown}");
+    std::fs::remove_file(r.root.join(".irgit.yaml")).unwrap();
+    assert_eq!(show_with_stderr(&r).0, canonical);
+}
+
+#[test]
+fn an_unparseable_blob_is_never_cached() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    r.write("f.ll", MOD_A);
+    r.commit_all("a");
+    let broken = MOD_B.replace("ret i32 %v", "ret i32 %nowhere");
+    r.write("f.ll", &broken);
+    r.commit_all("broken");
+    let d = r.git(&["diff", "HEAD~1", "HEAD"]);
+    assert!(d.contains("+  ret i32 %nowhere"), "{d}");
+    // Only the good side was stored.
+    assert_eq!(cache_entries(&r).len(), 1);
+    r.write("f.ll", MOD_B);
+    r.commit_all("fixed");
+    assert!(changed_lines(&r.git(&["diff", "HEAD~2", "HEAD"])).is_empty());
+}
+
+#[test]
+fn changed_canon_settings_show_in_the_next_diff_without_a_reinstall() {
     let r = Repo::new();
     let config_before = r.read(".git/config");
     r.irgit_ok(&["install", "--hook"]);
@@ -221,25 +319,10 @@ fn changed_canon_settings_are_flagged_by_doctor_and_invalidate_the_cache_on_rein
         ".irgit.yaml",
         "hook:\n  mode: off\ncanon:\n  rename_values: false\n",
     );
-    let (ok, out) = r.doctor();
-    assert!(!ok);
-    let form = format!(
-        "with these settings prints form {}+",
-        irgit::canon::CANON_VERSION
-    );
-    assert!(out.contains(&form), "{out}");
-    r.irgit_ok(&["install", "--hook"]);
-    let tc = r.git(&["config", "diff.llvm-ir.textconv"]);
-    let command = format!(
-        "irgit textconv --canon-version={}+",
-        irgit::canon::CANON_VERSION
-    );
-    assert!(tc.starts_with(&command), "{tc}");
-    let (ok, out) = r.doctor();
-    assert!(ok, "{out}");
-    // The cached canonical texts of the old form are not reused.
     let d = r.git(&["diff", "HEAD~1", "HEAD"]);
     assert!(changed_lines(&d).iter().any(|l| l.contains("%q")), "{d}");
+    let (ok, out) = r.doctor();
+    assert!(ok, "{out}");
 
     r.irgit_ok(&["uninstall"]);
     assert_eq!(r.read(".git/config"), config_before);
@@ -575,7 +658,8 @@ fn install_twice_is_install_once() {
     assert_eq!(snapshot(&r), once);
     let config = String::from_utf8(once[0].clone().unwrap()).unwrap();
     assert_eq!(config.matches("[diff \"llvm-ir\"]").count(), 1);
-    assert!(config.contains("textconv = irgit textconv --canon-version="));
+    assert!(config.contains("textconv = irgit-textconv\n"));
+    assert!(config.contains("cachetextconv = false\n"));
     assert!(config.contains("driver = irgit merge %O %A %B %L %P"));
 }
 
@@ -598,10 +682,7 @@ fn uninstall_restores_config_attributes_and_chained_hook_byte_for_byte() {
     r.irgit_ok(&["install", "--hook"]);
     assert_eq!(
         r.git(&["config", "diff.llvm-ir.textconv"]).trim(),
-        format!(
-            "irgit textconv --canon-version={}",
-            irgit::canon::CANON_VERSION
-        )
+        "irgit-textconv"
     );
     // Both hooks run on commit: irgit's, then the chained one.
     r.write("f.ll", MOD_A);
@@ -765,7 +846,7 @@ fn doctor_detects_a_configured_driver_whose_program_is_missing() {
 }
 
 #[test]
-fn doctor_detects_a_stale_canonical_form_version() {
+fn doctor_detects_an_older_install_that_relies_on_gits_textconv_cache() {
     let r = Repo::new();
     r.irgit_ok(&["install", "--hook"]);
     r.git(&[
@@ -773,9 +854,14 @@ fn doctor_detects_a_stale_canonical_form_version() {
         "diff.llvm-ir.textconv",
         "irgit textconv --canon-version=0",
     ]);
+    r.git(&["config", "diff.llvm-ir.cachetextconv", "true"]);
     let (ok, out) = r.doctor();
     assert!(!ok);
-    assert!(out.contains("names canonical form 0"), "{out}");
+    assert!(out.contains("expected \"irgit-textconv\""), "{out}");
+    assert!(out.contains("git's textconv cache keeps"), "{out}");
+    r.irgit_ok(&["install", "--hook"]);
+    let (ok, out) = r.doctor();
+    assert!(ok, "{out}");
 }
 
 #[test]

@@ -226,7 +226,7 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
     assert!(!o.status.success(), "the command is unset");
     assert!(r
         .git(&["config", "diff.llvm-ir.textconv"])
-        .contains("irgit textconv"));
+        .contains("irgit-textconv"));
     let d = r.git(&["diff", "--", "ir/extra.ll"]);
     assert!(d.starts_with("diff --git"), "{d}");
     let again = r.irgit_ok(&["uninstall", "--diff-summary"]);

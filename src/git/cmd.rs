@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! git rev-parse --git-path hooks/pre-commit   ─►  .git/hooks/pre-commit  (or core.hooksPath/pre-commit)
-//! git config --file .git/config --get-all diff.llvm-ir.textconv  ─►  irgit textconv --canon-version=1
+//! git config --file .git/config --get-all diff.llvm-ir.textconv  ─►  irgit-textconv
 //! ```
 
 use std::io::Write;

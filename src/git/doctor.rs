@@ -6,7 +6,7 @@
 //! ```text
 //! .gitattributes: *.ll merge=llvm-ir      but no merge.llvm-ir.driver   ─► git merges as text, silently
 //! merge.llvm-ir.driver = irgit merge ...  but no irgit on PATH          ─► git keeps "ours", silently
-//! diff.llvm-ir.textconv = irgit textconv --canon-version=0   (this irgit: 1) ─► stale textconv cache
+//! diff.llvm-ir.cachetextconv = true                         ─► git's cache shows stale text
 //! .git/hooks/pre-commit missing or not executable             ─► IR committed as written
 //! ```
 //!
@@ -19,7 +19,6 @@ use std::process::{Command, ExitCode, Stdio};
 
 use super::cmd;
 use super::drivers;
-use crate::canon::CANON_VERSION;
 use crate::config::{Config, HookMode};
 
 /// Arguments of `irgit doctor`.
@@ -113,31 +112,27 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
 
     // 1. The configured drivers.
     let mut programs: Vec<(String, String)> = Vec::new(); // (program, used by key)
-    let form = drivers::canon_form_id(&config.canon);
-    for (key, want) in drivers::config_entries(&config.canon) {
+    for (key, want) in drivers::config_entries() {
         match cmd::config_get(cwd, &key) {
             None => out.push(problem(
                 format!("{key} is not set"),
                 "run `irgit install` (or `irgit install --global`)",
             )),
             Some(have) if have == want => {}
-            Some(have) if key.ends_with(".textconv") => {
-                match drivers::canon_version_of(&have) {
-                    Some(v) if v != form => out.push(problem(
-                        format!(
-                            "{key} = {have:?} names canonical form {v}, but this irgit (canonical form \
-                             version {CANON_VERSION}) with these settings prints form {form}: git's \
-                             textconv cache would keep showing the old form"
-                        ),
-                        "run `irgit install` again to update the command",
-                    )),
-                    Some(_) => {}
-                    None => out.push(problem(
-                        format!("{key} = {have:?} carries no --canon-version: git's textconv cache is never invalidated"),
-                        "run `irgit install` again to update the command",
-                    )),
-                }
-            }
+            Some(have) if key.ends_with(".textconv") => out.push(problem(
+                format!(
+                    "{key} = {have:?}, expected {want:?} (an older install: it starts LLVM for \
+                     every file git shows, and may rely on git's textconv cache)"
+                ),
+                "run `irgit install` again to update the command",
+            )),
+            Some(have) if key.ends_with(".cachetextconv") => out.push(problem(
+                format!(
+                    "{key} = {have:?}: git's textconv cache keeps whatever was shown first, a \
+                     fallback too, and ignores changes to .irgit.yaml"
+                ),
+                "run `irgit install` again (irgit keeps its own cache)",
+            )),
             Some(have) if key.ends_with(".driver") || key.ends_with(".recursive") => {
                 out.push(problem(
                     format!("{key} = {have:?}, expected {want:?}"),

@@ -3,21 +3,20 @@
 //!
 //! ```text
 //! [diff "llvm-ir"]                                  *.ll diff=llvm-ir merge=llvm-ir
-//!     textconv = irgit textconv --canon-version=1   *.bc -text diff=llvm-bc -merge
-//!     cachetextconv = true
+//!     textconv = irgit-textconv                     *.bc -text diff=llvm-bc -merge
+//!     cachetextconv = false
 //! [diff "llvm-bc"]          (same, plus binary = true: `binary` is per driver)
 //! [merge "llvm-ir"]
 //!     driver = irgit merge %O %A %B %L %P
 //! ```
 //!
-//! The canonical-form version is part of the textconv command because git
-//! keys its textconv cache (`refs/notes/textconv/<driver>`) on the command
-//! string: a new canonical form invalidates the cache, and nothing else does.
-//! Stages switched off in `.irgit.yaml` change the form too, so they add a
-//! hash of the settings: `--canon-version=1+9c41d2e0` (plain `1` for the
-//! defaults); `irgit doctor` reports a command that no longer matches.
-//! Bitcode gets `-merge` (git's binary merge: keep ours, report a conflict)
-//! because the structured merge writes text, which must not replace a `.bc`.
+//! git's textconv cache stays off: it keeps whatever textconv printed (a
+//! fallback too) under the command string alone, so a changed `.irgit.yaml`
+//! or a fixed input would never show. irgit keeps its own cache instead,
+//! keyed by the input's blob and the form's id ([`canon_form_id`]; see
+//! `textconv_cache`). Bitcode gets `-merge` (git's binary merge: keep ours,
+//! report a conflict) because the structured merge writes text, which must
+//! not replace a `.bc`.
 
 use crate::canon::CANON_VERSION;
 use crate::config::{CanonOptions, FileOptions};
@@ -30,6 +29,8 @@ pub const DIFF_BITCODE: &str = "llvm-bc";
 pub const MERGE: &str = "llvm-ir";
 /// The program name written into every command; git finds it on `PATH`.
 pub const PROGRAM: &str = "irgit";
+/// The diff driver's program: irgit's textconv without LLVM, quick to start.
+pub const TEXTCONV_PROGRAM: &str = "irgit-textconv";
 
 /// Names the canonical form printed with `opts`: the version, plus a hash
 /// of the settings when they are not the defaults.
@@ -44,9 +45,9 @@ pub fn canon_form_id(opts: &CanonOptions) -> String {
     )
 }
 
-/// The textconv command string for this build's canonical form.
-pub fn textconv_command(opts: &CanonOptions) -> String {
-    format!("{PROGRAM} textconv --canon-version={}", canon_form_id(opts))
+/// The textconv command string.
+pub fn textconv_command() -> String {
+    TEXTCONV_PROGRAM.to_string()
 }
 
 /// The merge driver command string.
@@ -55,13 +56,13 @@ pub fn merge_command() -> String {
 }
 
 /// Every `(key, value)` install writes, in the order it writes them.
-pub fn config_entries(opts: &CanonOptions) -> Vec<(String, String)> {
-    let tc = textconv_command(opts);
+pub fn config_entries() -> Vec<(String, String)> {
+    let tc = textconv_command();
     vec![
         (format!("diff.{DIFF_TEXT}.textconv"), tc.clone()),
-        (format!("diff.{DIFF_TEXT}.cachetextconv"), "true".into()),
+        (format!("diff.{DIFF_TEXT}.cachetextconv"), "false".into()),
         (format!("diff.{DIFF_BITCODE}.textconv"), tc),
-        (format!("diff.{DIFF_BITCODE}.cachetextconv"), "true".into()),
+        (format!("diff.{DIFF_BITCODE}.cachetextconv"), "false".into()),
         (format!("diff.{DIFF_BITCODE}.binary"), "true".into()),
         (
             format!("merge.{MERGE}.name"),
@@ -102,13 +103,6 @@ pub fn attribute_lines(files: &FileOptions) -> Vec<String> {
         .collect()
 }
 
-/// The `--canon-version=N` a configured textconv command carries, if any.
-pub fn canon_version_of(command: &str) -> Option<&str> {
-    command
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("--canon-version="))
-}
-
 /// The program a driver command runs: its first word (git runs the command
 /// through the shell, so that is what `PATH` lookup sees).
 pub fn program_of(command: &str) -> Option<&str> {
@@ -141,33 +135,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn textconv_carries_the_canon_version() {
-        let tc = textconv_command(&CanonOptions::default());
+    fn the_form_id_names_version_and_settings() {
         assert_eq!(
-            canon_version_of(&tc),
-            Some(CANON_VERSION.to_string().as_str())
+            canon_form_id(&CanonOptions::default()),
+            CANON_VERSION.to_string()
         );
         let off = CanonOptions {
             reorder_blocks: false,
             ..CanonOptions::default()
         };
-        let tc_off = textconv_command(&off);
-        assert!(
-            canon_version_of(&tc_off)
-                .unwrap()
-                .starts_with(&format!("{CANON_VERSION}+")),
-            "{tc_off}"
-        );
-        assert_eq!(tc_off, textconv_command(&off.clone()));
-        assert_eq!(program_of(&tc), Some("irgit"));
-        assert_eq!(canon_version_of("irgit textconv"), None);
+        let id = canon_form_id(&off);
+        assert!(id.starts_with(&format!("{CANON_VERSION}+")), "{id}");
+        assert_eq!(id, canon_form_id(&off.clone()));
+        assert_eq!(program_of(&textconv_command()), Some("irgit-textconv"));
     }
 
     #[test]
     fn bitcode_has_its_own_binary_driver() {
-        let e = config_entries(&CanonOptions::default());
+        let e = config_entries();
         assert!(e.contains(&("diff.llvm-bc.binary".into(), "true".into())));
         assert!(!e.iter().any(|(k, _)| k == "diff.llvm-ir.binary"));
+        assert!(e.contains(&("diff.llvm-ir.cachetextconv".into(), "false".into())));
         let lines = attribute_lines(&FileOptions::default());
         assert_eq!(
             lines,

@@ -4,7 +4,7 @@
 //! ```text
 //! before                         after `irgit install --hook`
 //! .git/config   [core] ...       [core] ...
-//!                                [diff "llvm-ir"] textconv = irgit textconv --canon-version=1 ...
+//!                                [diff "llvm-ir"] textconv = irgit-textconv ...
 //!                                [merge "llvm-ir"] driver = irgit merge %O %A %B %L %P ...
 //! .gitattributes *.png binary    *.png binary
 //!                                *.ll diff=llvm-ir merge=llvm-ir
@@ -276,7 +276,7 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
         (Some(_), None) => false,
     };
     let mut config_changed = false;
-    let mut entries = drivers::config_entries(&settings.canon);
+    let mut entries = drivers::config_entries();
     if args.diff_summary {
         entries.extend(crate::summary::git::config_entries());
     }

@@ -2,7 +2,7 @@
 //! doctor, and the pre-commit hook.
 //!
 //! ```text
-//! git diff ─► irgit textconv /tmp/XXXX_foo.ll ─► canonical text (or the bytes, unchanged)
+//! git diff ─► irgit-textconv /tmp/XXXX_foo.ll ─► canonical text (or the bytes, unchanged)
 //! ```
 
 pub mod cmd;
@@ -11,3 +11,4 @@ pub mod drivers;
 pub mod hook;
 pub mod install;
 pub mod textconv;
+pub mod textconv_cache;

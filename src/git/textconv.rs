@@ -10,12 +10,16 @@
 //! under a time limit (`textconv.timeout_seconds`), so neither an abort
 //! inside LLVM nor an input that takes too long can break or stall `git
 //! diff`: the input is then printed unchanged, with one line on stderr.
+//!
+//! Canonical texts are kept in irgit's own cache (`textconv_cache`), keyed
+//! by the input's blob id and the form's id; fallbacks are never kept.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::textconv_cache::Entry;
 use crate::config::Config;
 
 /// Runs textconv on `file`, writing to stdout. Never panics on bad input and
@@ -35,8 +39,16 @@ pub fn run(file: &Path, config: Option<&Path>) {
         return;
     }
     let shown = load_settings(config).and_then(|settings| {
+        let entry = Entry::find(&bytes, &settings.canon);
+        if let Some(text) = entry.as_ref().and_then(Entry::get) {
+            return Ok(text);
+        }
         let limit = settings.textconv.time_limit()?;
-        canonicalize_in_child(file, config, limit)
+        let text = canonicalize_in_child(file, config, limit)?;
+        if let Some(e) = entry {
+            e.put(&text);
+        }
+        Ok(text)
     });
     match shown {
         Ok(text) => {

@@ -1,0 +1,72 @@
+#!/bin/sh
+# `git log -p` over a 200-commit history of one LLVM IR file, with irgit's
+# diff driver as installed today (irgit-textconv and irgit's own cache) and
+# as installed before (`irgit textconv`, git's textconv cache on).
+#
+#   scripts/bench_log_p.sh [COMMITS]      (needs irgit and irgit-textconv built in target/release)
+#
+# The history: tests/corpus/structs.c compiled by clang-22 -O0, one constant
+# changed per commit. Each figure is the best of 3 runs, first the cold run
+# (empty caches), then warm ones.
+set -eu
+commits=${1:-200}
+here=$(cd "$(dirname "$0")/.." && pwd)
+export PATH="$here/target/release:$PATH"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" GIT_CONFIG_NOSYSTEM=1 GIT_PAGER=cat
+mkdir -p "$HOME" "$tmp/repo"
+cd "$tmp/repo"
+git init -q -b main
+git config user.name bench
+git config user.email bench@example.com
+irgit install >/dev/null
+i=0
+while [ "$i" -lt "$commits" ]; do
+    { cat "$here/tests/corpus/structs.c"; echo "int bench_knob(int x) { return x * $((i + 3)); }"; } > m.c
+    clang-22 -S -emit-llvm -O0 -o m.ll m.c
+    git add m.ll
+    git commit -q -m "commit $i"
+    i=$((i + 1))
+done
+rm m.c
+
+best_of_3() { # prints the best wall time of `git log -p` in ms
+    best=""
+    for _ in 1 2 3; do
+        start=$(date +%s%N)
+        git log -p >/dev/null 2>&1
+        ms=$((($(date +%s%N) - start) / 1000000))
+        if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+    done
+    echo "$best"
+}
+cold() {
+    start=$(date +%s%N)
+    git log -p >/dev/null 2>&1
+    echo $((($(date +%s%N) - start) / 1000000))
+}
+
+rm -rf .git/irgit/textconv-cache
+new_cold=$(cold)
+new_warm=$(best_of_3)
+
+git config diff.llvm-ir.textconv "irgit textconv --canon-version=old"
+git config diff.llvm-ir.cachetextconv true
+rm -rf .git/irgit/textconv-cache
+old_cold=$(cold)
+old_warm=$(best_of_3)
+
+# The floor of any textconv that git runs per blob: `cat` (one process each).
+git config diff.llvm-ir.textconv cat
+git config diff.llvm-ir.cachetextconv false
+floor=$(best_of_3)
+
+git config --unset diff.llvm-ir.textconv
+plain=$(best_of_3)
+
+echo "git log -p, $commits commits of m.ll ($(wc -l < m.ll) lines)"
+echo "  irgit-textconv, irgit's cache:   cold $new_cold ms, warm $new_warm ms"
+echo "  irgit textconv, git's cache:     cold $old_cold ms, warm $old_warm ms"
+echo "  cat as textconv (process floor):  $floor ms"
+echo "  no textconv (raw diff):          $plain ms"
