@@ -21,6 +21,7 @@
 //!   mode: rewrite                # rewrite | check | off (check: refuse non-canonical files)
 //!   invalid_ir: refuse           # refuse | allow: staged IR that does not parse or verify
 //!   lit_tests: keep              # keep | canonicalize: files with a `RUN:` line
+//!   dialect: keep                # keep | upgrade: files LLVM 22 prints in another syntax
 //! merge:
 //!   style: diff3                 # diff3 | merge: conflict markers with or without the base part
 //!   timeout_seconds: 120         # then fall back to a line merge (reported as a conflict)
@@ -191,6 +192,19 @@ pub struct HookOptions {
     pub mode: HookMode,
     pub invalid_ir: InvalidIrPolicy,
     pub lit_tests: LitTests,
+    pub dialect: Dialect,
+}
+
+/// What the pre-commit hook does with a file LLVM 22 prints in another
+/// syntax than it was written in (typed pointers, `nocapture`, `readonly`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// Commit it as written, with one line saying why (default).
+    #[default]
+    Keep,
+    /// Store LLVM 22's canonical form like any other file.
+    Upgrade,
 }
 
 /// What the pre-commit hook does with lit tests (files with a `RUN:` line).

@@ -942,3 +942,146 @@ fn textconv_past_its_time_limit_shows_the_input_unchanged_with_one_line() {
     // Both sides would take far longer than the limit each, and were cut.
     assert!(took < std::time::Duration::from_secs(5), "{took:?}");
 }
+
+// ---------------------------------------------------------------- hook: lit tests, markers, dialect
+
+/// Commits everything staged; the hook's stderr and whether it succeeded.
+fn try_commit(r: &Repo, msg: &str) -> (bool, String) {
+    r.git(&["add", "-A"]);
+    let o = r.run("git", &["commit", "-q", "-m", msg]);
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn hook_commits_every_lit_test_as_written_valid_or_not() {
+    let r = hook_repo();
+    let tests = [
+        (
+            "negative.ll",
+            "; RUN: not llvm-as < %s 2>&1 | FileCheck %s\n; CHECK: use of undefined value\n\
+             define i32 @f() {\n  ret i32 %nope\n}\n",
+        ),
+        (
+            "split.ll",
+            "; RUN: split-file %s %t\n; RUN: llvm-link -S %t/a.ll %t/b.ll | FileCheck %s\n\
+             ; CHECK: define\n;--- a.ll\ndefine i32 @f() {\n  ret i32 0\n}\n\
+             ;--- b.ll\ndefine i32 @f() {\n  ret i32 1\n}\n",
+        ),
+        (
+            "old.ll",
+            "; RUN: opt -S %s | FileCheck %s\n; CHECK: load\n\
+             define i32 @f(i32* %p) {\n  %v = load i32* %p\n  ret i32 %v\n}\n",
+        ),
+        (
+            "crlf.ll",
+            "; RUN: opt -S %s\r\ndefine i32 @f(i32 %x) {\r\n  %3 = add i32 %x, 1\r\n  ret i32 %3\r\n}\r\n",
+        ),
+    ];
+    for (name, text) in tests {
+        r.write(name, text);
+    }
+    let (ok, err) = try_commit(&r, "lit tests");
+    assert!(ok, "{err}");
+    for (name, text) in tests {
+        assert_eq!(r.git(&["show", &format!("HEAD:{name}")]), text, "{name}");
+    }
+    assert_eq!(err.lines().count(), tests.len(), "one line each:\n{err}");
+}
+
+#[test]
+fn hook_refuses_conflict_markers_in_every_setting() {
+    let r = hook_repo();
+    let marked = format!("; RUN: opt -S %s\n<<<<<<< ours\n{MOD_A}=======\n{MOD_B}>>>>>>> theirs\n");
+    for yaml in [
+        "",
+        "hook:\n  invalid_ir: allow\n",
+        "hook:\n  lit_tests: canonicalize\n  invalid_ir: allow\n",
+    ] {
+        r.write(".irgit.yaml", yaml);
+        for (name, text) in [
+            ("lit.ll", marked.clone()),
+            (
+                "plain.ll",
+                marked.replace("; RUN: opt -S %s\n", "; plain\n"),
+            ),
+        ] {
+            r.write(name, &text);
+            let (ok, err) = try_commit(&r, "markers");
+            assert!(!ok, "{yaml}: {name} committed:\n{err}");
+            assert!(
+                err.contains(&format!("{name}:2: has conflict markers"))
+                    && err.contains("hook.invalid_ir: allow included"),
+                "{yaml}: {err}"
+            );
+            std::fs::remove_file(r.root.join(name)).unwrap();
+            r.git(&["add", "-A"]);
+        }
+    }
+}
+
+#[test]
+fn hook_refusals_name_the_setting_and_its_notes_stand_on_their_own_line() {
+    let r = hook_repo();
+    r.write("bad.ll", "define i32 @f() {\n  ret i32 %nope\n}\n");
+    let (ok, err) = try_commit(&r, "bad");
+    assert!(!ok);
+    assert!(
+        err.contains("set hook.invalid_ir: allow in .irgit.yaml"),
+        "{err}"
+    );
+    r.write(".irgit.yaml", "hook:\n  invalid_ir: allow\n");
+    let (ok, err) = try_commit(&r, "bad allowed");
+    assert!(ok, "{err}");
+    let note = err
+        .lines()
+        .find(|l| l.contains("hook.invalid_ir: allow"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(note.contains("bad.ll: committed as written"), "{note}");
+    for l in err.lines() {
+        assert!(!(l.contains('^') && l.contains("committed")), "glued: {l}");
+    }
+}
+
+const OLD_DIALECT: &str = "define i32 @first(i32* nocapture readonly %p) #0 {\n  %v = load i32, i32* %p, align 4\n  ret i32 %v\n}\n\nattributes #0 = { nounwind readonly }\n";
+
+#[test]
+fn hook_keeps_a_file_that_llvm_22_writes_in_another_syntax() {
+    let r = hook_repo();
+    r.write("old.ll", OLD_DIALECT);
+    let (ok, err) = try_commit(&r, "old syntax");
+    assert!(ok, "{err}");
+    assert_eq!(r.git(&["show", "HEAD:old.ll"]), OLD_DIALECT);
+    assert_eq!(r.read("old.ll"), OLD_DIALECT.as_bytes());
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].contains("old.ll: LLVM 22 writes it in another syntax (line 1: `define")
+            && lines[0].contains("hook.dialect: upgrade"),
+        "{err}"
+    );
+    // The setting stores LLVM 22's form.
+    r.write(".irgit.yaml", "hook:\n  dialect: upgrade\n");
+    r.write("old.ll", format!("{OLD_DIALECT}; again\n"));
+    let (ok, err) = try_commit(&r, "upgraded");
+    assert!(ok, "{err}");
+    let stored = r.git(&["show", "HEAD:old.ll"]);
+    assert!(
+        stored.contains("ptr") && !stored.contains("i32*"),
+        "{stored}"
+    );
+}
+
+#[test]
+fn hook_keeps_crlf_line_endings() {
+    let r = hook_repo();
+    let crlf = MOD_B.replace('\n', "\r\n");
+    r.write("f.ll", &crlf);
+    let (ok, err) = try_commit(&r, "crlf");
+    assert!(ok, "{err}");
+    let stored = r.git(&["show", "HEAD:f.ll"]);
+    assert_eq!(stored, r.canon(MOD_B).replace('\n', "\r\n"));
+    assert_ne!(stored, crlf);
+}

@@ -18,12 +18,17 @@
 //! Files are selected by their attributes in the index (`diff=llvm-ir`, or
 //! `diff=llvm-bc` for bitcode), among the paths that differ from `HEAD`;
 //! deleted files are skipped. Refused (exit 1, file and LLVM's message with
-//! its line named, nothing written): a file LLVM cannot parse or verify
-//! (unless `hook.invalid_ir: allow`). Comments never cause a refusal: the
-//! canonical form carries every user comment (`crate::comments`), and a
-//! form that would miss one is not stored. Lit tests (a `RUN:` line) are
-//! left as they are unless `hook.lit_tests: canonicalize`: their exact text
-//! is the test's input.
+//! its line named, nothing written): a file with conflict markers (in every
+//! setting), a file LLVM cannot parse or verify (unless `hook.invalid_ir:
+//! allow`). Committed as written, with one line saying why:
+//! - lit tests (a `RUN:` line), valid or not, unless `hook.lit_tests:
+//!   canonicalize`: their exact text is the test's input;
+//! - files LLVM 22 prints in another syntax (`dialect`), unless
+//!   `hook.dialect: upgrade`: a project on an older LLVM must still read them.
+//!
+//! Comments never cause a refusal: the canonical form carries every user
+//! comment (`crate::comments`), and a form that would miss one is not
+//! stored. CRLF files are stored with CRLF.
 //!
 //! Bitcode is checked (it must parse and verify) but never rewritten: the
 //! bytes are what build tools consume, and `git diff` shows them as canonical
@@ -37,10 +42,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::cmd;
+use super::dialect;
 use super::drivers;
 use crate::canon;
 use crate::comments;
-use crate::config::{Config, HookMode, InvalidIrPolicy, LitTests};
+use crate::config::{Config, Dialect, HookMode, InvalidIrPolicy, LitTests};
 use crate::ir::Session;
 
 /// Arguments of `irgit hook`.
@@ -153,7 +159,7 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
         None => repo.index().map_err(err("cannot read the index"))?,
     };
 
-    let staged = staged_paths(&repo, &index)?;
+    let (staged, _other_changes) = staged_paths(&repo, &index)?;
     if staged.is_empty() {
         return Ok(report);
     }
@@ -257,8 +263,12 @@ fn update_pending_main_index(
 }
 
 /// Paths added or modified in the index relative to `HEAD` (everything on
-/// the first commit), regular files only.
-fn staged_paths(repo: &git2::Repository, index: &git2::Index) -> Result<Vec<String>, String> {
+/// the first commit), regular files only; and whether anything else
+/// changed (a deletion, a symlink, a submodule).
+fn staged_paths(
+    repo: &git2::Repository,
+    index: &git2::Index,
+) -> Result<(Vec<String>, bool), String> {
     let head_tree = match repo.head() {
         Ok(h) => Some(h.peel_to_tree().map_err(err("HEAD"))?),
         Err(_) => None,
@@ -267,14 +277,17 @@ fn staged_paths(repo: &git2::Repository, index: &git2::Index) -> Result<Vec<Stri
         .diff_tree_to_index(head_tree.as_ref(), Some(index), None)
         .map_err(err("cannot compare the index with HEAD"))?;
     let mut out = Vec::new();
+    let mut other_changes = false;
     for d in diff.deltas() {
         use git2::Delta::*;
         if !matches!(d.status(), Added | Modified | Renamed | Copied | Typechange) {
+            other_changes = true;
             continue;
         }
         let new = d.new_file();
         let mode = new.mode();
         if mode != git2::FileMode::Blob && mode != git2::FileMode::BlobExecutable {
+            other_changes = true;
             continue;
         }
         if let Some(p) = new.path().and_then(|p| p.to_str()) {
@@ -286,7 +299,7 @@ fn staged_paths(repo: &git2::Repository, index: &git2::Index) -> Result<Vec<Stri
             );
         }
     }
-    Ok(out)
+    Ok((out, other_changes))
 }
 
 /// Textual IR or bitcode, as the attributes say.
@@ -318,42 +331,88 @@ fn check_file(
     config: &Config,
     report: &mut Report,
 ) -> Outcome {
+    let text = kind == Kind::Text && !canon::is_bitcode(bytes);
+    if text {
+        if let Some(line) = conflict_marker_line(bytes) {
+            report.refused.push(format!(
+                "{path}:{line}: has conflict markers; resolve the conflict first (no setting \
+                 commits them, hook.invalid_ir: allow included)"
+            ));
+            return Outcome::Unchanged;
+        }
+    }
+    let lit_test = text && comments::is_lit_test(&canon::decode_input(bytes));
+    if lit_test && config.hook.lit_tests == LitTests::Keep {
+        report.notes.push(format!(
+            "{path}: lit test (has a RUN: line): committed as written (hook.lit_tests: keep)"
+        ));
+        return Outcome::Unchanged;
+    }
     let invalid = |report: &mut Report, why: String| {
+        if lit_test {
+            // A negative test, a split-file test, a test for another LLVM:
+            // its text is the test, valid or not.
+            report.notes.push(format!(
+                "{path}: lit test that LLVM 22 does not accept: committed as written"
+            ));
+            return Outcome::Unchanged;
+        }
         match config.hook.invalid_ir {
-            InvalidIrPolicy::Refuse => report.refused.push(format!("{path}: {why}")),
+            InvalidIrPolicy::Refuse => report.refused.push(format!(
+                "{path}: {why}\n  (to commit it as written, set hook.invalid_ir: allow in \
+                 .irgit.yaml, or commit with --no-verify)"
+            )),
             InvalidIrPolicy::Allow => report.warnings.push(format!(
-                "{path}: {why}; committed unchanged (hook.invalid_ir: allow)"
+                "{path}: committed as written (hook.invalid_ir: allow): {why}"
             )),
         }
         Outcome::Unchanged
     };
+    // A CRLF file is read, and its canonical form written, with LF; the
+    // stored form gets CRLF back.
+    let crlf = text && uses_crlf(bytes);
+    let lf_bytes = if crlf {
+        std::borrow::Cow::Owned(
+            String::from_utf8_lossy(bytes)
+                .replace("\r\n", "\n")
+                .into_bytes(),
+        )
+    } else {
+        std::borrow::Cow::Borrowed(bytes)
+    };
     let session = Session::new();
-    let module = match session.parse(bytes, path) {
+    let module = match session.parse(&lf_bytes, path) {
         Ok(m) => m,
         Err(e) => return invalid(report, e.to_string()),
     };
     if let Err(e) = module.verify() {
         return invalid(report, e.to_string());
     }
-    if kind == Kind::Bitcode || canon::is_bitcode(bytes) {
+    if !text {
         return Outcome::Unchanged;
     }
-    let Ok(input) = std::str::from_utf8(bytes) else {
+    let Ok(input) = std::str::from_utf8(&lf_bytes) else {
         report.notes.push(format!(
             "{path}: not UTF-8 text; committed as it is (the canonical form could not keep its bytes)"
         ));
         return Outcome::Unchanged;
     };
-    if config.hook.lit_tests == LitTests::Keep && comments::is_lit_test(input) {
-        report.notes.push(format!(
-            "{path}: lit test (has a RUN: line): left as it is (hook.lit_tests: keep)"
-        ));
+    if !crlf && bytes.contains(&b'\r') {
+        report
+            .notes
+            .push(format!("{path}: mixed line endings; committed as written"));
         return Outcome::Unchanged;
     }
+    // LLVM's plain print, before any stage changes the module: what it
+    // makes of the file's syntax.
+    if !module.declares_source_filename() {
+        module.set_source_filename("");
+    }
+    let printed = module.print();
     // The canonical text is exactly what `irgit canon` prints for this file
     // (`canon::canonical_text` is the one definition of the form), with
     // every user comment at its anchor's place.
-    let text = match canon::canonical_text(&module, bytes, path, &config.canon) {
+    let canonical = match canon::canonical_text(&module, &lf_bytes, path, &config.canon) {
         Ok(t) => t,
         Err(e) => {
             report.warnings.push(format!(
@@ -363,7 +422,7 @@ fn check_file(
         }
     };
     // Never store a form that lost a comment, whatever the reason.
-    let missing = comments::missing_fragments(input, &text);
+    let missing = comments::missing_fragments(input, &canonical);
     if config.canon.keep_comments && !missing.is_empty() {
         report.warnings.push(format!(
             "{path}: the canonical form would lose {} comment(s) (first: {:?}); committed \
@@ -373,8 +432,17 @@ fn check_file(
         ));
         return Outcome::Unchanged;
     }
-    if text.as_bytes() == bytes {
+    if canonical == input {
         return Outcome::Unchanged;
+    }
+    if config.hook.dialect == Dialect::Keep {
+        if let Some(example) = dialect::other_syntax(input, &printed) {
+            report.notes.push(format!(
+                "{path}: LLVM 22 writes it in another syntax ({example}); committed as written \
+                 (hook.dialect: upgrade in .irgit.yaml stores LLVM 22's form)"
+            ));
+            return Outcome::Unchanged;
+        }
     }
     if config.hook.mode == HookMode::Check {
         report.refused.push(format!(
@@ -383,5 +451,33 @@ fn check_file(
         ));
         return Outcome::Unchanged;
     }
-    Outcome::Rewrite(text.into_bytes())
+    if crlf {
+        return Outcome::Rewrite(canonical.replace('\n', "\r\n").into_bytes());
+    }
+    Outcome::Rewrite(canonical.into_bytes())
+}
+
+/// Whether every line of `bytes` ends with CRLF (and there is one).
+fn uses_crlf(bytes: &[u8]) -> bool {
+    let lf = bytes.iter().filter(|&&b| b == b'\n').count();
+    let crlf = bytes.windows(2).filter(|w| w == b"\r\n").count();
+    lf > 0 && lf == crlf
+}
+
+/// The line of the first `<<<<<<<` marker, when the file also has a
+/// `>>>>>>>` one: an unresolved merge conflict.
+fn conflict_marker_line(bytes: &[u8]) -> Option<usize> {
+    let is_marker = |line: &[u8], marker: &[u8]| {
+        line.starts_with(marker)
+            && matches!(line.get(marker.len()), None | Some(b' ' | b'\r' | b'\t'))
+    };
+    let mut first = None;
+    let mut closed = false;
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if first.is_none() && is_marker(line, b"<<<<<<<") {
+            first = Some(i + 1);
+        }
+        closed |= first.is_some() && is_marker(line, b">>>>>>>");
+    }
+    first.filter(|_| closed)
 }

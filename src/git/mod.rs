@@ -6,6 +6,7 @@
 //! ```
 
 pub mod cmd;
+pub mod dialect;
 pub mod doctor;
 pub mod drivers;
 pub mod hook;
