@@ -261,3 +261,51 @@ fn a_function_both_sides_added_is_written_once() {
     .unwrap();
     assert!(r.conflicts > 0);
 }
+
+/// Agreement: git's line merge is clean and valid, but it means something
+/// else than the structured merge (ours swapped two names; theirs' new use
+/// of `%y` means base's `%y`, which ours calls `%x`). Two derivations that
+/// disagree are a conflict, written in ours' text and named on stderr.
+#[test]
+fn a_clean_valid_derivation_that_disagrees_is_a_conflict() {
+    let filler = "  call void @use(i32 %a)\n".repeat(4);
+    let base = format!(
+        "declare void @use(i32)\n\ndefine i32 @f(i32 %a) {{\nentry:\n  %x = add i32 %a, 1\n  \
+         %y = mul i32 %x, 2\n  %r = sub i32 %y, 3\n  call void @use(i32 %r)\n{filler}  \
+         %z = add i32 %a, 9\n  call void @use(i32 %z)\n  ret i32 %z\n}}\n"
+    );
+    let ours = base
+        .replace("%x = add i32 %a, 1", "%q = add i32 %a, 1")
+        .replace("%y = mul i32 %x, 2", "%x = mul i32 %q, 2")
+        .replace("%r = sub i32 %y, 3", "%r = sub i32 %x, 3")
+        .replace("%q = add", "%y = add")
+        .replace("mul i32 %q", "mul i32 %y");
+    let theirs = base.replace("%z = add i32 %a, 9", "%z = add i32 %y, 9");
+    let (git_clean, _, _) = git_merge_file(&base, &ours, &theirs);
+    assert!(git_clean, "the case needs a clean git merge");
+    let m = irgit::merge::Markers::default();
+    let r = irgit::merge::merge_bytes(
+        base.as_bytes(),
+        ours.as_bytes(),
+        theirs.as_bytes(),
+        "m.ll",
+        &m,
+    )
+    .unwrap();
+    let text = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap())
+        .unwrap();
+    assert_eq!(r.conflicts, 1, "{text}");
+    let notes = r.notes.join("\n");
+    assert!(
+        notes.contains("git merge-file") && notes.contains("@f"),
+        "{notes}"
+    );
+    // In ours' text: ours' names, both sides' versions of @f.
+    assert!(text.contains("<<<<<<< ours\ndefine i32 @f"), "{text}");
+    assert!(text.contains("  %y = add i32 %a, 1\n"), "{text}");
+    assert!(
+        text.contains("%z = add i32 %x, 9"),
+        "theirs in ours' names: {text}"
+    );
+    assert!(!text.contains("%arg0"), "{text}");
+}

@@ -78,7 +78,29 @@ fn original_tables(side: Side, layout: &Layout<'_>) -> (SideTables, Vec<u32>, Ve
     }
     let metas = m.meta.keys().copied().collect();
     let attrs = m.attrs.keys().copied().collect();
-    (SideTables::new(side, &m), metas, attrs)
+    let uses = metadata_uses(layout);
+    (SideTables::with_uses(side, &m, &uses), metas, attrs)
+}
+
+/// The metadata references of an input as written, by the function,
+/// global or named metadata that makes them, in text order: what anchors
+/// twins of equal content ([`crate::canon::metadata`]).
+fn metadata_uses<'l>(layout: &'l Layout<'_>) -> Vec<crate::canon::metadata::MetaUse<'l>> {
+    let mut uses = Vec::new();
+    let mut entity: Option<&str> = None;
+    for s in &layout.stmts {
+        entity = match &s.kind {
+            StmtKind::Define(n) | StmtKind::Global(n) | StmtKind::Declare(n) => Some(n),
+            StmtKind::NamedMeta(n) => Some(n),
+            k if k.in_function() => entity,
+            _ => None,
+        };
+        let Some(e) = entity else { continue };
+        for l in &layout.lines[s.first..=s.last] {
+            crate::canon::metadata::uses_in(l.code(), e, &mut uses);
+        }
+    }
+    uses
 }
 
 fn squeeze(s: &str) -> String {

@@ -21,6 +21,7 @@
 //! [`faithful`] and [`lines`] (ours' text), [`fallback`] (line merge),
 //! [`cli`] (the driver).
 
+pub mod agreement;
 pub mod apply;
 pub mod cli;
 pub mod conflict;
@@ -267,13 +268,14 @@ pub fn merge_bytes(
         .iter()
         .any(|t| crate::comments::has_user_comments(t));
     if s.outcome.conflicts == 0 {
-        let Some(expected) = &s.canonical else {
-            return Ok(s.outcome);
-        };
-        // git's own line merge, when it is clean and means the same.
-        if let Some((lm, Some(canon))) = &git {
-            if canon == expected {
-                let o = canonical_if_ours_is(Outcome::exact(lm.text.as_bytes(), 0), tours, path);
+        // git's own line merge, when it is clean and means the same (the
+        // common case, decided before ours' names are needed).
+        if let (Some(expected), Some(c)) = (&s.canonical, git_candidate(&git)) {
+            if matches!(
+                agreement::check(&c, path, expected),
+                agreement::Check::Agrees
+            ) {
+                let o = canonical_if_ours_is(Outcome::exact(c.text.as_bytes(), 0), tours, path);
                 drop_later((s, git));
                 return Ok(o);
             }
@@ -293,71 +295,161 @@ pub fn merge_bytes(
     let sb = side(Side::Base, tbase, &names[0], &s.mo, &none);
     let so = side(Side::Ours, tours, &names[1], &s.ma, &s.plan.undo_ours);
     let st = side(Side::Theirs, ttheirs, &names[2], &s.mb, &s.plan.undo_theirs);
-    if s.outcome.conflicts > 0 {
-        let (b2, t2) = in_ours_names(&sb, &so, &st);
-        let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
-        if lm.conflicts > 0 {
-            let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts);
-            o.notes.push("conflicts are written in ours' text".into());
-            return Ok(o);
-        }
-        if has_comments {
-            // The lines merge but the IR does not (a use of a value the other
-            // side deleted...): one conflict over the whole file, in ours'
-            // text, rather than the canonical form, which has no comments.
-            let mut o = Outcome::exact(whole_file_conflict(&b2, tours, &t2, markers).as_bytes(), 1);
-            o.notes.push(format!(
-                "the structured merge found {} conflict(s) that the lines do not show; the \
-                 three versions are written in one conflict, in ours' names",
-                s.outcome.conflicts
-            ));
-            return Ok(o);
-        }
-        return Ok(s.outcome);
-    }
-    let Some(expected) = &s.canonical else {
-        return Ok(s.outcome);
-    };
-    // Base and theirs in ours' names, merged line by line.
     let (b2, t2) = in_ours_names(&sb, &so, &st);
     let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
+    if s.outcome.conflicts > 0 {
+        return Ok(conflicts_in_ours_text(
+            s,
+            lm,
+            [&b2, tours, &t2],
+            has_comments,
+            markers,
+        ));
+    }
+    let Some(expected) = s.canonical.clone() else {
+        return Ok(s.outcome);
+    };
     let text = faithful::renumber(&lm.text);
     debug_dump(&[
         ("base-in-ours-names.ll", &b2),
         ("theirs-in-ours-names.ll", &t2),
         ("line-merge.ll", &text),
-        ("expected-canonical.ll", expected),
+        ("expected-canonical.ll", &expected),
     ]);
-    if lm.conflicts == 0 && means(&text, path, expected) {
-        return Ok(canonical_if_ours_is(
-            Outcome::exact(text.as_bytes(), 0),
+    // The candidates, in order of preference: git's bytes, ours' text, the
+    // canonical form (which drops comments, so only without them).
+    let mut candidates: Vec<agreement::Candidate> = git_candidate(&git).into_iter().collect();
+    candidates.push(agreement::Candidate {
+        name: "the line merge in ours' names",
+        text,
+        conflicts: lm.conflicts,
+        canonical: None,
+    });
+    if !has_comments {
+        candidates.push(agreement::Candidate {
+            name: "the canonical form",
+            text: s.outcome.text.clone(),
+            conflicts: 0,
+            canonical: Some(expected.clone()),
+        });
+    }
+    match agreement::decide(candidates, path, &expected) {
+        agreement::Decision::Write(c) if c.name == "the canonical form" => {
+            // LLVM must accept it as written (when it came from git's
+            // result, it was not verified after canonicalizing).
+            if !s.canonical_verified && !verifies(s.outcome.text.as_bytes(), path) {
+                return Err(MergeError::Internal(
+                    "the canonical form of the merge does not verify".into(),
+                ));
+            }
+            let mut o = s.outcome;
+            o.notes.push(
+                "the merge could not be written in ours' text; it is written in canonical form"
+                    .into(),
+            );
+            Ok(o)
+        }
+        agreement::Decision::Write(c) => Ok(canonical_if_ours_is(
+            Outcome::exact(c.text.as_bytes(), 0),
             tours,
             path,
-        ));
+        )),
+        agreement::Decision::Disagree(c, meaning) => Ok(disagreement(
+            &c,
+            &meaning,
+            &expected,
+            [&b2, tours, &t2],
+            markers,
+        )),
+        agreement::Decision::Undecided => {
+            // Never drop a comment silently: show the line merge for review.
+            let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts.max(1));
+            o.notes.push(
+                "the structured merge is clean, but it could not be written in ours' text; the \
+                 line merge of the three versions (in ours' names) is written for review"
+                    .into(),
+            );
+            Ok(o)
+        }
+    }
+}
+
+/// git's line merge as a candidate, when it is clean and its result parses
+/// and verifies (its canonical form is then in hand).
+fn git_candidate(git: &Option<(TextMerge, Option<String>)>) -> Option<agreement::Candidate> {
+    let (lm, canonical) = git.as_ref()?;
+    let canonical = canonical.clone()?;
+    (lm.conflicts == 0).then(|| agreement::Candidate {
+        name: "git merge-file",
+        text: lm.text.clone(),
+        conflicts: 0,
+        canonical: Some(canonical),
+    })
+}
+
+/// A derivation that is clean and valid but means something else than the
+/// structured merge: a conflict on the functions where they differ, in
+/// the candidate's text (ours' text), with ours', base's and theirs'
+/// versions of each; one conflict over the whole file when the difference
+/// is not inside functions.
+fn disagreement(
+    c: &agreement::Candidate,
+    meaning: &str,
+    expected: &str,
+    [base, ours, theirs]: [&str; 3],
+    markers: &Markers,
+) -> Outcome {
+    let disputed = agreement::disputed(meaning, expected);
+    let written = (!disputed.is_empty())
+        .then(|| {
+            agreement::conflict_on_functions(&c.text, &disputed, [base, ours, theirs], markers)
+        })
+        .flatten();
+    let (text, conflicts) =
+        written.unwrap_or_else(|| (whole_file_conflict(base, ours, theirs, markers), 1));
+    let what = if disputed.is_empty() {
+        "the module".to_string()
+    } else {
+        disputed.join(", ")
+    };
+    let mut o = Outcome::exact(text.as_bytes(), conflicts);
+    o.notes.push(format!(
+        "{} and the structured merge are both clean but disagree on {what}; \
+         written as a conflict for review",
+        c.name
+    ));
+    o
+}
+
+/// The structured merge conflicts: its conflicts written in ours' text.
+fn conflicts_in_ours_text(
+    s: Structured,
+    lm: lines::LineMerge,
+    [base, ours, theirs]: [&str; 3],
+    has_comments: bool,
+    markers: &Markers,
+) -> Outcome {
+    if lm.conflicts > 0 {
+        let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts);
+        o.notes.push("conflicts are written in ours' text".into());
+        return o;
     }
     if has_comments {
-        // Never drop a comment silently: show the line merge for review.
-        let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts.max(1));
-        o.notes.push(
-            "the structured merge is clean, but it could not be written in ours' text; the \
-             line merge of the three versions (in ours' names) is written for review"
-                .into(),
+        // The lines merge but the IR does not (a use of a value the other
+        // side deleted...): one conflict over the whole file, in ours'
+        // text, rather than the canonical form, which has no comments.
+        let mut o = Outcome::exact(
+            whole_file_conflict(base, ours, theirs, markers).as_bytes(),
+            1,
         );
-        return Ok(o);
-    }
-    // The canonical form is handed out: LLVM must accept it as written
-    // (when it came from git's result, it was not verified after
-    // canonicalizing).
-    if !s.canonical_verified && !verifies(s.outcome.text.as_bytes(), path) {
-        return Err(MergeError::Internal(
-            "the canonical form of the merge does not verify".into(),
+        o.notes.push(format!(
+            "the structured merge found {} conflict(s) that the lines do not show; the \
+             three versions are written in one conflict, in ours' names",
+            s.outcome.conflicts
         ));
+        return o;
     }
-    let mut o = s.outcome;
-    o.notes.push(
-        "the merge could not be written in ours' text; it is written in canonical form".into(),
-    );
-    Ok(o)
+    s.outcome
 }
 
 /// Frees `t` on another thread: the models and texts of a large merge take
@@ -382,26 +474,7 @@ fn in_ours_names(
 
 /// The three versions as one conflict covering the whole file.
 fn whole_file_conflict(base: &str, ours: &str, theirs: &str, m: &Markers) -> String {
-    let mark = |c: char| c.to_string().repeat(m.size.max(1));
-    let section = |t: &str| {
-        let mut t = t.to_string();
-        if !t.is_empty() && !t.ends_with('\n') {
-            t.push('\n');
-        }
-        t
-    };
-    let mut out = format!("{} {}\n{}", mark('<'), m.ours, section(ours));
-    if m.style == Style::Diff3 {
-        out.push_str(&format!("{} {}\n{}", mark('|'), m.base, section(base)));
-    }
-    out.push_str(&format!(
-        "{}\n{}{} {}\n",
-        mark('='),
-        section(theirs),
-        mark('>'),
-        m.theirs
-    ));
-    out
+    render::conflict_hunk(ours, base, theirs, m)
 }
 
 /// When ours is in canonical form (a repository that uses the hook), so is
@@ -439,11 +512,6 @@ fn debug_dump(files: &[(&str, &str)]) {
     for (name, text) in files {
         let _ = std::fs::write(std::path::Path::new(&dir).join(name), text);
     }
-}
-
-/// Whether `text` parses, verifies and has the canonical form `expected`.
-fn means(text: &str, path: &str, expected: &str) -> bool {
-    canonical_of(text, path).is_some_and(|c| c == expected)
 }
 
 /// The canonical form of `text` when it parses and verifies.

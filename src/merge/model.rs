@@ -317,7 +317,17 @@ impl SideTables {
     /// Metadata keyed by identity ([`crate::canon::metadata`]): what the
     /// merge needs, since it keeps which uses share a distinct node.
     pub fn new(side: Side, m: &ModuleText) -> SideTables {
-        let meta_key = crate::canon::metadata::identities(&m.meta, &metadata_uses(m));
+        Self::with_uses(side, m, &metadata_uses(m))
+    }
+
+    /// [`SideTables::new`] for a module whose uses of metadata are known
+    /// from elsewhere (an input as written, not its canonical model).
+    pub fn with_uses(
+        side: Side,
+        m: &ModuleText,
+        uses: &[crate::canon::metadata::MetaUse<'_>],
+    ) -> SideTables {
+        let meta_key = crate::canon::metadata::identities(&m.meta, uses);
         Self::with_meta_keys(side, m, meta_key)
     }
 

@@ -116,3 +116,28 @@ pub fn resolved(pieces: &[Piece], keep: Keep) -> String {
     }
     text
 }
+
+/// One conflict region over three texts (each a run of whole lines): ours,
+/// base (diff3 style only) and theirs, between markers of `m.size`.
+pub fn conflict_hunk(ours: &str, base: &str, theirs: &str, m: &Markers) -> String {
+    let mark = |c: char| c.to_string().repeat(m.size.max(1));
+    let section = |t: &str| {
+        let mut t = t.to_string();
+        if !t.is_empty() && !t.ends_with('\n') {
+            t.push('\n');
+        }
+        t
+    };
+    let mut out = format!("{} {}\n{}", mark('<'), m.ours, section(ours));
+    if m.style == Style::Diff3 {
+        out.push_str(&format!("{} {}\n{}", mark('|'), m.base, section(base)));
+    }
+    out.push_str(&format!(
+        "{}\n{}{} {}\n",
+        mark('='),
+        section(theirs),
+        mark('>'),
+        m.theirs
+    ));
+    out
+}

@@ -1,0 +1,189 @@
+//! Agreement: a clean merge is one that every derivation LLVM can check
+//! agrees on.
+//!
+//! The structured merge decides what the result means. A result can be
+//! written several ways: git's line merge, ours' text with theirs' changes,
+//! the canonical form. Each is a *candidate*, tried in that order. LLVM
+//! checks each against the structured meaning (parse, verify, canonical
+//! form): the first that agrees is written. A candidate that is clean,
+//! verifies and means something else is evidence that one derivation is
+//! wrong, so the merge stops with a conflict that names the two: never a
+//! silent choice.
+//!
+//! ```text
+//! structured: close_state and luaE_freethread share loop node !26
+//! git:        clean, verifies, shares !26 too            -> differs from structured?
+//!             yes -> conflict "git merge-file and the structured merge disagree on @close_state"
+//!             no  -> git's bytes are written
+//! ```
+
+use super::model::{self, ModuleText, Numbering, Side, SideTables};
+
+/// How a candidate compares with the structured merge's meaning.
+pub enum Check {
+    /// It parses, verifies and has the expected canonical form.
+    Agrees,
+    /// It parses and verifies, but means something else: its canonical form.
+    Disagrees(String),
+    /// It has conflicts or is not valid IR: no evidence either way.
+    NoEvidence,
+}
+
+/// One way of writing the result.
+pub struct Candidate {
+    /// Who derived it, for messages ("git merge-file").
+    pub name: &'static str,
+    /// Its text (ours' text, possibly with markers).
+    pub text: String,
+    /// Conflict regions it reports.
+    pub conflicts: usize,
+    /// Its canonical form, when already in hand (parsed and verified).
+    pub canonical: Option<String>,
+}
+
+/// What the candidates decided.
+pub enum Decision {
+    /// This candidate agrees: write it.
+    Write(Candidate),
+    /// This candidate is valid and means something else.
+    Disagree(Candidate, String),
+    /// None agreed, none disagreed.
+    Undecided,
+}
+
+/// Checks `c` against the structured merge's canonical form `expected`.
+pub fn check(c: &Candidate, path: &str, expected: &str) -> Check {
+    if c.conflicts > 0 {
+        return Check::NoEvidence;
+    }
+    let canonical = match &c.canonical {
+        Some(k) => Some(k.clone()),
+        None => super::canonical_of(&c.text, path),
+    };
+    match canonical {
+        Some(k) if k == expected => Check::Agrees,
+        Some(k) => Check::Disagrees(k),
+        None => Check::NoEvidence,
+    }
+}
+
+/// Checks the candidates in order (each only when the ones before neither
+/// agreed nor disagreed): the first that agrees is written, the first
+/// valid one that disagrees stops the merge.
+pub fn decide(candidates: Vec<Candidate>, path: &str, expected: &str) -> Decision {
+    for c in candidates {
+        match check(&c, path, expected) {
+            Check::Agrees => return Decision::Write(c),
+            Check::Disagrees(k) => return Decision::Disagree(c, k),
+            Check::NoEvidence => {}
+        }
+    }
+    Decision::Undecided
+}
+
+/// The functions (by name) and module-level entities whose lines differ
+/// between two canonical forms, metadata and attribute groups compared by
+/// identity. Empty when only their numbering differs.
+pub fn disputed(a: &str, b: &str) -> Vec<String> {
+    let (Ok(ma), Ok(mb)) = (model::parse(a, "a"), model::parse(b, "b")) else {
+        return vec!["the module".into()];
+    };
+    let keys = |m: &ModuleText, side| {
+        let t = SideTables::new(side, m);
+        let mut n = Numbering::default();
+        let none = |_: &str| -> Option<String> { None };
+        let mut out: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        for f in &m.funcs {
+            let v = out.entry(f.name.clone()).or_default();
+            v.push(n.line(&t, &f.header, &none).key.into_owned());
+            for b in &f.blocks {
+                v.push(format!("{}:", b.label));
+                v.extend(
+                    b.lines
+                        .iter()
+                        .map(|l| n.line(&t, l, &none).key.into_owned()),
+                );
+            }
+        }
+        for (k, l) in &m.entities {
+            out.entry(k.clone())
+                .or_default()
+                .push(n.line(&t, l, &none).key.into_owned());
+        }
+        out
+    };
+    let (ka, kb) = (keys(&ma, Side::Ours), keys(&mb, Side::Theirs));
+    let mut names: Vec<String> = ka
+        .iter()
+        .filter(|(k, v)| kb.get(*k) != Some(v))
+        .map(|(k, _)| k.clone())
+        .chain(kb.keys().filter(|k| !ka.contains_key(*k)).cloned())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Byte ranges of each function definition in a text as written: from its
+/// `define` line to its closing `}` line (inclusive of the newline).
+pub fn function_ranges(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
+    let mut open: Option<(String, usize)> = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_end();
+        if t.starts_with("define ") {
+            if let Some(name) = model::function_name(t) {
+                open = Some((name.to_string(), at));
+            }
+        } else if t == "}" {
+            if let Some((name, start)) = open.take() {
+                out.push((name, start..at + line.len()));
+            }
+        }
+        at += line.len();
+    }
+    out
+}
+
+/// The three versions of each disputed function as a conflict, in the
+/// text of `host` (a merge in ours' text): ours' function, base's and
+/// theirs' (both in ours' names). `None` when a disputed entity is not a
+/// function found in `host` (the caller then writes one conflict over the
+/// whole file).
+pub fn conflict_on_functions(
+    host: &str,
+    disputed: &[String],
+    [base, ours, theirs]: [&str; 3],
+    markers: &super::Markers,
+) -> Option<(String, usize)> {
+    let host_fns = function_ranges(host);
+    let of = |text: &str, name: &str| -> String {
+        function_ranges(text)
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, r)| text[r].to_string())
+            .unwrap_or_default()
+    };
+    let mut spans: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    for name in disputed {
+        let (_, range) = host_fns.iter().find(|(n, _)| n == name)?;
+        let hunk = super::render::conflict_hunk(
+            &of(ours, name),
+            &of(base, name),
+            &of(theirs, name),
+            markers,
+        );
+        spans.push((range.clone(), hunk));
+    }
+    spans.sort_by_key(|(r, _)| r.start);
+    let mut out = String::with_capacity(host.len() + 256);
+    let mut copied = 0;
+    for (r, hunk) in &spans {
+        out.push_str(&host[copied..r.start]);
+        out.push_str(hunk);
+        copied = r.end;
+    }
+    out.push_str(&host[copied..]);
+    Some((out, spans.len()))
+}
