@@ -62,6 +62,10 @@ pub struct CanonOptions {
     /// whose names are its text (not a setting: see `canon::view`).
     #[serde(skip)]
     pub names_as_written: bool,
+    /// Write debug lines relative to their subprogram (`line: sp+3`): the
+    /// diff view, not IR (see `canon::debug_lines`).
+    #[serde(skip)]
+    pub relative_debug_lines: bool,
 }
 
 impl Default for CanonOptions {
@@ -77,6 +81,7 @@ impl Default for CanonOptions {
             rename_private_constants: true,
             keep_comments: true,
             names_as_written: false,
+            relative_debug_lines: false,
         }
     }
 }

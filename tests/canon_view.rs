@@ -219,3 +219,44 @@ fn outside_tests_the_view_is_the_canonical_form() {
     assert_eq!(view(module), canon(module, "test.ll").unwrap());
     assert_ne!(view(&test), canon(&test, "test.ll").unwrap());
 }
+
+#[test]
+fn a_function_moved_down_its_file_shows_on_its_subprogram_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    for file in ["loops.c", "structs.c", "switches.c"] {
+        for opt in ["-O0", "-O2"] {
+            let text = std::fs::read_to_string(src.join(file)).unwrap();
+            let c = dir.path().join(file);
+            std::fs::write(&c, &text).unwrap();
+            let a_ll = dir.path().join(format!("{file}{opt}.a.ll"));
+            clang_to_ll(&c, &a_ll, opt, &["-g"]);
+            // Two source lines above everything: every location moves.
+            std::fs::write(&c, format!("// one\n// two\n{text}")).unwrap();
+            let b_ll = dir.path().join(format!("{file}{opt}.b.ll"));
+            clang_to_ll(&c, &b_ll, opt, &["-g"]);
+            let (a, b) = (
+                std::fs::read_to_string(&a_ll).unwrap(),
+                std::fs::read_to_string(&b_ll).unwrap(),
+            );
+            let (va, vb) = (view(&a), view(&b));
+            assert_eq!(view(&va), va, "{file} {opt}: the view is not idempotent");
+            let (raw, shown) = (changed(&a, &b), changed(&va, &vb));
+            // Metadata definitions with absolute lines only (subprograms,
+            // globals, types, the file's checksum); no instruction line.
+            let d = similar::TextDiff::from_lines(&va, &vb);
+            let outside: Vec<String> = d
+                .iter_all_changes()
+                .filter(|c| c.tag() != similar::ChangeTag::Equal)
+                .map(|c| c.value().to_string())
+                .filter(|l| !l.starts_with('!') || l.contains("!DILocation("))
+                .collect();
+            assert!(
+                outside.is_empty(),
+                "{file} {opt}: {outside:?}\n{}",
+                first_diff_labeled(&va, &vb, 30, "before", "after")
+            );
+            assert!(shown < raw, "{file} {opt}: view {shown} lines, raw {raw}");
+        }
+    }
+}

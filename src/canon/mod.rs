@@ -25,6 +25,7 @@
 //! 7. [`naming`]: every value, argument and block gets its canonical name.
 
 pub mod blocks;
+pub mod debug_lines;
 pub mod globals;
 pub mod metadata;
 pub mod naming;
@@ -42,7 +43,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub const CANON_VERSION: u32 = 3;
+pub const CANON_VERSION: u32 = 4;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -285,17 +286,24 @@ pub fn canonical_text_for(
     }
     module.set_identifier(&id);
     let printed = module.print();
-    let printed = numbering::renumber(&printed, &metadata_identities(&printed));
+    let printed = if opts.relative_debug_lines {
+        debug_lines::relative(&printed)
+    } else {
+        printed
+    };
+    let keys = numbering::metadata_keys(&printed, |rhs| {
+        if opts.relative_debug_lines {
+            debug_lines::without_absolute_lines(rhs)
+        } else {
+            rhs.to_string()
+        }
+    });
+    let printed = numbering::renumber(&printed, &keys);
     let text = match carried {
         Some(c) => c.render(&printed, module),
         None => printed,
     };
     Ok((text, names))
-}
-
-/// Each metadata node's order-independent identity (old number -> identity).
-fn metadata_identities(_printed: &str) -> std::collections::HashMap<u32, u64> {
-    std::collections::HashMap::new()
 }
 
 /// The user's comments of a textual input, bound to `module`'s objects

@@ -18,6 +18,10 @@
 //!
 //! An unnamed instruction inserted above `%1` renumbers every `%N` below it
 //! in the file, and is one line in the view; renaming `%sum` shows.
+//!
+//! In every view, debug lines are relative to their subprogram
+//! ([`super::debug_lines`]): a function moved down its source file shows as
+//! one changed `DISubprogram` line.
 
 use super::{canonicalize_bytes_with, decode_input, is_bitcode, CanonError, Cleanup};
 use crate::config::CanonOptions;
@@ -25,8 +29,12 @@ use crate::config::CanonOptions;
 /// The options the view of `input` is printed with: `base` for compiler
 /// output, the test rule above for a lit test.
 pub fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
+    let base = CanonOptions {
+        relative_debug_lines: true,
+        ..base.clone()
+    };
     if is_bitcode(input) || !crate::comments::is_lit_test(&decode_input(input)) {
-        return base.clone();
+        return base;
     }
     CanonOptions {
         reorder_instructions: false,
@@ -36,16 +44,23 @@ pub fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
         reorder_globals: false,
         rename_private_constants: false,
         names_as_written: true,
-        ..base.clone()
+        ..base
     }
 }
 
 /// The view of `bytes` (text or bitcode); `name` names the input in errors.
+/// A view read again (its debug lines relative) gives itself.
 pub fn view_bytes(
     bytes: &[u8],
     name: &str,
     base: &CanonOptions,
     cleanup: Cleanup,
 ) -> Result<String, CanonError> {
-    canonicalize_bytes_with(bytes, name, &view_options(bytes, base), cleanup)
+    let opts = view_options(bytes, base);
+    if is_bitcode(bytes) {
+        return canonicalize_bytes_with(bytes, name, &opts, cleanup);
+    }
+    let text = super::debug_lines::absolute(&decode_input(bytes));
+    let input = super::encode_like_input(text, bytes);
+    canonicalize_bytes_with(&input, name, &opts, cleanup)
 }

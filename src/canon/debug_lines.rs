@@ -1,0 +1,223 @@
+//! Debug locations in the diff view, relative to their function.
+//!
+//! ```text
+//! canonical (true lines)                                 view
+//! !12 = distinct !DISubprogram(name: "f", line: 40, ...) !12 = distinct !DISubprogram(name: "f", line: 40, ...)
+//! !30 = !DILocation(line: 43, column: 7, scope: !12)     !30 = !DILocation(line: sp+3, column: 7, scope: !12)
+//! ```
+//!
+//! A source line inserted above a function moves every location in it by
+//! the same amount. In the view, every `line:` of a node whose scope chain
+//! reaches a `DISubprogram` (locations, lexical blocks, local variables,
+//! labels) and the subprogram's `scopeLine:` are written relative to the
+//! subprogram's `line:` (`sp+3`, `sp-1`), so that shift shows once, on the
+//! subprogram. That is not LLVM syntax: [`absolute`] turns it back before a
+//! view is parsed again, so the view of a view is the view.
+
+use std::collections::HashMap;
+
+/// One `!N = ...` definition: its kind, `line:`, `scope:`.
+struct Node {
+    subprogram: bool,
+    line: Option<i64>,
+    scope: Option<u32>,
+}
+
+/// The value of field `name: ` in a metadata line (up to `,` or `)`).
+fn field<'a>(rhs: &'a str, name: &str) -> Option<(usize, &'a str)> {
+    let pat = format!("{name}: ");
+    let mut from = 0;
+    while let Some(k) = rhs[from..].find(&pat) {
+        let at = from + k;
+        // A whole field name: preceded by `(` or a space.
+        if at == 0 || matches!(rhs.as_bytes()[at - 1], b'(' | b' ') {
+            let start = at + pat.len();
+            let end = rhs[start..]
+                .find([',', ')'])
+                .map_or(rhs.len(), |e| start + e);
+            return Some((start, &rhs[start..end]));
+        }
+        from = at + pat.len();
+    }
+    None
+}
+
+/// The numbered definitions among `lines`: number -> (line index, rhs offset).
+fn definitions(lines: &[&str]) -> HashMap<u32, (usize, usize)> {
+    let mut out = HashMap::new();
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(rest) = l.strip_prefix('!') {
+            if let Some((n, _)) = rest.split_once(" = ") {
+                if let Ok(n) = n.parse::<u32>() {
+                    out.insert(n, (i, n.to_string().len() + 4));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn node(rhs: &str, line: Option<i64>) -> Node {
+    let body = rhs.strip_prefix("distinct ").unwrap_or(rhs);
+    Node {
+        subprogram: body.starts_with("!DISubprogram("),
+        line,
+        scope: field(rhs, "scope")
+            .and_then(|(_, v)| v.strip_prefix('!'))
+            .and_then(|v| v.parse().ok()),
+    }
+}
+
+/// The line of the subprogram that `n`'s scope chain reaches.
+fn subprogram_line(nodes: &HashMap<u32, Node>, mut n: u32) -> Option<i64> {
+    for _ in 0..64 {
+        let node = nodes.get(&n)?;
+        if node.subprogram {
+            return node.line;
+        }
+        n = node.scope?;
+    }
+    None
+}
+
+/// Rewrites `text`'s metadata lines: `f(nodes, number, line)` returns the
+/// new line for a definition, or `None` to keep it.
+fn rewrite_definitions(
+    text: &str,
+    f: impl Fn(&HashMap<u32, Node>, u32, &str) -> Option<String>,
+) -> String {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let defs = definitions(&lines);
+    if defs.is_empty() {
+        return text.to_string();
+    }
+    let nodes: HashMap<u32, Node> = defs
+        .iter()
+        .map(|(&n, &(i, off))| {
+            let rhs = &lines[i][off..];
+            (
+                n,
+                node(rhs, field(rhs, "line").and_then(|(_, v)| v.parse().ok())),
+            )
+        })
+        .collect();
+    let mut by_line: HashMap<usize, u32> = HashMap::new();
+    for (&n, &(i, _)) in &defs {
+        by_line.insert(i, n);
+    }
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for (i, l) in lines.iter().enumerate() {
+        match by_line.get(&i).and_then(|&n| f(&nodes, n, l)) {
+            Some(new) => out.push_str(&new),
+            None => out.push_str(l),
+        }
+    }
+    out
+}
+
+/// `line` with the value of field `name` replaced by `value`.
+fn with_field(line: &str, name: &str, value: &str) -> Option<String> {
+    let (start, old) = field(line, name)?;
+    Some(format!(
+        "{}{value}{}",
+        &line[..start],
+        &line[start + old.len()..]
+    ))
+}
+
+fn relative_text(delta: i64) -> String {
+    if delta < 0 {
+        format!("sp{delta}")
+    } else {
+        format!("sp+{delta}")
+    }
+}
+
+/// The view's text of a printed module: lines relative to subprograms.
+pub fn relative(text: &str) -> String {
+    rewrite_definitions(text, |nodes, n, line| {
+        let node = &nodes[&n];
+        if node.subprogram {
+            let own = node.line?;
+            let (_, scope_line) = field(line, "scopeLine")?;
+            let delta = scope_line.parse::<i64>().ok()? - own;
+            return with_field(line, "scopeLine", &relative_text(delta));
+        }
+        // Line 0 is "no line": not a position to move.
+        let at = node.line.filter(|&l| l != 0)?;
+        let sp = subprogram_line(nodes, node.scope?)?;
+        with_field(line, "line", &relative_text(at - sp))
+    })
+}
+
+/// A definition's text as the view numbers it: absolute lines (a
+/// subprogram's, a global variable's, a type's) left out, so that a
+/// function or global moved down its source file keeps its `!N`, and so do
+/// its locations; relative lines (`sp+3`) stay.
+pub fn without_absolute_lines(rhs: &str) -> String {
+    let mut out = rhs.to_string();
+    for name in ["line", "scopeLine"] {
+        if let Some((_, v)) = field(&out, name) {
+            if v.parse::<i64>().is_ok() {
+                out = with_field(&out, name, "_").unwrap_or(out);
+            }
+        }
+    }
+    out
+}
+
+/// `sp+D` / `sp-D` -> D.
+fn parse_relative(v: &str) -> Option<i64> {
+    let d = v.strip_prefix("sp")?;
+    d.strip_prefix('+').unwrap_or(d).parse().ok()
+}
+
+/// Undoes [`relative`]: absolute lines, so that a view parses again.
+pub fn absolute(text: &str) -> String {
+    if !text.contains(": sp+") && !text.contains(": sp-") {
+        return text.to_string();
+    }
+    rewrite_definitions(text, |nodes, n, line| {
+        let node = &nodes[&n];
+        if node.subprogram {
+            let own = node.line?;
+            let (_, v) = field(line, "scopeLine")?;
+            return with_field(line, "scopeLine", &(own + parse_relative(v)?).to_string());
+        }
+        let (_, v) = field(line, "line")?;
+        let delta = parse_relative(v)?;
+        let sp = subprogram_line(nodes, node.scope?)?;
+        with_field(line, "line", &(sp + delta).to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "!7 = distinct !DISubprogram(name: \"f\", scope: !1, file: !1, line: 40, scopeLine: 41, unit: !0)\n\
+                        !8 = distinct !DILexicalBlock(scope: !7, file: !1, line: 42, column: 3)\n\
+                        !9 = !DILocation(line: 43, column: 7, scope: !8)\n\
+                        !10 = !DILocation(line: 39, column: 1, scope: !7)\n\
+                        !11 = !DIFile(filename: \"a.c\", directory: \"/\")\n";
+
+    #[test]
+    fn lines_are_relative_to_the_subprogram_and_come_back() {
+        let r = relative(TEXT);
+        assert!(r.contains("line: 40, scopeLine: sp+1,"), "{r}");
+        assert!(
+            r.contains("!DILexicalBlock(scope: !7, file: !1, line: sp+2,"),
+            "{r}"
+        );
+        assert!(r.contains("!DILocation(line: sp+3, column: 7"), "{r}");
+        assert!(r.contains("!DILocation(line: sp-1, column: 1"), "{r}");
+        assert_eq!(absolute(&r), TEXT);
+        let shifted = TEXT
+            .replace("line: 4", "line: 5")
+            .replace("scopeLine: 41", "scopeLine: 51")
+            .replace("line: 39", "line: 49");
+        let rs = relative(&shifted);
+        let changed: Vec<_> = r.lines().zip(rs.lines()).filter(|(a, b)| a != b).collect();
+        assert_eq!(changed.len(), 1, "{changed:?}");
+    }
+}
