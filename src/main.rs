@@ -72,6 +72,8 @@ enum Command {
     Doctor(irgit::git::doctor::DoctorArgs),
     /// Hooks git runs (`irgit hook pre-commit`)
     Hook(irgit::git::hook::HookArgs),
+    /// git's clean filter for IR (long-running protocol; `irgit install --hook` sets it up)
+    FilterProcess,
     Passes(irgit::passes::cli::PassesArgs),
     /// What changed between two modules, function by function (also git's external diff)
     Diff(irgit::summary::cli::DiffArgs),
@@ -234,6 +236,7 @@ fn main() -> ExitCode {
         Command::Uninstall(args) => return irgit::git::install::run_uninstall(args, config),
         Command::Doctor(args) => return irgit::git::doctor::run(args, config),
         Command::Hook(args) => return irgit::git::hook::run(args, config),
+        Command::FilterProcess => return irgit::git::filter::run(config),
         Command::Passes(args) => return irgit::passes::cli::run(args),
         Command::Diff(args) => return irgit::summary::cli::run(args),
         Command::Canon(args) => run_canon(config, args),

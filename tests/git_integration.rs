@@ -432,9 +432,9 @@ fn hook_stores_the_canonical_form_and_keeps_the_leading_comment_block() {
     let committed = r.git(&["show", "HEAD:sum.ll"]);
     assert_eq!(committed, format!("{header}{}", r.canon(&ir)));
     assert_ne!(committed, input);
-    // The worktree equalled the staged blob, so it was updated too, and git
-    // sees it as clean.
-    assert_eq!(r.read("sum.ll"), committed.as_bytes());
+    // The clean filter stored the canonical form on `git add`; the work tree
+    // keeps what was written, and git sees it as clean.
+    assert_eq!(r.read("sum.ll"), input.as_bytes());
     assert_eq!(r.git(&["status", "--porcelain"]), "");
     // Idempotent: committing the canonical file again changes nothing.
     r.write("sum.ll", &committed);
@@ -588,7 +588,6 @@ fn hook_works_for_commit_all_and_commit_with_paths() {
     r.git(&["commit", "-q", "-m", "g", "g.ll"]);
     let g = r.git(&["show", "HEAD:g.ll"]);
     assert_eq!(g, r.canon(&MOD_B.replace("mul i32 %q, 3", "mul i32 %q, 4")));
-    assert_eq!(r.read("g.ll"), g.as_bytes());
     assert_eq!(
         r.git(&["status", "--porcelain"]),
         "",
@@ -1084,4 +1083,83 @@ fn hook_keeps_crlf_line_endings() {
     let stored = r.git(&["show", "HEAD:f.ll"]);
     assert_eq!(stored, r.canon(MOD_B).replace('\n', "\r\n"));
     assert_ne!(stored, crlf);
+}
+
+// ---------------------------------------------------------------- the clean filter
+
+fn commit_count(r: &Repo) -> String {
+    r.git(&["rev-list", "--count", "HEAD"]).trim().to_string()
+}
+
+#[test]
+fn regenerating_identical_ir_is_not_a_change() {
+    let r = hook_repo();
+    let ir = clang_ir(&r, C_SOURCE);
+    r.write("sum.ll", &ir);
+    r.commit_all("sum");
+    assert_eq!(r.git(&["show", "HEAD:sum.ll"]), r.canon(&ir));
+    // The same clang command again: unmodified, no diff, nothing to commit.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    r.write("sum.ll", &ir);
+    assert_eq!(r.git(&["status", "--porcelain"]), "");
+    assert_eq!(r.git(&["diff", "--stat"]), "");
+    let before = commit_count(&r);
+    let o = r.run("git", &["commit", "-q", "-a", "-m", "regen"]);
+    assert!(!o.status.success(), "an empty commit was made");
+    assert_eq!(commit_count(&r), before);
+    // An alpha-equivalent module of another size: git's status trusts the
+    // size until the index is refreshed, but there is no diff and nothing
+    // to commit.
+    r.write("f.ll", MOD_A);
+    r.commit_all("f");
+    r.write("f.ll", MOD_B);
+    assert_eq!(r.git(&["diff", "--stat"]), "");
+    let before = commit_count(&r);
+    let o = r.run("git", &["commit", "-q", "-a", "-m", "regen"]);
+    assert!(!o.status.success(), "an empty commit was made");
+    assert_eq!(commit_count(&r), before);
+    r.git(&["add", "f.ll"]);
+    assert_eq!(r.git(&["status", "--porcelain"]), "");
+    // A real change is still one.
+    r.write("f.ll", MOD_B.replace("add i32 %m, 7", "add i32 %m, 8"));
+    assert_eq!(r.git(&["status", "--porcelain"]), " M f.ll\n");
+}
+
+#[test]
+fn with_autocrlf_a_committed_file_is_not_modified() {
+    let r = Repo::new();
+    r.git(&["config", "core.autocrlf", "true"]);
+    r.irgit_ok(&["install", "--hook"]);
+    let crlf = clang_ir(&r, C_SOURCE).replace('\n', "\r\n");
+    r.write("sum.ll", &crlf);
+    r.commit_all("sum");
+    let stored = r.git(&["show", "HEAD:sum.ll"]);
+    assert!(!stored.contains('\r'), "git stores LF");
+    assert_eq!(stored, r.canon(&crlf.replace("\r\n", "\n")));
+    assert_eq!(r.git(&["status", "--porcelain"]), "");
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    r.write("sum.ll", &crlf);
+    assert_eq!(r.git(&["status", "--porcelain"]), "");
+}
+
+#[test]
+fn a_commit_whose_ir_canonicalizes_to_head_stops_with_a_clear_message() {
+    let r = hook_repo();
+    // The hook alone, without the clean filter.
+    r.git(&["config", "--unset", "filter.llvm-ir.process"]);
+    r.write("f.ll", MOD_A);
+    r.commit_all("a");
+    r.write("f.ll", MOD_B);
+    let before = commit_count(&r);
+    let o = r.run("git", &["commit", "-q", "-a", "-m", "regen"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("f.ll: canonically equal to what HEAD has"),
+        "{err}"
+    );
+    assert_eq!(commit_count(&r), before);
+    // With another change beside it, the commit goes through.
+    r.write("README", "changed\n");
+    r.git(&["commit", "-q", "-a", "-m", "readme"]);
 }

@@ -8,6 +8,8 @@
 //! [diff "llvm-bc"]          (same, plus binary = true: `binary` is per driver)
 //! [merge "llvm-ir"]
 //!     driver = irgit merge %O %A %B %L %P
+//! [filter "llvm-ir"]         (with --hook)          *.ll filter=llvm-ir   (with --hook)
+//!     process = irgit filter-process
 //! ```
 //!
 //! git's textconv cache stays off: it keeps whatever textconv printed (a
@@ -27,6 +29,8 @@ pub const DIFF_TEXT: &str = "llvm-ir";
 pub const DIFF_BITCODE: &str = "llvm-bc";
 /// Merge driver for textual IR.
 pub const MERGE: &str = "llvm-ir";
+/// Clean filter for textual IR (`irgit install --hook`).
+pub const FILTER: &str = "llvm-ir";
 /// The program name written into every command; git finds it on `PATH`.
 pub const PROGRAM: &str = "irgit";
 /// The diff driver's program: irgit's textconv without LLVM, quick to start.
@@ -74,12 +78,31 @@ pub fn config_entries() -> Vec<(String, String)> {
     ]
 }
 
+/// The clean filter `irgit install --hook` sets up beside the hook: git's
+/// long-running filter protocol, one `irgit filter-process` per git command.
+pub fn filter_config_entries() -> Vec<(String, String)> {
+    vec![(
+        format!("filter.{FILTER}.process"),
+        format!("{PROGRAM} filter-process"),
+    )]
+}
+
+/// The attribute lines naming the clean filter for the textual patterns.
+pub fn filter_attribute_lines(files: &FileOptions) -> Vec<String> {
+    files
+        .text
+        .iter()
+        .map(|p| format!("{p} filter={FILTER}"))
+        .collect()
+}
+
 /// The config sections install may create (removed again when left empty).
-pub fn config_sections() -> [String; 3] {
+pub fn config_sections() -> [String; 4] {
     [
         format!("diff.{DIFF_TEXT}"),
         format!("diff.{DIFF_BITCODE}"),
         format!("merge.{MERGE}"),
+        format!("filter.{FILTER}"),
     ]
 }
 

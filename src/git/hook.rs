@@ -159,7 +159,7 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
         None => repo.index().map_err(err("cannot read the index"))?,
     };
 
-    let (staged, _other_changes) = staged_paths(&repo, &index)?;
+    let (staged, other_changes) = staged_paths(&repo, &index)?;
     if staged.is_empty() {
         return Ok(report);
     }
@@ -181,6 +181,16 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
         }
     }
     if !report.refused.is_empty() || updates.is_empty() {
+        return Ok(report);
+    }
+    if !other_changes && updates.len() == staged.len() && all_as_in_head(&repo, &updates) {
+        let paths: Vec<&str> = updates.iter().map(|u| u.0.as_str()).collect();
+        report.refused.push(format!(
+            "{}: canonically equal to what HEAD has (the same IR, regenerated): nothing to \
+             commit (`git restore --staged {}` unstages it)",
+            paths.join(", "),
+            paths.join(" ")
+        ));
         return Ok(report);
     }
 
@@ -262,6 +272,21 @@ fn update_pending_main_index(
     Ok(())
 }
 
+/// Whether every rewritten file's canonical form is what `HEAD` has.
+fn all_as_in_head(
+    repo: &git2::Repository,
+    updates: &[(String, git2::IndexEntry, Vec<u8>, Vec<u8>)],
+) -> bool {
+    let Ok(head) = repo.head().and_then(|h| h.peel_to_tree()) else {
+        return false;
+    };
+    updates.iter().all(|(path, _, _, new)| {
+        let in_head = head.get_path(Path::new(path)).map(|e| e.id());
+        let canonical = git2::Oid::hash_object(git2::ObjectType::Blob, new);
+        matches!((in_head, canonical), (Ok(a), Ok(b)) if a == b)
+    })
+}
+
 /// Paths added or modified in the index relative to `HEAD` (everything on
 /// the first commit), regular files only; and whether anything else
 /// changed (a deletion, a symlink, a submodule).
@@ -321,6 +346,18 @@ fn ir_kinds(workdir: &Path, paths: &[String]) -> Result<Vec<Option<Kind>>, Strin
             _ => None,
         })
         .collect())
+}
+
+/// What the hook would store for a textual IR file `path` holding `bytes`,
+/// when that is not `bytes` themselves: the clean filter's answer.
+pub fn stored_form(path: &str, bytes: &[u8], config: &Config) -> Option<Vec<u8>> {
+    if config.hook.mode == HookMode::Off {
+        return None;
+    }
+    match check_file(path, bytes, Kind::Text, config, &mut Report::default()) {
+        Outcome::Rewrite(new) => Some(new),
+        Outcome::Unchanged => None,
+    }
 }
 
 /// Decides what to do with one staged file; problems go into `report`.

@@ -34,7 +34,7 @@ use crate::config::{Config, FileOptions};
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
     irgit install                 # this repository: .git/config and .gitattributes\n  \
-    irgit install --hook          # ... and the pre-commit hook (an existing hook is chained)\n  \
+    irgit install --hook          # ... and the pre-commit hook and clean filter (an existing hook is chained)\n  \
     irgit install --global        # your global git config and ~/.config/git/attributes\n  \
     irgit install --pattern '*.ll' --pattern '*.bc' --pattern 'ir/*.txt'\n  \
     irgit install --diff-summary  # ... and `git diff` shows `irgit diff`'s function summary\n\n\
@@ -46,7 +46,8 @@ pub struct InstallArgs {
     /// Configure this repository only (the default)
     #[arg(long)]
     pub local: bool,
-    /// Also install the pre-commit hook that stores canonical IR (local only)
+    /// Also install the pre-commit hook that stores canonical IR, and the clean
+    /// filter that makes regenerated identical IR no change (local only)
     #[arg(long, conflicts_with = "global")]
     pub hook: bool,
     /// Attribute patterns to register instead of `files:` in .irgit.yaml;
@@ -277,6 +278,9 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
     };
     let mut config_changed = false;
     let mut entries = drivers::config_entries();
+    if args.hook {
+        entries.extend(drivers::filter_config_entries());
+    }
     if args.diff_summary {
         entries.extend(crate::summary::git::config_entries());
     }
@@ -327,7 +331,11 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
     };
     let mut text = attrs_now.clone().unwrap_or_default();
     let mut added = Vec::new();
-    for line in drivers::attribute_lines(&files) {
+    let mut lines = drivers::attribute_lines(&files);
+    if args.hook {
+        lines.extend(drivers::filter_attribute_lines(&files));
+    }
+    for line in lines {
         if text.lines().any(|l| l.trim() == line) {
             continue;
         }

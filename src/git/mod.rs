@@ -9,6 +9,7 @@ pub mod cmd;
 pub mod dialect;
 pub mod doctor;
 pub mod drivers;
+pub mod filter;
 pub mod hook;
 pub mod install;
 pub mod textconv;
