@@ -31,7 +31,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
         irgit canon -o out.ll foo.bc      # bitcode in, canonical text out\n  \
         irgit canon --in-place a.ll b.ll  # rewrite files\n  \
         irgit diff old.ll new.ll          # which functions changed, were added, removed, renamed\n  \
-        git config diff.llvm-ir.textconv 'irgit textconv'"
+        irgit install --hook              # make git use irgit in this repository (then: irgit doctor)"
 )]
 struct Cli {
     /// Settings file (default: .irgit.yaml in the current directory or a parent, up to the repository root)
@@ -133,7 +133,23 @@ fn read_input(path: &Path) -> Result<Vec<u8>, String> {
             .map_err(|e| format!("<stdin>: {e}"))?;
         Ok(buf)
     } else {
-        std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::read(path).map_err(|e| format!("{}: {}", path.display(), io_problem(&e)))
+    }
+}
+
+/// An I/O error in words, without the OS's `(os error N)`.
+fn io_problem(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        std::io::ErrorKind::IsADirectory => "is a directory, not a file".to_string(),
+        _ => {
+            let text = e.to_string();
+            match text.find(" (os error") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            }
+        }
     }
 }
 
@@ -248,7 +264,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("irgit: {message}");
+            eprintln!("irgit canon: {message}");
             ExitCode::from(1)
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! irgit canon a.ll            -> canonical text on stdout, exit 0
-//! irgit canon junk.bin        -> "irgit: junk.bin: ..." on stderr, exit 1, nothing written
+//! irgit canon junk.bin        -> "irgit canon: junk.bin: ..." on stderr, exit 1, nothing written
 //! ```
 
 use std::path::{Path, PathBuf};

@@ -7,11 +7,14 @@
 //! .gitattributes: *.ll merge=llvm-ir      but no merge.llvm-ir.driver   ─► git merges as text, silently
 //! merge.llvm-ir.driver = irgit merge ...  but no irgit on PATH          ─► git keeps "ours", silently
 //! diff.llvm-ir.cachetextconv = true                         ─► git's cache shows stale text
-//! .git/hooks/pre-commit missing or not executable             ─► IR committed as written
+//! .git/hooks/pre-commit not executable                        ─► IR committed as written
+//! .gitattributes not staged (the hook reads the index's)      ─► the hook leaves IR alone (a note)
 //! ```
 //!
-//! Output: one `ok:` or `problem:` line per check, each problem followed by a
-//! `fix:` line. Exit status 0 when there is no problem, 1 otherwise.
+//! Output: one `ok:`, `note:` or `problem:` line per check, each problem
+//! followed by a `fix:` line, each note by a hint. A note is something
+//! optional (no hook) or not in effect yet. Exit status 0 when there is no
+//! problem, 1 otherwise.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -29,12 +32,22 @@ use crate::config::{Config, HookMode};
 )]
 pub struct DoctorArgs {}
 
-/// One finding.
+/// One finding: a problem (`ok: false`, with its fix), a note (`ok: true`
+/// with a hint in `fix`: something optional, or not in effect yet), or all
+/// well (`ok: true`, no `fix`). Only problems make doctor fail.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub ok: bool,
     pub what: String,
     pub fix: Option<String>,
+}
+
+fn note(what: impl Into<String>, hint: impl Into<String>) -> Finding {
+    Finding {
+        ok: true,
+        what: what.into(),
+        fix: Some(hint.into()),
+    }
 }
 
 fn ok(what: impl Into<String>) -> Finding {
@@ -66,7 +79,10 @@ pub fn run(_args: DoctorArgs, config: Option<&Path>) -> ExitCode {
     let mut bad = 0;
     for f in &findings {
         if f.ok {
-            println!("ok: {}", f.what);
+            match &f.fix {
+                None => println!("ok: {}", f.what),
+                Some(hint) => println!("note: {}\n  {hint}", f.what),
+            }
         } else {
             bad += 1;
             println!("problem: {}", f.what);
@@ -281,9 +297,14 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
         ));
     }
 
-    // 5. The hook.
+    // 5. The hook, and the attributes it can see.
     if config.hook.mode != HookMode::Off {
-        out.push(check_hook(cwd, &top));
+        let hook = check_hook(cwd, &top);
+        let installed = hook.ok && hook.fix.is_none();
+        out.push(hook);
+        if installed {
+            out.extend(check_staged_attributes(&top, &config));
+        }
     }
     out
 }
@@ -339,15 +360,15 @@ fn check_hook(cwd: &Path, top: &Path) -> Finding {
         .map(|t| t.contains("irgit-canonicalize"))
         .unwrap_or(false);
     let Ok(meta) = std::fs::metadata(&path) else {
-        return problem(
+        return note(
             format!(
-                "no pre-commit hook at {}: IR is committed as written, not in canonical form",
+                "no pre-commit hook at {}: IR is committed as written (the hook is optional)",
                 path.display()
             ),
             if framework {
-                "run `pre-commit install` (.pre-commit-config.yaml uses irgit-canonicalize)"
+                "to store canonical forms: `pre-commit install` (.pre-commit-config.yaml uses irgit-canonicalize)"
             } else {
-                "run `irgit install --hook` (or set hook: mode: off in .irgit.yaml)"
+                "to store canonical forms: `irgit install --hook` (hook: mode: off in .irgit.yaml silences this note)"
             },
         );
     };
@@ -361,9 +382,41 @@ fn check_hook(cwd: &Path, top: &Path) -> Finding {
     if text.contains(drivers::HOOK_MARKER) || (framework && text.contains("pre-commit")) {
         ok(format!("pre-commit hook {} runs irgit", path.display()))
     } else {
-        problem(
-            format!("{} does not run `{}`", path.display(), drivers::HOOK_MARKER),
-            "run `irgit install --hook` (it chains the existing hook)",
+        note(
+            format!(
+                "{} does not run `{}`: IR is committed as written",
+                path.display(),
+                drivers::HOOK_MARKER
+            ),
+            "to store canonical forms: `irgit install --hook` (it chains the existing hook)",
         )
     }
+}
+
+/// The hook reads attributes from the index: a `.gitattributes` naming
+/// irgit's drivers in the work tree only is not in effect for it yet.
+fn check_staged_attributes(top: &Path, config: &Config) -> Option<Finding> {
+    let probes: Vec<String> = config
+        .files
+        .text
+        .iter()
+        .chain(&config.files.bitcode)
+        .map(|p| p.replace("**/", "").replace('*', "probe").replace('?', "p"))
+        .collect();
+    let refs: Vec<&str> = probes.iter().map(String::as_str).collect();
+    let ours = |v: &String| v == drivers::DIFF_TEXT || v == drivers::DIFF_BITCODE;
+    let worktree = cmd::check_attr(top, "diff", &refs, false).ok()?;
+    let index = cmd::check_attr(top, "diff", &refs, true).ok()?;
+    let unseen = refs
+        .iter()
+        .zip(worktree.iter().zip(&index))
+        .find(|(_, (w, i))| ours(w) && !ours(i))?;
+    Some(note(
+        format!(
+            "the pre-commit hook reads attributes from the index, where no staged .gitattributes \
+             names irgit's driver for {} yet: it leaves such files as written until then",
+            unseen.0
+        ),
+        "`git add .gitattributes` (and commit it)",
+    ))
 }

@@ -122,13 +122,35 @@ enum Outcome {
     Rewrite(Vec<u8>),
 }
 
-fn err<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> String + '_ {
-    move |e| format!("{what}: {e}")
+/// `what: problem`, with a git2 error as its message alone (not its
+/// `class=...; code=...` suffix).
+fn err<E: std::fmt::Display + 'static>(what: &str) -> impl FnOnce(E) -> String + '_ {
+    move |e| {
+        let any: &dyn std::any::Any = &e;
+        match any.downcast_ref::<git2::Error>() {
+            Some(g) => format!("{what}: {}", g.message()),
+            None => format!("{what}: {e}"),
+        }
+    }
 }
 
 /// The pre-commit hook on the repository of the current directory.
 pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
-    let repo = git2::Repository::open_from_env().map_err(err("cannot open the repository"))?;
+    let repo = git2::Repository::open_from_env().map_err(|e| {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match e.code() {
+            git2::ErrorCode::NotFound => format!(
+                "{}: not inside a git repository (git runs this hook on `git commit`; to try it, \
+                 run it inside a work tree)",
+                cwd.display()
+            ),
+            _ => format!(
+                "{}: cannot open the repository: {}",
+                cwd.display(),
+                e.message()
+            ),
+        }
+    })?;
     let workdir = repo
         .workdir()
         .ok_or("a bare repository has no commits to prepare")?

@@ -93,13 +93,18 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
         theirs: args.theirs_label.clone(),
     };
     let out_path = args.output.clone().unwrap_or_else(|| args.ours.clone());
-    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
+    let read = |p: &Path| {
+        std::fs::read(p).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!("{}: no such file", p.display()),
+            _ => format!("{}: cannot read it: {e}", p.display()),
+        })
+    };
     let inputs =
         (|| Ok::<_, String>((read(&args.base)?, read(&args.ours)?, read(&args.theirs)?)))();
     let (base, ours, theirs) = match inputs {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("irgit merge: {display}: {e}");
+            eprintln!("irgit merge: {e}");
             return ExitCode::from(2);
         }
     };
