@@ -175,3 +175,87 @@ fn a_real_git_merge_of_two_lit_branches() {
     );
     lit_passes(tempfile::tempdir().unwrap().path(), "fold.ll", &merged);
 }
+
+/// A test whose CHECK line names a value (`opt` keeps names).
+const NAMED: &str = "\
+; RUN: opt -S %s | FileCheck %s
+
+; CHECK-LABEL: @f(
+; CHECK: %sum = add i32 %x, %y
+define i32 @f(i32 %x, i32 %y) {
+entry:
+  %sum = add i32 %x, %y
+  %twice = mul i32 %sum, 2
+  ret i32 %twice
+}
+";
+
+const NAMED_NEW_TEST: &str = "
+; CHECK-LABEL: @g(
+; CHECK: %diff = sub i32 %x, %y
+define i32 @g(i32 %x, i32 %y) {
+entry:
+  %diff = sub i32 %x, %y
+  ret i32 %diff
+}
+";
+
+fn renamed_sum(text: &str) -> String {
+    text.replace("%sum", "%total")
+}
+
+/// Theirs renames `%sum` to `%total` in the IR and its CHECK line; ours
+/// adds a test. The rename is a change like any other: it comes in, and
+/// the merged test passes.
+#[test]
+fn a_rename_one_side_made_comes_in_with_its_check_line() {
+    let ours = format!("{NAMED}{NAMED_NEW_TEST}");
+    let theirs = renamed_sum(NAMED);
+    let (code, merged, err) = irgit_merge(NAMED, &ours, &theirs);
+    assert_eq!(code, Some(0), "{err}\n{merged}");
+    assert_eq!(merged, renamed_sum(&ours));
+    lit_passes(tempfile::tempdir().unwrap().path(), "merged.ll", &merged);
+}
+
+/// Theirs renames `%sum` (IR and CHECK), ours edits the line that uses it:
+/// both changed that line, so a conflict, or a clean result whose test
+/// passes (`../shared/cases/merge/rename-with-check`).
+#[test]
+fn a_rename_against_an_edit_of_the_same_line_is_never_a_failing_test() {
+    let ours = NAMED.replace("mul i32 %sum, 2", "mul i32 %sum, 3");
+    let theirs = renamed_sum(NAMED);
+    let (code, merged, err) = irgit_merge(NAMED, &ours, &theirs);
+    match code {
+        Some(1) => assert!(merged.contains("<<<<<<<"), "{err}\n{merged}"),
+        Some(0) => lit_passes(tempfile::tempdir().unwrap().path(), "merged.ll", &merged),
+        c => panic!("exit {c:?}: {err}"),
+    }
+}
+
+/// Both sides rename one value differently: a conflict.
+#[test]
+fn two_different_renames_of_one_value_conflict() {
+    let ours = format!("{}{NAMED_NEW_TEST}", NAMED.replace("%sum", "%acc"));
+    let theirs = renamed_sum(NAMED);
+    let (code, merged, err) = irgit_merge(NAMED, &ours, &theirs);
+    assert_eq!(code, Some(1), "{err}\n{merged}");
+    assert!(
+        merged.contains("%acc") && merged.contains("%total"),
+        "{merged}"
+    );
+}
+
+/// As above, with ours' edit right next to theirs' renamed lines, where a
+/// line merge of the inputs conflicts: the rename still comes in.
+#[test]
+fn a_rename_next_to_an_edit_comes_in() {
+    let ours = NAMED.replace(
+        "  ret i32 %twice\n",
+        "  %plus = add i32 %twice, 1\n  ret i32 %plus\n",
+    );
+    let theirs = renamed_sum(NAMED);
+    let (code, merged, err) = irgit_merge(NAMED, &ours, &theirs);
+    assert_eq!(code, Some(0), "{err}\n{merged}");
+    assert_eq!(merged, renamed_sum(&ours));
+    lit_passes(tempfile::tempdir().unwrap().path(), "merged.ll", &merged);
+}

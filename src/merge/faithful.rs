@@ -122,6 +122,9 @@ pub struct Fresh {
     next_attr: u32,
     metas: HashMap<(u64, usize), u32>,
     next_meta: u32,
+    /// Values both sides renamed differently (or theirs renamed to a name
+    /// ours' function uses): the merge cannot be clean.
+    pub rename_clashes: Vec<String>,
 }
 
 /// What ours has, for the translations to aim at.
@@ -199,6 +202,32 @@ fn is_number(t: &str) -> bool {
 }
 
 impl Fresh {
+    /// The name a value gets in ours' text when theirs has it as `theirs`:
+    /// ours' name `ours`, unless theirs renamed the value and ours did not
+    /// (a rename is a change like any other: it comes in). Both sides
+    /// renaming it differently, or theirs' new name being taken in ours'
+    /// function, is a clash: ours' name is kept and the clash recorded.
+    fn rename_by_theirs(
+        &mut self,
+        func: &str,
+        ours: String,
+        theirs: &str,
+        base: Option<&String>,
+    ) -> String {
+        let Some(base) = base else { return ours };
+        let is_name = |t: &str| !is_number(t) && !t.is_empty();
+        if theirs == base || theirs == ours || !is_name(theirs) || !is_name(base) {
+            return ours;
+        }
+        let taken = self.taken_locals.entry(func.to_string()).or_default();
+        if ours != *base || taken.contains(theirs) {
+            self.rename_clashes.push(format!("%{theirs} in {func}"));
+            return ours;
+        }
+        taken.insert(theirs.to_string());
+        theirs.to_string()
+    }
+
     fn local(&mut self, func: &str, key: String, preferred: &str) -> String {
         if let Some(t) = self.locals.get(&(func.to_string(), key.clone())) {
             return t.clone();
@@ -537,7 +566,11 @@ fn translation(
                 let a = ours_of_base.get(o)?;
                 ours_tokens?.get(a).cloned()
             });
+            let base_token = in_base.as_ref().and_then(|o| base_tokens.get(o));
             let out = match in_ours {
+                Some(t) if side.side == Side::Theirs => {
+                    fresh.rename_by_theirs(&base_name, t, token, base_token)
+                }
                 Some(t) => t,
                 None => {
                     let key = match &in_base {
@@ -737,19 +770,25 @@ fn apply_translation(text: &str, t: &Translation) -> String {
 }
 
 /// Base and theirs written in ours' names: the inputs of the line merge.
-pub fn translate(
-    base: &SideText<'_>,
-    ours: &SideText<'_>,
-    theirs: &SideText<'_>,
-) -> (String, String) {
+pub struct Translated {
+    pub base: String,
+    pub theirs: String,
+    /// Values both sides renamed differently (`%name in @f`).
+    pub rename_clashes: Vec<String>,
+}
+
+/// Base and theirs written in ours' names (theirs' renames of values ours
+/// did not rename come in as theirs wrote them).
+pub fn translate(base: &SideText<'_>, ours: &SideText<'_>, theirs: &SideText<'_>) -> Translated {
     let mut fresh = Fresh::default();
     let index = OursIndex::new(ours, base, &mut fresh);
     let tb = translation(base, base, ours, &index, &mut fresh);
     let tt = translation(theirs, base, ours, &index, &mut fresh);
-    (
-        apply_translation(base.text, &tb),
-        apply_translation(theirs.text, &tt),
-    )
+    Translated {
+        base: apply_translation(base.text, &tb),
+        theirs: apply_translation(theirs.text, &tt),
+        rename_clashes: std::mem::take(&mut fresh.rename_clashes),
+    }
 }
 
 /// `theirs_in_ours_names` (theirs translated) without the top-level items

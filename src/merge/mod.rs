@@ -295,8 +295,17 @@ pub fn merge_bytes(
     let sb = side(Side::Base, tbase, &names[0], &s.mo, &none);
     let so = side(Side::Ours, tours, &names[1], &s.ma, &s.plan.undo_ours);
     let st = side(Side::Theirs, ttheirs, &names[2], &s.mb, &s.plan.undo_theirs);
-    let (b2, t2) = in_ours_names(&sb, &so, &st);
+    let translated = in_ours_names(&sb, &so, &st);
+    let (b2, t2) = (translated.base, translated.theirs);
     let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
+    if !translated.rename_clashes.is_empty() && s.outcome.conflicts == 0 {
+        return Ok(rename_clash(
+            &lm.text,
+            &translated.rename_clashes,
+            [&b2, tours, &t2],
+            markers,
+        ));
+    }
     if s.outcome.conflicts > 0 {
         return Ok(conflicts_in_ours_text(
             s,
@@ -421,6 +430,32 @@ fn disagreement(
     o
 }
 
+/// Both sides renamed a value differently: a conflict on the functions
+/// concerned (ours' versions against theirs'), however the rest merges.
+fn rename_clash(
+    host: &str,
+    clashes: &[String],
+    [base, ours, theirs]: [&str; 3],
+    markers: &Markers,
+) -> Outcome {
+    let mut functions: Vec<String> = clashes
+        .iter()
+        .filter_map(|c| c.split_once(" in ").map(|(_, f)| f.to_string()))
+        .collect();
+    functions.sort();
+    functions.dedup();
+    let (text, conflicts) =
+        agreement::conflict_on_functions(host, &functions, [base, ours, theirs], markers)
+            .filter(|(_, n)| *n > 0)
+            .unwrap_or_else(|| (whole_file_conflict(base, ours, theirs, markers), 1));
+    let mut o = Outcome::exact(text.as_bytes(), conflicts);
+    o.notes.push(format!(
+        "both sides renamed the same value differently ({}); written as a conflict",
+        clashes.join(", ")
+    ));
+    o
+}
+
 /// The structured merge conflicts: its conflicts written in ours' text.
 fn conflicts_in_ours_text(
     s: Structured,
@@ -465,11 +500,14 @@ fn in_ours_names(
     base: &faithful::SideText<'_>,
     ours: &faithful::SideText<'_>,
     theirs: &faithful::SideText<'_>,
-) -> (String, String) {
-    let (b2, t2) = faithful::translate(base, ours, theirs);
-    let t2 =
-        faithful::without_items_ours_added(base.text, ours.text, theirs.text, &t2).unwrap_or(t2);
-    (b2, t2)
+) -> faithful::Translated {
+    let mut t = faithful::translate(base, ours, theirs);
+    if let Some(t2) =
+        faithful::without_items_ours_added(base.text, ours.text, theirs.text, &t.theirs)
+    {
+        t.theirs = t2;
+    }
+    t
 }
 
 /// The three versions as one conflict covering the whole file.
