@@ -309,3 +309,42 @@ fn a_clean_valid_derivation_that_disagrees_is_a_conflict() {
     );
     assert!(!text.contains("%arg0"), "{text}");
 }
+
+/// LLVM's `; ModuleID` line names the build directory: three different
+/// ones are no reason to leave ours' text (ours' line is kept), while
+/// `source_filename` changed differently on both sides is a one-line
+/// conflict in ours' text.
+#[test]
+fn module_id_lines_are_llvms_and_source_filename_is_a_line() {
+    let body =
+        "source_filename = \"x.c\"\n\ndefine i32 @f(i32 %a) {\nentry:\n  %x = add i32 %a, 1\n  \
+                %y = mul i32 %x, 2\n  ret i32 %y\n}\n\ndefine i32 @g(i32 %a) {\nentry:\n  \
+                %z = sub i32 %a, 1\n  ret i32 %z\n}\n";
+    let id = |dir: &str| format!("; ModuleID = '/build/{dir}/x.c'\n{body}");
+    let base = id("a");
+    let ours = id("b").replace("add i32 %a, 1", "add i32 %a, 5");
+    let theirs = id("c").replace("sub i32 %a, 1", "sub i32 %a, 7");
+    let m = irgit::merge::Markers::default();
+    let run = |b: &str, o: &str, t: &str| {
+        let r = irgit::merge::merge_bytes(b.as_bytes(), o.as_bytes(), t.as_bytes(), "m.ll", &m)
+            .unwrap();
+        let text = String::from_utf8(irgit::merge::output_bytes(o.as_bytes(), &r, "m.ll").unwrap())
+            .unwrap();
+        (r.conflicts, text)
+    };
+    let (conflicts, text) = run(&base, &ours, &theirs);
+    assert_eq!(conflicts, 0, "{text}");
+    assert_eq!(text, ours.replace("sub i32 %a, 1", "sub i32 %a, 7"));
+    let ours2 = ours.replace("x.c\"", "y.c\"");
+    let theirs2 = theirs.replace("x.c\"", "z.c\"");
+    let (conflicts, text) = run(&base, &ours2, &theirs2);
+    assert_eq!(conflicts, 1, "{text}");
+    assert!(
+        text.starts_with("; ModuleID = '/build/b/x.c'\n<<<<<<< ours\nsource_filename = \"y.c\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("sub i32 %a, 7") && text.contains("add i32 %a, 5"),
+        "{text}"
+    );
+}

@@ -380,6 +380,12 @@ fn by_names(
         let mut pairs: Vec<(&String, &(String, bool))> = aligned.iter().collect();
         pairs.sort();
         let mut used: HashSet<String> = map.values().cloned().collect();
+        // Base name → the side names mapped to it (kept in step with `map`,
+        // so that taking a base name from its holders costs no scan).
+        let mut holders: HashMap<String, Vec<String>> = HashMap::default();
+        for (k, v) in &map {
+            holders.entry(v.clone()).or_default().push(k.clone());
+        }
         for strong in [true, false] {
             for (ts, (tb, unique)) in &pairs {
                 if *unique != strong {
@@ -390,14 +396,23 @@ fn by_names(
                 };
                 if strong {
                     if used.contains(b.as_str()) {
-                        map.retain(|k, v| k == c || v != b);
+                        if let Some(ks) = holders.get_mut(b.as_str()) {
+                            for k in ks.drain(..).filter(|k| k != c) {
+                                map.remove(&k);
+                            }
+                        }
                     }
                     if let Some(old) = map.insert(c.clone(), b.clone()) {
                         used.remove(&old);
+                        if let Some(ks) = holders.get_mut(&old) {
+                            ks.retain(|k| k != c);
+                        }
                     }
+                    holders.entry(b.clone()).or_default().push(c.clone());
                     used.insert(b.clone());
                 } else if !map.contains_key(c) && used.insert(b.clone()) {
                     map.insert(c.clone(), b.clone());
+                    holders.entry(b.clone()).or_default().push(c.clone());
                 }
             }
         }

@@ -201,6 +201,10 @@ pub fn merge_bytes(
     path: &str,
     markers: &Markers,
 ) -> Result<Outcome, MergeError> {
+    // `; ModuleID = ...` is LLVM's own comment (the build directory), not
+    // the user's text: ours' line stands for all three.
+    let base = &*with_module_id_of(base, ours);
+    let theirs = &*with_module_id_of(theirs, ours);
     // A side that changed nothing: the other side, byte for byte, once LLVM
     // has parsed and verified it (else the merge below reports why).
     let unchanged = if ours == base {
@@ -284,6 +288,7 @@ pub fn merge_bytes(
     // From here on the result is written in ours' text: base and theirs
     // are translated into ours' names.
     let names = s.take_source_names(base, ours, theirs, path, markers)?;
+    timer.lap("merge: source names");
     let side = |side, text, names, model, undo| faithful::SideText {
         side,
         text,
@@ -296,8 +301,10 @@ pub fn merge_bytes(
     let so = side(Side::Ours, tours, &names[1], &s.ma, &s.plan.undo_ours);
     let st = side(Side::Theirs, ttheirs, &names[2], &s.mb, &s.plan.undo_theirs);
     let translated = in_ours_names(&sb, &so, &st);
+    timer.lap("merge: base and theirs in ours' names");
     let (b2, t2) = (translated.base, translated.theirs);
     let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
+    timer.lap("merge: line merge in ours' names");
     if !translated.rename_clashes.is_empty() && s.outcome.conflicts == 0 {
         return Ok(rename_clash(
             &lm.text,
@@ -485,6 +492,24 @@ fn conflicts_in_ours_text(
         return o;
     }
     s.outcome
+}
+
+/// `input` with its first line `; ModuleID = ...` replaced by ours' (when
+/// both have one).
+fn with_module_id_of<'a>(input: &'a [u8], ours: &[u8]) -> std::borrow::Cow<'a, [u8]> {
+    const TAG: &[u8] = b"; ModuleID = ";
+    let first_line = |t: &[u8]| -> Option<usize> {
+        t.starts_with(TAG)
+            .then(|| t.iter().position(|&c| c == b'\n').unwrap_or(t.len()))
+    };
+    match (first_line(input), first_line(ours)) {
+        (Some(i), Some(o)) if input[..i] != ours[..o] => {
+            let mut v = ours[..o].to_vec();
+            v.extend_from_slice(&input[i..]);
+            std::borrow::Cow::Owned(v)
+        }
+        _ => std::borrow::Cow::Borrowed(input),
+    }
 }
 
 /// Frees `t` on another thread: the models and texts of a large merge take
