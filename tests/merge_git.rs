@@ -241,3 +241,37 @@ fn criss_cross_merge_with_two_merge_bases() {
     repo.ok(&["merge", "-q", "--no-edit", "y"]);
     assert_canon_eq(&repo, &["E1", "E2", "E3", "E5"], "criss-cross merge");
 }
+
+/// git ≥ 2.44 passes its conflict labels (%S %X %Y) to the driver: the markers
+/// name the branches as git's own line merge would, not "ours"/"theirs".
+#[test]
+fn conflict_markers_carry_the_labels_git_passes() {
+    let repo = repo_with_base();
+    repo.ok(&["checkout", "-q", "-b", "side"]);
+    repo.commit_file("work.ll", &ir(&["CONFLICT_B"]), "B");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file("work.ll", &ir(&["CONFLICT_A"]), "A");
+    assert_eq!(
+        repo.git(&["merge", "--no-edit", "side"]).status.code(),
+        Some(1)
+    );
+    let text = repo.read("work.ll");
+    let label = |marker: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix(marker))
+            .map(|rest| rest.trim().to_string())
+            .collect()
+    };
+    let (ours, theirs) = (label("<<<<<<< "), label(">>>>>>> "));
+    assert!(!ours.is_empty(), "no markers:\n{text}");
+    assert!(ours.iter().all(|l| l == "HEAD"), "ours labels {ours:?}");
+    assert!(
+        theirs.iter().all(|l| l == "side"),
+        "theirs labels {theirs:?}"
+    );
+    let base = label("||||||| ");
+    assert!(
+        base.iter().all(|l| l != "base" && !l.is_empty()),
+        "base labels {base:?}"
+    );
+}

@@ -7,7 +7,7 @@
 //!     cachetextconv = false
 //! [diff "llvm-bc"]          (same, plus binary = true: `binary` is per driver)
 //! [merge "llvm-ir"]
-//!     driver = irgit merge %O %A %B %L %P
+//!     driver = irgit merge %O %A %B %L %P --base-label %S --ours-label %X --theirs-label %Y
 //! [filter "llvm-ir"]         (with --hook)          *.ll filter=llvm-ir   (with --hook)
 //!     process = irgit filter-process
 //! ```
@@ -54,9 +54,10 @@ pub fn textconv_command() -> String {
     TEXTCONV_PROGRAM.to_string()
 }
 
-/// The merge driver command string.
+/// The merge driver command string. `%S %X %Y` are git's conflict labels
+/// (git >= 2.44; older git leaves them empty and irgit falls back to base/ours/theirs).
 pub fn merge_command() -> String {
-    format!("{PROGRAM} merge %O %A %B %L %P")
+    format!("{PROGRAM} merge %O %A %B %L %P --base-label %S --ours-label %X --theirs-label %Y")
 }
 
 /// Every `(key, value)` install writes, in the order it writes them.

@@ -25,7 +25,7 @@ use crate::config::{Config, MergeOptions};
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Exit status: 0 clean merge, 1 conflicts (markers written), 2 I/O error.\n\
-    git setup: merge.llvm-ir.driver = irgit merge %O %A %B %L %P"
+    git setup: merge.llvm-ir.driver = irgit merge %O %A %B %L %P --base-label %S --ours-label %X --theirs-label %Y"
 )]
 pub struct MergeArgs {
     /// The common ancestor (%O)
@@ -88,9 +88,9 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
     let markers = Markers {
         size: args.marker_size,
         style: args.style.unwrap_or(options.style),
-        ours: args.ours_label.clone(),
-        base: args.base_label.clone(),
-        theirs: args.theirs_label.clone(),
+        ours: label_or(&args.ours_label, "ours"),
+        base: label_or(&args.base_label, "base"),
+        theirs: label_or(&args.theirs_label, "theirs"),
     };
     let out_path = args.output.clone().unwrap_or_else(|| args.ours.clone());
     let read = |p: &Path| {
@@ -208,6 +208,14 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
 }
 
 /// Parses and verifies a merge result with LLVM.
+/// A conflict label, or `fallback` when git passed none (an empty `%X` from git < 2.44).
+fn label_or(label: &str, fallback: &str) -> String {
+    match label.trim() {
+        "" => fallback.to_string(),
+        given => given.to_string(),
+    }
+}
+
 fn verify_ir(bytes: &[u8], name: &str) -> Result<(), String> {
     let session = crate::ir::Session::new();
     let module = session.parse(bytes, name).map_err(|e| e.to_string())?;

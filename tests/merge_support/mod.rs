@@ -318,7 +318,10 @@ impl Repo {
     /// Registers irgit as the `llvm-ir` merge driver for `*.ll` (also for
     /// merges of merge bases) the way the README tells users to.
     pub fn install_driver(&self) {
-        let driver = format!("{} merge %O %A %B %L %P", irgit_bin().display());
+        let driver = format!(
+            "{} merge %O %A %B %L %P --base-label %S --ours-label %X --theirs-label %Y",
+            irgit_bin().display()
+        );
         self.ok(&[
             "config",
             "merge.llvm-ir.name",
