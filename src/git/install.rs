@@ -37,7 +37,8 @@ use crate::config::{Config, FileOptions};
     irgit install --hook          # ... and the pre-commit hook and clean filter (an existing hook is chained)\n  \
     irgit install --global        # your global git config and ~/.config/git/attributes\n  \
     irgit install --pattern '*.ll' --pattern '*.bc' --pattern 'ir/*.txt'\n  \
-    irgit install --diff-summary  # ... and `git diff` shows `irgit diff`'s function summary\n\n\
+    irgit install --diff-summary  # ... and `git diff` shows `irgit diff`'s function summary\n  \
+    irgit install --diff-matched  # ... or `irgit diff --matched` (the new file in the old one's names)\n\n\
     Running it twice changes nothing; `irgit uninstall` undoes exactly what it did.")]
 pub struct InstallArgs {
     /// Configure git globally (global config file and global attributes file)
@@ -59,6 +60,11 @@ pub struct InstallArgs {
     /// diff; `git diff --no-ext-diff` and `git log -p` keep the canonical text
     #[arg(long)]
     pub diff_summary: bool,
+    /// Also make `git diff` show `irgit diff --matched` for IR files (the
+    /// new file in the old file's names wherever values match, so only real
+    /// changes show), as git's external diff; `git log -p` keeps textconv
+    #[arg(long, conflicts_with = "diff_summary")]
+    pub diff_matched: bool,
 }
 
 /// Arguments of `irgit uninstall`.
@@ -73,6 +79,9 @@ pub struct UninstallArgs {
     /// Undo only `--diff-summary` (`git diff` shows the canonical text again)
     #[arg(long)]
     pub diff_summary: bool,
+    /// Undo only `--diff-matched` (the same keys as `--diff-summary`)
+    #[arg(long)]
+    pub diff_matched: bool,
 }
 
 /// What one install changed; enough to undo it exactly.
@@ -284,6 +293,9 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
     if args.diff_summary {
         entries.extend(crate::summary::git::config_entries());
     }
+    if args.diff_matched {
+        entries.extend(crate::summary::git::matched_config_entries());
+    }
     for (key, value) in entries {
         let current = cmd::config_get_all(&t.cwd, &t.config_file, &key)?;
         if current.len() == 1 && current[0] == value {
@@ -476,7 +488,7 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
             Vec::new(),
         ));
     };
-    if args.diff_summary {
+    if args.diff_summary || args.diff_matched {
         return uninstall_diff_summary(&t, rec);
     }
     let mut changes = Vec::new();

@@ -34,7 +34,7 @@ use crate::comments::layout::{self, Layout, LineKind, StmtKind};
 
 /// The prefix of a placeholder for a new unnamed value; the renumbering
 /// pass gives each one its number.
-const PLACEHOLDER: &str = "irgit.new.";
+pub const PLACEHOLDER: &str = "irgit.new.";
 
 /// One input as the faithful writer needs it.
 pub struct SideText<'a> {

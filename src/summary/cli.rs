@@ -38,7 +38,9 @@ pub enum ColorWhen {
     irgit diff --json old.ll new.ll          # machine-readable (schema: README, version 1)\n  \
     irgit diff HEAD~1 HEAD -- src/kernel.ll  # two revisions of a file in git\n  \
     irgit diff HEAD -- src/kernel.ll         # HEAD against the work tree\n  \
-    irgit install --diff-summary             # make `git diff` show this summary for IR files\n\n\
+    irgit diff --matched old.ll new.ll       # the files as written, the new one in the old one's names\n  \
+    irgit install --diff-summary             # make `git diff` show this summary for IR files\n  \
+    irgit install --diff-matched             # make `git diff` show the matched diff for IR files\n\n\
     Renamed functions are found by comparing bodies, not names: a function that disappeared and\n\
     one that appeared with the same type and a body that is at least --rename-threshold similar\n\
     (shared instructions over the mean size) are reported as one function renamed.\n\
@@ -63,6 +65,10 @@ pub struct DiffArgs {
     /// Machine-readable output (versioned schema, see the README)
     #[arg(long, conflicts_with_all = ["stat", "patch"])]
     pub json: bool,
+    /// A line diff of the files as written, the new one in the old one's
+    /// names wherever values match: unchanged lines are equal
+    #[arg(long, conflicts_with_all = ["stat", "patch", "json"])]
+    pub matched: bool,
     /// Colour the output
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto",
           num_args = 0..=1, require_equals = true, default_missing_value = "always")]
@@ -271,6 +277,12 @@ pub fn run(args: DiffArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let paint = Paint {
+        on: colour_on(args.color, false),
+    };
+    if args.matched {
+        return run_matched(&inputs, paint, args.exit_code);
+    }
     let opts = Options {
         // 1 means "bodies must be equal": the similarity stage is skipped.
         rename_threshold: if args.rename_threshold >= 1.0 {
@@ -294,9 +306,6 @@ pub fn run(args: DiffArgs) -> ExitCode {
             eprintln!("irgit diff: {e}");
             return ExitCode::from(2);
         }
-    };
-    let paint = Paint {
-        on: colour_on(args.color, false),
     };
     let mut out = String::new();
     if args.json {
@@ -322,6 +331,31 @@ pub fn run(args: DiffArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// `--matched`: the matched diff of the two inputs.
+fn run_matched(inputs: &Inputs, paint: Paint, exit_code: bool) -> ExitCode {
+    let diff = super::matched::matched_diff(
+        inputs.old.as_deref(),
+        inputs.new.as_deref(),
+        &inputs.old_label,
+        &inputs.new_label,
+        paint,
+    );
+    match diff {
+        Ok(text) => {
+            write_stdout(&text);
+            if exit_code && !text.is_empty() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("irgit diff: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -368,6 +402,9 @@ fn run_external(args: &DiffArgs) {
     }
     if args.json {
         cmd.arg("--json");
+    }
+    if args.matched {
+        cmd.arg("--matched");
     }
     cmd.arg(&a[1]).arg(&a[4]).stdin(Stdio::null());
     match cmd.output() {

@@ -18,9 +18,9 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::side::{opcode, FuncKeys};
+use super::side::{instruction_body, opcode, FuncKeys};
 use crate::merge::diff;
-use crate::merge::matching::match_function;
+use crate::merge::matching::{match_function, Matching};
 use crate::merge::model::{def_name, rewrite, BlockText, FuncText, Ref};
 
 /// The edit of one function, counted.
@@ -116,22 +116,9 @@ pub fn compare(o: &FuncKeys, n: &FuncKeys) -> FuncDiff {
     if o.same_as(n) {
         return FuncDiff::unchanged_function(o);
     }
-    let old_block: HashMap<&str, usize> = o
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.label.as_str(), i))
-        .collect();
-    let (fo, fnew, same) = without_identical_lines(o, n, &old_block);
-    let mut m = match_function(&fo, &fnew);
+    let old_block = block_index(o);
+    let m = matching(o, n, &old_block);
     let new_locals = n.locals();
-    let mut image: HashSet<String> = m.values.values().cloned().collect();
-    for d in same {
-        if !m.values.contains_key(&d) && image.insert(d.clone()) {
-            m.values.insert(d.clone(), d);
-        }
-    }
-    anchor_identical_lines(o, n, &old_block, &mut m);
     let translate = |line: &str| {
         rewrite(line, |r| match r {
             Ref::Local(x) if new_locals.contains(x) => {
@@ -218,6 +205,260 @@ pub fn compare(o: &FuncKeys, n: &FuncKeys) -> FuncDiff {
     d
 }
 
+/// Which value and which block of `n` is which of `o`: the merge's
+/// matching, helped by the lines both have identical and aligned.
+fn matching(o: &FuncKeys, n: &FuncKeys, old_block: &HashMap<&str, usize>) -> Matching {
+    let (fo, fnew, same) = without_identical_lines(o, n, old_block);
+    let mut m = match_function(&fo, &fnew);
+    let mut image: HashSet<String> = m.values.values().cloned().collect();
+    for d in same {
+        if !m.values.contains_key(&d) && image.insert(d.clone()) {
+            m.values.insert(d.clone(), d);
+        }
+    }
+    anchor_identical_lines(o, n, old_block, &mut m);
+    align_shapes(o, n, old_block, &mut m);
+    m
+}
+
+/// How `-p` writes the locals of `n` (values, arguments, blocks): in `o`'s
+/// names where the matching pairs them; a local the matching leaves
+/// unpaired keeps its own name unless `o` gives that name to another value,
+/// then it reads `<name>.new`.
+///
+/// ```text
+/// o: %var.3747 = alloca i32   (s)          n: %var.3747 = alloca i32   (retval, new)
+///                                             %var.86b5 = alloca i32   (s)
+/// names: var.86b5 -> var.3747, var.3747 -> var.3747.new
+/// ```
+pub fn names_in_old(o: &FuncKeys, n: &FuncKeys) -> HashMap<String, String> {
+    let old_block = block_index(o);
+    let m = matching(o, n, &old_block);
+    let mut pairs: HashMap<String, String> = m.values.into_iter().chain(m.blocks).collect();
+    prefer_equal_names(o, n, &mut pairs);
+    repair_slots(o, n, &mut pairs);
+    completed(n, pairs)
+}
+
+/// Most re-pairings of stack slots [`repair_slots`] tries.
+const MAX_SLOT_TRIALS: usize = 256;
+
+/// Stack slots (`alloca`s, the variables of -O0 code) look all alike, and
+/// their canonical names can move from one variable to another when a
+/// variable is added: each new slot is tried with each old slot of the same
+/// line (the slot it had, if any, going to the one it leaves), and kept
+/// where more lines of the two functions become equal.
+fn repair_slots(o: &FuncKeys, n: &FuncKeys, pairs: &mut HashMap<String, String>) {
+    let slots = |f: &FuncKeys| -> Vec<(String, String)> {
+        f.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter(|l| opcode(l) == "alloca")
+            .filter_map(|l| def_name(l).map(|d| (d.to_string(), instruction_body(l).to_string())))
+            .collect()
+    };
+    let (old_slots, new_slots) = (slots(o), slots(n));
+    if old_slots.len() < 2 || old_slots.len() * new_slots.len() > MAX_SLOT_TRIALS {
+        return;
+    }
+    let old_lines = line_counts(o);
+    let mut best = equal_lines(&old_lines, n, pairs);
+    for (x, x_line) in &new_slots {
+        for (z, z_line) in &old_slots {
+            if x_line != z_line || pairs.get(x) == Some(z) {
+                continue;
+            }
+            let mut trial = pairs.clone();
+            let was = trial.insert(x.clone(), z.clone());
+            let holder = pairs
+                .iter()
+                .find(|(k, v)| *v == z && *k != x)
+                .map(|(k, _)| k.clone());
+            if let Some(h) = holder {
+                match was {
+                    Some(w) => trial.insert(h, w),
+                    None => trial.remove(&h),
+                };
+            }
+            let score = equal_lines(&old_lines, n, &trial);
+            if score > best {
+                *pairs = trial;
+                best = score;
+            }
+        }
+    }
+}
+
+/// A function's block labels -> their index.
+fn block_index(f: &FuncKeys) -> HashMap<&str, usize> {
+    f.blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.label.as_str(), i))
+        .collect()
+}
+
+/// The lines of each block pair the matching made: (old block's, new block's).
+fn block_pairs<'f>(
+    o: &'f FuncKeys,
+    n: &'f FuncKeys,
+    old_block: &HashMap<&str, usize>,
+    m: &Matching,
+) -> Vec<(&'f [String], &'f [String])> {
+    n.blocks
+        .iter()
+        .filter_map(|b| {
+            let ob = *old_block.get(m.blocks.get(&b.label)?.as_str())?;
+            Some((o.blocks[ob].insts.as_slice(), b.insts.as_slice()))
+        })
+        .collect()
+}
+
+/// Rounds of [`align_shapes`] at most (each pairing can make more lines equal).
+const ALIGN_ROUNDS: usize = 4;
+
+/// Values the matching left open on both sides whose lines stand at the
+/// same place of a line diff of a paired block pair, with every open name
+/// blanked (`%_ = load ptr, ptr %var.eea9`): the same values. A run of
+/// look-alike lines (`%ld.2673`, `%ld.2673.1`, `%ld.2673.2`...) is where the
+/// matching, which pairs only what it can tell apart, leaves them open.
+fn align_shapes(o: &FuncKeys, n: &FuncKeys, old_block: &HashMap<&str, usize>, m: &mut Matching) {
+    for _ in 0..ALIGN_ROUNDS {
+        let image: HashSet<String> = m.values.values().cloned().collect();
+        let blocks: HashSet<&String> = m.blocks.values().collect();
+        let old_shape = |l: &str| {
+            rewrite(l, |r| match r {
+                Ref::Local(x) if !image.contains(x) && !blocks.contains(&x.to_string()) => {
+                    Some("%_".to_string())
+                }
+                _ => None,
+            })
+        };
+        let new_shape = |l: &str| {
+            rewrite(l, |r| match r {
+                Ref::Local(x) => Some(
+                    m.values
+                        .get(x)
+                        .or_else(|| m.blocks.get(x))
+                        .map_or("%_".to_string(), |y| format!("%{y}")),
+                ),
+                _ => None,
+            })
+        };
+        let mut found: Vec<(String, String)> = Vec::new();
+        for (old_lines, new_lines) in block_pairs(o, n, old_block, m) {
+            let os: Vec<String> = old_lines.iter().map(|l| old_shape(l)).collect();
+            let ns: Vec<String> = new_lines.iter().map(|l| new_shape(l)).collect();
+            for (i, j) in diff::common(&os, &ns) {
+                if let (Some(x), Some(y)) = (def_name(&new_lines[j]), def_name(&old_lines[i])) {
+                    if !m.values.contains_key(x) && !image.contains(y) {
+                        found.push((x.to_string(), y.to_string()));
+                    }
+                }
+            }
+        }
+        if found.is_empty() {
+            return;
+        }
+        m.values.extend(found);
+    }
+}
+
+/// `pairs` with every other local of `n` under its own name, or
+/// `<name>.new` where `pairs` gives that name to another local.
+fn completed(n: &FuncKeys, mut pairs: HashMap<String, String>) -> HashMap<String, String> {
+    let mut taken: HashSet<String> = pairs.values().cloned().collect();
+    let mut open: Vec<String> = n
+        .locals()
+        .into_iter()
+        .filter(|x| !pairs.contains_key(x))
+        .collect();
+    open.sort();
+    for x in open {
+        let mut name = x.clone();
+        while taken.contains(&name) {
+            name.push_str(".new");
+        }
+        taken.insert(name.clone());
+        pairs.insert(x, name);
+    }
+    pairs
+}
+
+/// A function's lines (labels as `label:`), counted.
+fn line_counts(f: &FuncKeys) -> HashMap<String, usize> {
+    let mut out: HashMap<String, usize> = HashMap::default();
+    for b in &f.blocks {
+        *out.entry(format!("{}:", b.label)).or_default() += 1;
+        for l in &b.insts {
+            *out.entry(l.clone()).or_default() += 1;
+        }
+    }
+    out
+}
+
+/// How many lines of `n`, written through `pairs`, are lines of the old
+/// function (`old`, counted).
+fn equal_lines(
+    old: &HashMap<String, usize>,
+    n: &FuncKeys,
+    pairs: &HashMap<String, String>,
+) -> usize {
+    let names = completed(n, pairs.clone());
+    let mut left = old.clone();
+    let mut equal = 0;
+    let mut take = |line: String| {
+        if let Some(c) = left.get_mut(&line).filter(|c| **c > 0) {
+            *c -= 1;
+            equal += 1;
+        }
+    };
+    for b in &n.blocks {
+        take(format!("{}:", names.get(&b.label).unwrap_or(&b.label)));
+        for l in &b.insts {
+            take(rewrite(l, |r| match r {
+                Ref::Local(x) => names.get(x).map(|y| format!("%{y}")),
+                _ => None,
+            }));
+        }
+    }
+    equal
+}
+
+/// Most candidates [`prefer_equal_names`] tries (each costs a pass over
+/// the function).
+const MAX_NAME_TRIALS: usize = 64;
+
+/// A name both functions have (canonical names come from content and
+/// neighbours) that the matching pairs otherwise: paired with itself when
+/// that makes more lines of the two functions equal. The matching pairs
+/// blocks along the CFG from the entry, so a block inserted on an edge
+/// takes the place of the block it pushed down, and so do its values.
+fn prefer_equal_names(o: &FuncKeys, n: &FuncKeys, pairs: &mut HashMap<String, String>) {
+    let old_names = o.locals();
+    let mut candidates: Vec<String> = n
+        .locals()
+        .into_iter()
+        .filter(|x| old_names.contains(x) && pairs.get(x) != Some(x))
+        .collect();
+    if candidates.is_empty() {
+        return;
+    }
+    candidates.sort();
+    let old_lines = line_counts(o);
+    let mut best = equal_lines(&old_lines, n, pairs);
+    for x in candidates.into_iter().take(MAX_NAME_TRIALS) {
+        let mut trial = pairs.clone();
+        trial.retain(|_, v| *v != x);
+        trial.insert(x.clone(), x.clone());
+        let score = equal_lines(&old_lines, n, &trial);
+        if score > best {
+            *pairs = trial;
+            best = score;
+        }
+    }
+}
+
 /// Both functions without the lines that are identical and aligned (a
 /// line diff) in blocks of the same label, terminators kept: those lines
 /// define the same values, and the matching need not look at them (in a
@@ -288,17 +529,9 @@ fn anchor_identical_lines(
     m: &mut crate::merge::matching::Matching,
 ) {
     let mut image: HashSet<String> = m.values.values().cloned().collect();
-    for block in &n.blocks {
-        let Some(&ob) = m
-            .blocks
-            .get(&block.label)
-            .and_then(|l| old_block.get(l.as_str()))
-        else {
-            continue;
-        };
-        let old_lines = &o.blocks[ob].insts;
-        for (i, j) in diff::common(old_lines, &block.insts) {
-            let (Some(a), Some(b)) = (def_name(&block.insts[j]), def_name(&old_lines[i])) else {
+    for (old_lines, new_lines) in block_pairs(o, n, old_block, m) {
+        for (i, j) in diff::common(old_lines, new_lines) {
+            let (Some(a), Some(b)) = (def_name(&new_lines[j]), def_name(&old_lines[i])) else {
                 continue;
             };
             if !m.values.contains_key(a) && !image.contains(b) {

@@ -22,11 +22,26 @@ pub fn command() -> String {
     format!("{PROGRAM} diff")
 }
 
+/// The command `irgit install --diff-matched` writes.
+pub fn matched_command() -> String {
+    format!("{PROGRAM} diff --matched")
+}
+
 /// Every `(key, value)` `irgit install --diff-summary` writes.
 pub fn config_entries() -> Vec<(String, String)> {
+    entries_running(command())
+}
+
+/// Every `(key, value)` `irgit install --diff-matched` writes: the same
+/// keys, the matched diff as the command.
+pub fn matched_config_entries() -> Vec<(String, String)> {
+    entries_running(matched_command())
+}
+
+fn entries_running(command: String) -> Vec<(String, String)> {
     vec![
-        (format!("diff.{DIFF_TEXT}.command"), command()),
-        (format!("diff.{DIFF_BITCODE}.command"), command()),
+        (format!("diff.{DIFF_TEXT}.command"), command.clone()),
+        (format!("diff.{DIFF_BITCODE}.command"), command),
     ]
 }
 
@@ -75,11 +90,20 @@ pub fn diagnose(cwd: &std::path::Path, programs: &mut Vec<(String, String)>) -> 
     }
     let installed = values.iter().filter(|(_, v)| ours(v)).count();
     if installed == values.len() {
+        let what = if values
+            .iter()
+            .all(|(_, v)| v.as_deref().is_some_and(|v| v.contains("--matched")))
+        {
+            "irgit's matched diff"
+        } else {
+            "irgit's function summary"
+        };
         out.push(Finding {
             ok: true,
-            what: "`git diff` shows irgit's function summary for IR files (diff.*.command); \
-                   `git diff --no-ext-diff` shows the canonical text"
-                .to_string(),
+            what: format!(
+                "`git diff` shows {what} for IR files (diff.*.command); \
+                 `git diff --no-ext-diff` shows the canonical text"
+            ),
             fix: None,
         });
     } else if installed > 0 {
@@ -113,5 +137,6 @@ mod tests {
         assert!(!is_diff_summary_command("irgit textconv"));
         assert!(!is_diff_summary_command("difftool"));
         assert_eq!(config_entries().len(), 2);
+        assert!(is_diff_summary_command(&matched_command()));
     }
 }

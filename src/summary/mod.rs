@@ -28,13 +28,16 @@
 //! Stages: [`side`] (fingerprints, canonical text, keys), [`mod@compare`] (one function),
 //! [`renames`] (structural rename detection, seed 003), [`moved`] (moved
 //! code by suffix array, seed 002), [`module_level`] (globals, declarations,
-//! attributes), [`render`] (summary, `--stat`, `-p`, JSON), [`cli`] (the
+//! attributes), [`render`] (summary, `--stat`, `-p`, JSON), [`matched`]
+//! (`--matched`: the files as written, the new one in the old one's
+//! names), [`cli`] (the
 //! command, git revisions, git's external-diff protocol), [`git`] (the git
 //! configuration `irgit install --diff-summary` writes).
 
 pub mod cli;
 pub mod compare;
 pub mod git;
+pub mod matched;
 pub mod module_level;
 pub mod moved;
 pub mod renames;

@@ -1,6 +1,7 @@
 //! The output forms of `irgit diff`: the short summary, `--stat`, `-p`
-//! (the canonical diff of each changed function, the function as the hunk
-//! header) and `--json`, with optional ANSI colour.
+//! (the matched canonical diff of each changed function, the function as
+//! the hunk header: the new side in the old side's names) and `--json`,
+//! with optional ANSI colour.
 //!
 //! ```text
 //! summary                                   --stat
@@ -281,9 +282,12 @@ fn span<'t>(lines: &[&'t str], first: usize, last: usize) -> Vec<&'t str> {
         .collect()
 }
 
-/// `-p`: the canonical diff of each function that is not unchanged, with
-/// three lines of context and the function as the hunk header. Lines that
-/// differ only in metadata or attribute numbering are context.
+/// `-p`: the matched diff of each function that is not unchanged, with
+/// three lines of context and the function as the hunk header. The new side
+/// is written in the old side's names wherever the matching pairs values and
+/// blocks ([`super::compare::names_in_old`]), so a value the edit renamed
+/// in the canonical form reads the same on both sides; lines that differ
+/// only in metadata or attribute numbering are context.
 pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> String {
     let undo: BTreeMap<String, String> = r
         .functions
@@ -300,27 +304,40 @@ pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> Stri
         if !f.changed {
             continue;
         }
-        // A side's raw lines of the function, and their keys.
+        let of = f.old_index.map(|i| &old.funcs[i]);
+        let nf = f.new_index.map(|i| &new.funcs[i]);
+        let names = match (of, nf) {
+            (Some(o), Some(n)) => super::compare::names_in_old(o, n),
+            _ => Default::default(),
+        };
+        // A side's lines of the function (the new side's in old names), and their keys.
+        let none = Default::default();
         let lines = |side: &'a Side,
                      all: &[&'a str],
-                     index: Option<usize>,
-                     undo: &BTreeMap<String, String>| {
-            let Some(x) = index.map(|i| &side.funcs[i]) else {
+                     x: Option<&super::side::FuncKeys>,
+                     undo: &BTreeMap<String, String>,
+                     names: &rustc_hash::FxHashMap<String, String>| {
+            let Some(x) = x else {
                 return (Vec::new(), Vec::new());
             };
-            let raw = span(all, x.first_line, x.last_line);
+            let raw: Vec<String> = span(all, x.first_line, x.last_line)
+                .into_iter()
+                .map(|l| in_names(l, names))
+                .collect();
             let keys = raw
                 .iter()
                 .map(|l| replace_globals(&side.key(l, Some(&x.name)), undo))
                 .collect::<Vec<String>>();
             (raw, keys)
         };
-        let (o_raw, ok) = lines(old, &old_lines, f.old_index, &BTreeMap::new());
-        let (n_raw, nk) = lines(new, &new_lines, f.new_index, &undo);
-        let header = n_raw.first().or(o_raw.first()).copied().unwrap_or("");
+        let (mut o_lines, ok) = lines(old, &old_lines, of, &BTreeMap::new(), &none);
+        let (mut n_lines, nk) = lines(new, &new_lines, nf, &undo, &names);
+        let header = n_lines
+            .first()
+            .or(o_lines.first())
+            .cloned()
+            .unwrap_or_default();
         let header = header.trim_end_matches('{').trim_end().to_string();
-        let mut o_lines: Vec<String> = o_raw.iter().map(|l| l.to_string()).collect();
-        let mut n_lines: Vec<String> = n_raw.iter().map(|l| l.to_string()).collect();
         // A `define` line that reads the same up to the numbers of the
         // attribute groups it names (they are numbered by content), but
         // whose groups changed: say what the groups are.
@@ -332,7 +349,13 @@ pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> Stri
                 annotate_attribute_groups(b, new);
             }
         }
-        write_hunks(&mut out, (&o_lines, &ok), (&n_lines, &nk), &header, paint);
+        write_hunks(
+            &mut out,
+            (&o_lines, &ok),
+            (&n_lines, &nk),
+            &|_| header.clone(),
+            paint,
+        );
     }
     out
 }
@@ -342,6 +365,26 @@ fn without_attribute_numbers(line: &str) -> String {
     crate::merge::model::rewrite(line, |r| {
         matches!(r, crate::merge::model::Ref::Attr(_)).then(|| "#".to_string())
     })
+}
+
+/// A line with its locals renamed through `names` (references, a block's
+/// own label, the blocks LLVM's `; preds =` comment lists).
+fn in_names(line: &str, names: &rustc_hash::FxHashMap<String, String>) -> String {
+    if names.is_empty() {
+        return line.to_string();
+    }
+    let out = crate::merge::model::rewrite(line, |r| match r {
+        crate::merge::model::Ref::Local(x) => names.get(x).map(|n| format!("%{n}")),
+        _ => None,
+    });
+    let label_end = out
+        .bytes()
+        .position(|c| !crate::merge::model::is_id_byte(c))
+        .filter(|&e| e > 0 && out[e..].starts_with(':'));
+    match label_end.and_then(|e| names.get(&out[..e]).map(|n| (e, n))) {
+        Some((e, n)) => format!("{n}{}", &out[e..]),
+        None => out,
+    }
 }
 
 /// Appends `; #N = { ... }` for every attribute group a line names.
@@ -369,14 +412,16 @@ enum Op {
     Ins(usize),
 }
 
-/// Writes the hunks of one function; line numbers count from the
-/// function's `define` line (1), so they do not depend on the rest of the
-/// module.
-fn write_hunks(
+/// Writes the hunks of a line diff of `ol` and `nl`, compared by their keys
+/// `ok` and `nk` (context lines are printed from `nl`); line numbers count
+/// from the first line given (for `-p`, the function's `define` line, so
+/// they do not depend on the rest of the module). `header` gives the text
+/// after `@@ ... @@` from the old line (0-based) of the hunk's first change.
+pub fn write_hunks(
     out: &mut String,
     (ol, ok): (&[String], &[String]),
     (nl, nk): (&[String], &[String]),
-    header: &str,
+    header: &dyn Fn(usize) -> String,
     paint: Paint,
 ) {
     const CONTEXT: usize = 3;
@@ -408,6 +453,10 @@ fn write_hunks(
     let mut k = 0;
     while k < changed.len() {
         let start = changed[k].saturating_sub(CONTEXT);
+        let first_change = ops[..changed[k]]
+            .iter()
+            .filter(|o| !matches!(o, Op::Ins(_)))
+            .count();
         let mut end = changed[k];
         while k < changed.len() && changed[k] <= end + 2 * CONTEXT + 1 {
             end = changed[k];
@@ -435,11 +484,15 @@ fn write_hunks(
         };
         let _ = writeln!(
             out,
-            "{} {header}",
+            "{}{}",
             paint.paint(
                 CYAN,
                 &format!("@@ -{} +{} @@", at(first_old, n_old), at(first_new, n_new))
-            )
+            ),
+            match header(first_change) {
+                h if h.is_empty() => h,
+                h => format!(" {h}"),
+            }
         );
         for op in hunk {
             match *op {

@@ -187,3 +187,22 @@ pub fn canon(text: &str) -> String {
     )
     .unwrap()
 }
+
+/// The `+` lines of a unified diff that equal a `-` line of the same hunk
+/// and that `keep` selects (blank lines never count).
+pub fn identical_pairs(p: &str, keep: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for hunk in p.split("\n@@ ").skip(1) {
+        let minus: Vec<&str> = hunk
+            .lines()
+            .filter(|l| !l.starts_with("---"))
+            .filter_map(|l| l.strip_prefix('-'))
+            .collect();
+        for plus in hunk.lines().filter_map(|l| l.strip_prefix('+')) {
+            if !plus.trim().is_empty() && minus.contains(&plus) && keep(plus) {
+                out.push(plus.to_string());
+            }
+        }
+    }
+    out
+}
