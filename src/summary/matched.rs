@@ -78,12 +78,12 @@ fn new_in_old_names(old: &Loaded, new: &Loaded) -> String {
             undo,
         }
     }
-    let (_, translated) = faithful::translate(
+    faithful::translate(
         &side(Side::Base, old, &none),
         &side(Side::Ours, old, &none),
         &side(Side::Theirs, new, &none),
-    );
-    translated
+    )
+    .theirs
 }
 
 /// How one function's tokens of the new file are written: the new token ->
