@@ -50,6 +50,23 @@ fn all_triples() -> Vec<Triple> {
     v
 }
 
+/// `irgit::merge::merge_bytes` with default markers: the outcome and the
+/// bytes it writes, as text.
+fn merge_in_process(base: &str, ours: &str, theirs: &str) -> (irgit::merge::Outcome, String) {
+    let m = irgit::merge::Markers::default();
+    let r = irgit::merge::merge_bytes(
+        base.as_bytes(),
+        ours.as_bytes(),
+        theirs.as_bytes(),
+        "m.ll",
+        &m,
+    )
+    .unwrap();
+    let text = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap())
+        .unwrap();
+    (r, text)
+}
+
 #[test]
 fn identities_give_an_input_byte_for_byte() {
     let mut n = 0;
@@ -214,18 +231,8 @@ fn a_clean_but_wrong_git_merge_is_not_taken() {
     let theirs = base.replace("%v = or i32 %w, 4", "%v = or i32 %y, 4");
     let (git_clean, _, _) = git_merge_file(base, &ours, &theirs);
     assert!(git_clean, "the case needs a clean git merge");
-    let m = irgit::merge::Markers::default();
-    let r = irgit::merge::merge_bytes(
-        base.as_bytes(),
-        ours.as_bytes(),
-        theirs.as_bytes(),
-        "m.ll",
-        &m,
-    )
-    .unwrap();
+    let (r, text) = merge_in_process(base, &ours, &theirs);
     assert_eq!(r.conflicts, 1);
-    let text = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap())
-        .unwrap();
     // Ours' and theirs' versions, in the input's own names, with the comment.
     assert!(
         text.contains("<<<<<<< ours\n; the value y feeds two users\n"),
@@ -283,17 +290,7 @@ fn a_clean_valid_derivation_that_disagrees_is_a_conflict() {
     let theirs = base.replace("%z = add i32 %a, 9", "%z = add i32 %y, 9");
     let (git_clean, _, _) = git_merge_file(&base, &ours, &theirs);
     assert!(git_clean, "the case needs a clean git merge");
-    let m = irgit::merge::Markers::default();
-    let r = irgit::merge::merge_bytes(
-        base.as_bytes(),
-        ours.as_bytes(),
-        theirs.as_bytes(),
-        "m.ll",
-        &m,
-    )
-    .unwrap();
-    let text = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap())
-        .unwrap();
+    let (r, text) = merge_in_process(&base, &ours, &theirs);
     assert_eq!(r.conflicts, 1, "{text}");
     let notes = r.notes.join("\n");
     assert!(
@@ -324,12 +321,8 @@ fn module_id_lines_are_llvms_and_source_filename_is_a_line() {
     let base = id("a");
     let ours = id("b").replace("add i32 %a, 1", "add i32 %a, 5");
     let theirs = id("c").replace("sub i32 %a, 1", "sub i32 %a, 7");
-    let m = irgit::merge::Markers::default();
     let run = |b: &str, o: &str, t: &str| {
-        let r = irgit::merge::merge_bytes(b.as_bytes(), o.as_bytes(), t.as_bytes(), "m.ll", &m)
-            .unwrap();
-        let text = String::from_utf8(irgit::merge::output_bytes(o.as_bytes(), &r, "m.ll").unwrap())
-            .unwrap();
+        let (r, text) = merge_in_process(b, o, t);
         (r.conflicts, text)
     };
     let (conflicts, text) = run(&base, &ours, &theirs);
