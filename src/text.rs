@@ -104,3 +104,20 @@ pub fn rewrite(line: &str, mut f: impl FnMut(Ref<'_>) -> Option<String>) -> Stri
     out.push_str(&line[copied..]);
     out
 }
+
+/// `@f` in `define ptr addrspace(1) @f(...`: the first `@name(` of a
+/// function's header or declaration.
+pub fn function_name(header: &str) -> Option<&str> {
+    let mut search = header;
+    while let Some(at) = search.find('@') {
+        let rest = &search[at..];
+        if let Some(paren) = rest.find('(') {
+            let name = &rest[..paren];
+            if !name.contains(' ') {
+                return Some(name);
+            }
+        }
+        search = &search[at + 1..];
+    }
+    None
+}

@@ -81,7 +81,7 @@ pub fn identities_in_text(text: &str) -> HashMap<u32, u64> {
     let mut function: Option<&str> = None;
     for line in text.lines() {
         if line.starts_with("define ") {
-            function = Some(crate::merge::model::function_name(line).unwrap_or(line));
+            function = Some(crate::text::function_name(line).unwrap_or(line));
         }
         if let Some(f) = function {
             uses_in(line, f, &mut uses);

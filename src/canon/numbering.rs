@@ -261,7 +261,7 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> (Vec<Met
             continue;
         }
         if line.starts_with("define ") || !line.starts_with([' ', '}', ';']) {
-            let name = crate::merge::model::function_name(line)
+            let name = crate::text::function_name(line)
                 .filter(|_| line.starts_with("define "))
                 .or_else(|| line.split_once(" = ").map(|(e, _)| e))
                 .unwrap_or(line);

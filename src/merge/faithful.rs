@@ -123,8 +123,9 @@ pub struct Fresh {
     metas: HashMap<(u64, usize), u32>,
     next_meta: u32,
     /// Values both sides renamed differently (or theirs renamed to a name
-    /// ours' function uses): the merge cannot be clean.
-    pub rename_clashes: Vec<String>,
+    /// ours' function uses), as (theirs' name, function): the merge cannot
+    /// be clean.
+    pub rename_clashes: Vec<(String, String)>,
 }
 
 /// What ours has, for the translations to aim at.
@@ -221,7 +222,8 @@ impl Fresh {
         }
         let taken = self.taken_locals.entry(func.to_string()).or_default();
         if ours != *base || taken.contains(theirs) {
-            self.rename_clashes.push(format!("%{theirs} in {func}"));
+            self.rename_clashes
+                .push((theirs.to_string(), func.to_string()));
             return ours;
         }
         taken.insert(theirs.to_string());
@@ -788,8 +790,8 @@ fn apply_translation(text: &str, t: &Translation) -> String {
 pub struct Translated {
     pub base: String,
     pub theirs: String,
-    /// Values both sides renamed differently (`%name in @f`).
-    pub rename_clashes: Vec<String>,
+    /// Values both sides renamed differently: (theirs' name, function).
+    pub rename_clashes: Vec<(String, String)>,
 }
 
 /// Base and theirs written in ours' names (theirs' renames of values ours

@@ -422,7 +422,7 @@ fn disagreement(
         })
         .flatten();
     let (text, conflicts) =
-        written.unwrap_or_else(|| (whole_file_conflict(base, ours, theirs, markers), 1));
+        written.unwrap_or_else(|| (render::conflict_hunk(ours, base, theirs, markers), 1));
     let what = if disputed.is_empty() {
         "the module".to_string()
     } else {
@@ -441,24 +441,25 @@ fn disagreement(
 /// concerned (ours' versions against theirs'), however the rest merges.
 fn rename_clash(
     host: &str,
-    clashes: &[String],
+    clashes: &[(String, String)],
     [base, ours, theirs]: [&str; 3],
     markers: &Markers,
 ) -> Outcome {
-    let mut functions: Vec<String> = clashes
-        .iter()
-        .filter_map(|c| c.split_once(" in ").map(|(_, f)| f.to_string()))
-        .collect();
+    let mut functions: Vec<String> = clashes.iter().map(|(_, f)| f.clone()).collect();
     functions.sort();
     functions.dedup();
     let (text, conflicts) =
         agreement::conflict_on_functions(host, &functions, [base, ours, theirs], markers)
             .filter(|(_, n)| *n > 0)
-            .unwrap_or_else(|| (whole_file_conflict(base, ours, theirs, markers), 1));
+            .unwrap_or_else(|| (render::conflict_hunk(ours, base, theirs, markers), 1));
+    let named: Vec<String> = clashes
+        .iter()
+        .map(|(v, f)| format!("%{v} in {f}"))
+        .collect();
     let mut o = Outcome::exact(text.as_bytes(), conflicts);
     o.notes.push(format!(
         "both sides renamed the same value differently ({}); written as a conflict",
-        clashes.join(", ")
+        named.join(", ")
     ));
     o
 }
@@ -481,7 +482,7 @@ fn conflicts_in_ours_text(
         // side deleted...): one conflict over the whole file, in ours'
         // text, rather than the canonical form, which has no comments.
         let mut o = Outcome::exact(
-            whole_file_conflict(base, ours, theirs, markers).as_bytes(),
+            render::conflict_hunk(ours, base, theirs, markers).as_bytes(),
             1,
         );
         o.notes.push(format!(
@@ -533,11 +534,6 @@ fn in_ours_names(
         t.theirs = t2;
     }
     t
-}
-
-/// The three versions as one conflict covering the whole file.
-fn whole_file_conflict(base: &str, ours: &str, theirs: &str, m: &Markers) -> String {
-    render::conflict_hunk(ours, base, theirs, m)
 }
 
 /// When ours is in canonical form (a repository that uses the hook), so is

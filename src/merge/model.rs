@@ -27,7 +27,7 @@ pub enum Side {
     Theirs,
 }
 
-pub use crate::text::{is_id_byte, rewrite, rewrite_with, scan_refs, Ref};
+pub use crate::text::{function_name, is_id_byte, rewrite, rewrite_with, scan_refs, Ref};
 
 /// The local names a line refers to, in order.
 pub fn local_refs(line: &str) -> Vec<String> {
@@ -148,23 +148,6 @@ fn entity_key(line: &str) -> String {
         return line[..eq].to_string();
     }
     line.to_string()
-}
-
-/// `@f` in `define ptr addrspace(1) @f(...`: the first `@name(` of a
-/// function's header or declaration.
-pub fn function_name(header: &str) -> Option<&str> {
-    let mut search = header;
-    while let Some(at) = search.find('@') {
-        let rest = &search[at..];
-        if let Some(paren) = rest.find('(') {
-            let name = &rest[..paren];
-            if !name.contains(' ') {
-                return Some(name);
-            }
-        }
-        search = &search[at + 1..];
-    }
-    None
 }
 
 /// Parses LLVM's printed form of a module. `name` is for error messages.
