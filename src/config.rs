@@ -23,7 +23,7 @@
 //!   lit_tests: keep              # keep | canonicalize: files with a `RUN:` line
 //!   dialect: keep                # keep | upgrade: files LLVM 22 prints in another syntax
 //! merge:
-//!   style: diff3                 # diff3 | merge: conflict markers with or without the base part
+//!   style: diff3                 # diff3 | merge | zdiff3 (unset: git's merge.conflictStyle, else diff3)
 //!   timeout_seconds: 120         # then fall back to a line merge (reported as a conflict)
 //! textconv:
 //!   timeout_seconds: 10          # then `git diff` shows the file as written (one line on stderr)
@@ -132,8 +132,9 @@ impl TextconvOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MergeOptions {
-    /// Conflict presentation: `diff3` (with the base section) or `merge`.
-    pub style: crate::merge::Style,
+    /// Conflict presentation: `diff3` (with the base section), `merge` or
+    /// `zdiff3`; unset: git's `merge.conflictStyle`, else diff3.
+    pub style: Option<crate::merge::Style>,
     /// Seconds before the structured merge gives up and a line merge runs.
     pub timeout_seconds: u64,
 }
@@ -141,7 +142,7 @@ pub struct MergeOptions {
 impl Default for MergeOptions {
     fn default() -> Self {
         MergeOptions {
-            style: crate::merge::Style::Diff3,
+            style: None,
             timeout_seconds: 120,
         }
     }

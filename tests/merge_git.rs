@@ -275,3 +275,73 @@ fn conflict_markers_carry_the_labels_git_passes() {
         "base labels {base:?}"
     );
 }
+
+/// A repository stopped on the CONFLICT_A / CONFLICT_B conflict, with
+/// `merge.conflictStyle` set to `style` (unset when `None`).
+fn repo_stopped_on_a_conflict(style: Option<&str>) -> Repo {
+    let repo = repo_with_base();
+    if let Some(s) = style {
+        repo.ok(&["config", "merge.conflictStyle", s]);
+    }
+    repo.ok(&["checkout", "-q", "-b", "side"]);
+    repo.commit_file("work.ll", &ir(&["CONFLICT_B"]), "B");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file("work.ll", &ir(&["CONFLICT_A"]), "A");
+    assert_eq!(
+        repo.git(&["merge", "--no-edit", "side"]).status.code(),
+        Some(1)
+    );
+    repo
+}
+
+fn has_base_section(text: &str) -> bool {
+    text.lines().any(|l| l.starts_with("||||||| "))
+}
+
+/// git passes a driver no style: `merge.conflictStyle` is read from git's
+/// config, as git's own line merge reads it.
+#[test]
+fn merge_conflict_style_comes_from_git_config() {
+    let repo = repo_stopped_on_a_conflict(Some("merge"));
+    let text = repo.read("work.ll");
+    assert!(has_conflict_markers(&text, 7), "no markers:\n{text}");
+    assert!(!has_base_section(&text), "merge style with a base:\n{text}");
+
+    let repo = repo_stopped_on_a_conflict(Some("zdiff3"));
+    let text = repo.read("work.ll");
+    assert!(has_base_section(&text), "zdiff3 without a base:\n{text}");
+    let ours = text
+        .split("<<<<<<< ")
+        .nth(1)
+        .and_then(|s| s.split("||||||| ").next())
+        .unwrap();
+    assert!(
+        !ours
+            .lines()
+            .skip(1)
+            .any(|l| l.trim_start().starts_with("define ")),
+        "zdiff3 keeps lines both sides share inside the markers:\n{text}"
+    );
+}
+
+/// `git checkout --conflict=STYLE FILE` re-creates the conflict in that
+/// style through the driver, whatever the config says.
+#[test]
+fn git_checkout_conflict_recreates_the_conflict_in_the_style_asked() {
+    let repo = repo_stopped_on_a_conflict(None);
+    assert!(has_base_section(&repo.read("work.ll")), "diff3 by default");
+    repo.ok(&["checkout", "--conflict=merge", "work.ll"]);
+    let text = repo.read("work.ll");
+    assert!(has_conflict_markers(&text, 7), "no markers:\n{text}");
+    assert!(!has_base_section(&text), "--conflict=merge:\n{text}");
+    assert!(text.contains("1000") && text.contains("2000"), "{text}");
+
+    repo.ok(&["config", "merge.conflictStyle", "merge"]);
+    repo.ok(&["checkout", "--conflict", "diff3", "work.ll"]);
+    assert!(has_base_section(&repo.read("work.ll")), "--conflict diff3");
+    repo.ok(&["restore", "--conflict=merge", "work.ll"]);
+    assert!(
+        !has_base_section(&repo.read("work.ll")),
+        "restore --conflict"
+    );
+}

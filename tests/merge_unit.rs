@@ -335,7 +335,7 @@ fn style_names_parse_from_yaml() {
         Path::new("x"),
     )
     .unwrap();
-    assert_eq!(c.merge.style, Style::Diff3);
+    assert_eq!(c.merge.style, Some(Style::Diff3));
     assert_eq!(c.merge.timeout_seconds, 5);
 }
 

@@ -6,6 +6,7 @@
 //! ```
 
 pub mod cmd;
+pub mod conflict_style;
 pub mod dialect;
 pub mod doctor;
 pub mod drivers;

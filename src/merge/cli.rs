@@ -42,7 +42,9 @@ pub struct MergeArgs {
     /// Write the result here instead of overwriting OURS
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// Conflict style (default: `merge.style` in .irgit.yaml, else diff3)
+    /// Conflict style (default: `git checkout --conflict=STYLE` when that runs
+    /// the driver, else `merge.style` in .irgit.yaml, else git's
+    /// `merge.conflictStyle`, else diff3)
     #[arg(long, value_enum)]
     pub style: Option<Style>,
     /// Give up on the structured merge after this many seconds, then line merge
@@ -87,7 +89,7 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
     };
     let markers = Markers {
         size: args.marker_size,
-        style: args.style.unwrap_or(options.style),
+        style: conflict_style(args.style, options.style),
         ours: label_or(&args.ours_label, "ours"),
         base: label_or(&args.base_label, "base"),
         theirs: label_or(&args.theirs_label, "theirs"),
@@ -207,7 +209,17 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
     }
 }
 
-/// Parses and verifies a merge result with LLVM.
+/// The conflict style, from the first that says: the command line, the
+/// `git checkout`/`git restore --conflict=STYLE` that runs the driver,
+/// `.irgit.yaml`, git's `merge.conflictStyle`; else diff3.
+fn conflict_style(flag: Option<Style>, irgit_yaml: Option<Style>) -> Style {
+    use crate::git::conflict_style::{configured, requested_by_checkout};
+    flag.or_else(requested_by_checkout)
+        .or(irgit_yaml)
+        .or_else(|| configured(&std::env::current_dir().ok()?))
+        .unwrap_or_default()
+}
+
 /// A conflict label, or `fallback` when git passed none (an empty `%X` from git < 2.44).
 fn label_or(label: &str, fallback: &str) -> String {
     match label.trim() {
@@ -216,6 +228,7 @@ fn label_or(label: &str, fallback: &str) -> String {
     }
 }
 
+/// Parses and verifies a merge result with LLVM.
 fn verify_ir(bytes: &[u8], name: &str) -> Result<(), String> {
     let session = crate::ir::Session::new();
     let module = session.parse(bytes, name).map_err(|e| e.to_string())?;

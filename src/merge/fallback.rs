@@ -27,9 +27,11 @@ pub fn line_merge(
 ) -> Result<LineMerge, String> {
     let mut cmd = Command::new("git");
     cmd.arg("merge-file").arg("-p");
-    if m.style == Style::Diff3 {
-        cmd.arg("--diff3");
-    }
+    match m.style {
+        Style::Diff3 => cmd.arg("--diff3"),
+        Style::Zdiff3 => cmd.arg("--zdiff3"),
+        Style::Merge => &mut cmd,
+    };
     cmd.args(["-L", &m.ours, "-L", &m.base, "-L", &m.theirs])
         .arg(format!("--marker-size={}", m.size.max(1)))
         .arg(ours)

@@ -16,7 +16,7 @@
 //! Conflicts are written with markers around the conflicting lines only.
 
 use super::diff;
-use super::render::{Markers, Style};
+use super::render::{conflict_hunk, Markers};
 
 /// A change of one side: base lines `start..end` become `new`.
 type Hunk<'a> = diff::Hunk<&'a str>;
@@ -191,29 +191,19 @@ pub fn merge3(
                 }
                 s
             };
-            let mark = |c: char| c.to_string().repeat(m.size.max(1));
             let ensure_nl = |s: &mut String| {
                 if !s.is_empty() && !s.ends_with('\n') {
                     s.push('\n');
                 }
             };
-            let mut ours_part = side_text(&ho[i..gi]);
-            let mut theirs_part = side_text(&ht[j..gj]);
-            let mut base_part: String = b[start..end].concat();
-            for p in [&mut ours_part, &mut theirs_part, &mut base_part] {
-                ensure_nl(p);
-            }
+            let base_part: String = b[start..end].concat();
             ensure_nl(&mut out);
-            out.push_str(&format!("{} {}\n", mark('<'), m.ours));
-            out.push_str(&ours_part);
-            if m.style == Style::Diff3 {
-                out.push_str(&format!("{} {}\n", mark('|'), m.base));
-                out.push_str(&base_part);
-            }
-            out.push_str(&mark('='));
-            out.push('\n');
-            out.push_str(&theirs_part);
-            out.push_str(&format!("{} {}\n", mark('>'), m.theirs));
+            out.push_str(&conflict_hunk(
+                &side_text(&ho[i..gi]),
+                &base_part,
+                &side_text(&ht[j..gj]),
+                m,
+            ));
             pos = end;
         }
         i = gi;

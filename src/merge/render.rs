@@ -1,10 +1,11 @@
 //! Conflict markers: the merged text with each conflicting region between
-//! markers of git's length `%L`, labelled with the side names.
+//! markers of git's length `%L`, labelled with the side names, in git's
+//! three styles (`merge.conflictStyle`).
 //!
 //! ```text
-//! <<<<<<< ours                 (diff3 style; `merge` style drops the base part)
-//!   %x = add i32 %arg0, 2
-//! ||||||| base
+//! <<<<<<< ours                 (diff3 style; `merge` style drops the base part;
+//!   %x = add i32 %arg0, 2       zdiff3 moves lines both sides share out of the
+//! ||||||| base                  markers, as git's zdiff3 does)
 //!   %x = add i32 %arg0, 1
 //! =======
 //!   %x = add i32 %arg0, 3
@@ -32,6 +33,26 @@ pub enum Style {
     Diff3,
     /// ours and theirs sections only
     Merge,
+    /// diff3, with the lines that open or close both sides' sections alike
+    /// written outside the markers
+    Zdiff3,
+}
+
+impl Style {
+    /// The style git names `name` (`merge.conflictStyle`, `--conflict=`).
+    pub fn from_git(name: &str) -> Option<Style> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "merge" => Some(Style::Merge),
+            "diff3" => Some(Style::Diff3),
+            "zdiff3" => Some(Style::Zdiff3),
+            _ => None,
+        }
+    }
+
+    /// Whether the base section is written.
+    pub fn shows_base(self) -> bool {
+        self != Style::Merge
+    }
 }
 
 /// Marker labels and size.
@@ -59,7 +80,7 @@ impl Default for Markers {
 /// Prints pieces, with markers around conflicts.
 pub fn render(pieces: &[Piece], m: &Markers) -> String {
     let mut s = String::new();
-    let mark = |c: char| c.to_string().repeat(m.size.max(1));
+    let joined = |lines: &[String]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
     for p in pieces {
         match p {
             Piece::Text(t) => {
@@ -67,25 +88,12 @@ pub fn render(pieces: &[Piece], m: &Markers) -> String {
                 s.push('\n');
             }
             Piece::Conflict { ours, base, theirs } => {
-                s.push_str(&format!("{} {}\n", mark('<'), m.ours));
-                for l in ours {
-                    s.push_str(l);
-                    s.push('\n');
-                }
-                if m.style == Style::Diff3 {
-                    s.push_str(&format!("{} {}\n", mark('|'), m.base));
-                    for l in base {
-                        s.push_str(l);
-                        s.push('\n');
-                    }
-                }
-                s.push_str(&mark('='));
-                s.push('\n');
-                for l in theirs {
-                    s.push_str(l);
-                    s.push('\n');
-                }
-                s.push_str(&format!("{} {}\n", mark('>'), m.theirs));
+                s.push_str(&conflict_hunk(
+                    &joined(ours),
+                    &joined(base),
+                    &joined(theirs),
+                    m,
+                ));
             }
         }
     }
@@ -118,7 +126,9 @@ pub fn resolved(pieces: &[Piece], keep: Keep) -> String {
 }
 
 /// One conflict region over three texts (each a run of whole lines): ours,
-/// base (diff3 style only) and theirs, between markers of `m.size`.
+/// base (not in `merge` style) and theirs, between markers of `m.size`.
+/// In zdiff3 style the lines that begin (end) both ours and theirs come
+/// before (after) the markers.
 pub fn conflict_hunk(ours: &str, base: &str, theirs: &str, m: &Markers) -> String {
     let mark = |c: char| c.to_string().repeat(m.size.max(1));
     let section = |t: &str| {
@@ -128,16 +138,79 @@ pub fn conflict_hunk(ours: &str, base: &str, theirs: &str, m: &Markers) -> Strin
         }
         t
     };
-    let mut out = format!("{} {}\n{}", mark('<'), m.ours, section(ours));
-    if m.style == Style::Diff3 {
+    let (ours, theirs) = (section(ours), section(theirs));
+    let (before, after) = match m.style {
+        Style::Zdiff3 => shared_ends(&ours, &theirs),
+        _ => (0, 0),
+    };
+    let mut out = ours[..before].to_string();
+    let inner = |t: &str| t[before..t.len() - after].to_string();
+    out.push_str(&format!("{} {}\n{}", mark('<'), m.ours, inner(&ours)));
+    if m.style.shows_base() {
         out.push_str(&format!("{} {}\n{}", mark('|'), m.base, section(base)));
     }
     out.push_str(&format!(
         "{}\n{}{} {}\n",
         mark('='),
-        section(theirs),
+        inner(&theirs),
         mark('>'),
         m.theirs
     ));
+    out.push_str(&ours[ours.len() - after..]);
     out
+}
+
+/// Byte lengths of the whole lines that begin both texts and of those that
+/// end both (not overlapping: at least the shorter text's lines between).
+fn shared_ends(a: &str, b: &str) -> (usize, usize) {
+    let (la, lb): (Vec<&str>, Vec<&str>) = (
+        a.split_inclusive('\n').collect(),
+        b.split_inclusive('\n').collect(),
+    );
+    let head = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
+    let tail = la[head..]
+        .iter()
+        .rev()
+        .zip(lb[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let bytes = |lines: &[&str]| lines.iter().map(|l| l.len()).sum::<usize>();
+    (bytes(&la[..head]), bytes(&la[la.len() - tail..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn markers(style: Style) -> Markers {
+        Markers {
+            style,
+            ..Markers::default()
+        }
+    }
+
+    #[test]
+    fn zdiff3_writes_shared_lines_outside_the_markers() {
+        let hunk = conflict_hunk(
+            "a\nx\nz\n",
+            "a\nb\nz\n",
+            "a\ny\nz\n",
+            &markers(Style::Zdiff3),
+        );
+        assert_eq!(
+            hunk,
+            "a\n<<<<<<< ours\nx\n||||||| base\na\nb\nz\n=======\ny\n>>>>>>> theirs\nz\n"
+        );
+    }
+
+    #[test]
+    fn merge_style_has_no_base_and_diff3_keeps_shared_lines_inside() {
+        let merge = conflict_hunk("a\nx\n", "a\n", "a\ny\n", &markers(Style::Merge));
+        assert_eq!(merge, "<<<<<<< ours\na\nx\n=======\na\ny\n>>>>>>> theirs\n");
+        let diff3 = conflict_hunk("a\nx\n", "a\n", "a\ny\n", &markers(Style::Diff3));
+        assert!(
+            diff3.starts_with("<<<<<<< ours\na\nx\n||||||| base\na\n"),
+            "{diff3}"
+        );
+    }
 }
