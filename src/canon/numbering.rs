@@ -18,6 +18,7 @@
 //! their new numbers, so a new node is one new line. Nothing else of the
 //! text changes: strings are copied as they are.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::hash::StableHasher;
@@ -78,6 +79,9 @@ pub fn renumber(printed: &str, metadata: &rustc_hash::FxHashMap<u32, u64>) -> St
         .lines()
         .filter_map(|l| number_at(l.strip_prefix('!')?, 0).map(|(n, _)| n))
         .collect();
+    if attrs.is_empty() && defined.is_empty() {
+        return printed.to_string();
+    }
     let meta = if defined.iter().all(|n| metadata.contains_key(n)) {
         assign(
             defined.iter().map(|n| (metadata[n], *n)).collect(),
@@ -87,9 +91,13 @@ pub fn renumber(printed: &str, metadata: &rustc_hash::FxHashMap<u32, u64>) -> St
         HashMap::new()
     };
     let mut out = String::with_capacity(printed.len() + printed.len() / 8);
-    let mut lines: Vec<String> = Vec::new();
+    let mut lines: Vec<Cow<str>> = Vec::new();
     for line in printed.split_inclusive('\n') {
-        lines.push(rewrite_line(line, &attrs, &meta));
+        if line.contains(['#', '!']) {
+            lines.push(Cow::Owned(rewrite_line(line, &attrs, &meta)));
+        } else {
+            lines.push(Cow::Borrowed(line));
+        }
     }
     sort_runs(&mut lines, "attributes #");
     sort_runs(&mut lines, "!");
@@ -111,8 +119,8 @@ fn rewrite_line(line: &str, attrs: &HashMap<u32, u32>, meta: &HashMap<u32, u32>)
 
 /// Sorts each run of consecutive lines that start with `prefix` and a
 /// number by that number.
-fn sort_runs(lines: &mut [String], prefix: &str) {
-    let key = |l: &String| {
+fn sort_runs(lines: &mut [Cow<str>], prefix: &str) {
+    let key = |l: &Cow<str>| {
         l.strip_prefix(prefix)
             .and_then(|r| number_at(r, 0))
             .map(|(n, _)| n)
