@@ -260,3 +260,84 @@ fn a_function_moved_down_its_file_shows_on_its_subprogram_only() {
         }
     }
 }
+
+/// A test of `tests/lit_corpus/`.
+fn lit_corpus(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/lit_corpus")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// Issue 19's bound on a view diff: max(raw + 4, 1.25 × raw).
+fn within_target(raw: usize, shown: usize) -> bool {
+    shown <= (raw + 4).max(raw * 5 / 4)
+}
+
+#[test]
+fn a_deleted_store_or_a_changed_constant_in_an_unnamed_test_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = unnamed_test(dir.path());
+    let before = view(&text);
+    let lines: Vec<&str> = text.lines().collect();
+    let stores: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].trim_start().starts_with("store "))
+        .collect();
+    assert!(stores.len() > 5);
+    for &at in stores.iter().step_by(stores.len() / 5) {
+        let mut edited: Vec<&str> = lines.clone();
+        edited.remove(at);
+        let after = view(&(edited.join("\n") + "\n"));
+        assert_eq!(
+            changed(&before, &after),
+            1,
+            "deleting line {at} ({}):\n{}",
+            lines[at],
+            first_diff_labeled(&before, &after, 30, "before", "after")
+        );
+    }
+    let constants: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains(" = add nsw i32 ") && lines[i].ends_with(", 1"))
+        .collect();
+    assert!(!constants.is_empty());
+    for at in constants {
+        let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        edited[at] = format!("{}, 2", &lines[at][..lines[at].len() - 3]);
+        let after = view(&(edited.join("\n") + "\n"));
+        assert_eq!(
+            changed(&before, &after),
+            2,
+            "{}",
+            first_diff_labeled(&before, &after, 30, "before", "after")
+        );
+    }
+}
+
+#[test]
+fn a_function_deleted_from_a_debug_test_keeps_its_nodes_in_the_view() {
+    for name in [
+        "dbg_loop_unroll.ll",
+        "dbg_mem2reg_clamp.ll",
+        "dbg_sroa_unnamed.ll",
+    ] {
+        let text = lit_corpus(name);
+        let lines: Vec<&str> = text.lines().collect();
+        let define = lines.iter().position(|l| l.starts_with("define ")).unwrap();
+        let end = define + lines[define..].iter().position(|l| *l == "}").unwrap();
+        let mut edited: Vec<&str> = lines[..define].to_vec();
+        edited.extend(&lines[end + 1..]);
+        let edited = edited.join("\n") + "\n";
+        let (a, b) = (view(&text), view(&edited));
+        let raw = changed(&text, &edited);
+        let shown = changed(&a, &b);
+        assert!(
+            within_target(raw, shown),
+            "{name}: raw {raw}, view {shown}\n{}",
+            first_diff_labeled(&a, &b, 40, "before", "after")
+        );
+        assert_eq!(view(&b), b, "{name}: the view is not idempotent");
+        assert!(!b.contains("irgit.view"), "{name}: the kept list shows");
+    }
+}

@@ -70,6 +70,18 @@ impl BlockKeyCache {
 
 /// Computes the canonical block order without changing the function.
 pub fn canonical_order(func: Func) -> Layout {
+    layout_with(func, false)
+}
+
+/// The layout of a test's function, whose labels are the author's: a named
+/// block is keyed by its name, the entry by being the entry, an unnamed
+/// block by its successor count and its neighbours' keys (no contents), so
+/// its name changes only with the control-flow graph around it.
+pub fn layout_as_written(func: Func) -> Layout {
+    layout_with(func, true)
+}
+
+fn layout_with(func: Func, as_written: bool) -> Layout {
     let blocks = func.blocks();
     let mut order = reverse_postorder(&blocks);
     let reached: HashSet<Block> = order.iter().copied().collect();
@@ -88,7 +100,7 @@ pub fn canonical_order(func: Func) -> Layout {
     unreachable.sort();
     order.extend(unreachable.into_iter().map(|(_, _, b)| b));
     let index: HashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    let keys = block_keys(&order, &index);
+    let keys = block_keys(&order, &index, as_written);
     let names = block_names(&keys);
     Layout {
         order,
@@ -107,14 +119,24 @@ const BLOCK_ROUNDS: usize = 2;
 /// leaves it alone. Colliding keys absorb their predecessors' and
 /// successors' keys for a couple of rounds; what still collides is told
 /// apart by reverse post-order rank within the collision.
-fn block_keys(order: &[Block], index: &HashMap<Block, usize>) -> Vec<u64> {
+fn block_keys(order: &[Block], index: &HashMap<Block, usize>, as_written: bool) -> Vec<u64> {
     let n = order.len();
     let mut keys: Vec<u64> = order
         .iter()
         .enumerate()
         .map(|(i, &b)| {
+            if as_written && i == 0 {
+                return StableHasher::new().str("entry").finish();
+            }
+            if as_written && !b.as_val().name().is_empty() {
+                return StableHasher::new()
+                    .str("named")
+                    .str(&b.as_val().name())
+                    .finish();
+            }
             let mut h = StableHasher::new().str(if i == 0 { "entry" } else { "block" });
-            for inst in b.iter_instructions() {
+            // A test's unnamed block: its place in the CFG only.
+            for inst in b.iter_instructions().filter(|_| !as_written) {
                 if super::order::is_output(inst) {
                     h = h.str(inst.opcode_name());
                 }

@@ -36,6 +36,7 @@ pub mod phis;
 pub mod signature;
 pub mod source_map;
 pub mod view;
+pub mod written;
 
 use crate::config::CanonOptions;
 use crate::ir::{Format, IrError, IrModule, Session};
@@ -43,7 +44,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub const CANON_VERSION: u32 = 4;
+pub const CANON_VERSION: u32 = 5;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -124,7 +125,11 @@ fn canonicalize_function(
     global_keys: &signature::GlobalKeys,
 ) {
     let mut timer = PhaseTimer::new();
-    let layout = blocks::canonical_order(func);
+    let layout = if opts.names_as_written {
+        blocks::layout_as_written(func)
+    } else {
+        blocks::canonical_order(func)
+    };
     if opts.reorder_blocks {
         blocks::apply_order(&layout);
     }
@@ -135,7 +140,11 @@ fn canonicalize_function(
     // input's history; put it in block order.
     func.sort_block_uses();
     timer.lap("  blocks");
-    let sigs = signature::compute(func, &layout, global_keys);
+    let sigs = if opts.names_as_written {
+        written::signatures(func, &layout, global_keys)
+    } else {
+        signature::compute(func, &layout, global_keys)
+    };
     timer.lap("  signatures");
     if opts.order_operands {
         operands::order(&sigs);

@@ -268,7 +268,7 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> (Vec<Met
             });
             continue;
         }
-        if line.starts_with("define ") || !line.starts_with([' ', '}', ';']) {
+        if line.starts_with("define ") || !line.starts_with([' ', '}', ';']) && !is_label(line) {
             let name = crate::text::function_name(line)
                 .filter(|_| line.starts_with("define "))
                 .or_else(|| line.split_once(" = ").map(|(e, _)| e))
@@ -284,6 +284,13 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> (Vec<Met
         });
     }
     (defs, users)
+}
+
+/// Whether `line` is a block label (`bb.1:`, `"a b":`), which belongs to
+/// the function it is in: not an entity of its own.
+fn is_label(line: &str) -> bool {
+    let head = line.split(" ;").next().unwrap_or(line).trim_end();
+    head.ends_with(':') && !head.contains(" = ")
 }
 
 /// `text` without its `checksum: "..."` field.

@@ -51,7 +51,7 @@ pub struct Signatures {
     /// The refined hash of each instruction (same indexing as `insts`).
     pub full: Vec<u64>,
     /// Hashes of non-instruction operands (arguments, constants, globals...).
-    leaf: HashMap<Val, u64>,
+    pub(super) leaf: HashMap<Val, u64>,
 }
 
 impl Signatures {
@@ -138,7 +138,7 @@ fn leaf_hash(
 
 /// Feeds an operand list into `h`, normalizing order for commutative
 /// instructions and mirrored compares. `pred` is the compare predicate.
-fn feed_operands(
+pub(super) fn feed_operands(
     mut h: StableHasher,
     op: LLVMOpcode,
     pred: Option<&'static str>,
@@ -167,13 +167,13 @@ fn feed_operands(
 
 /// Every instruction's operands, flattened: `Ok(instruction index)` or
 /// `Err(leaf hash)`, one slice per instruction.
-struct OperandLists {
+pub(super) struct OperandLists {
     flat: Vec<Result<usize, u64>>,
     start: Vec<usize>,
 }
 
 impl OperandLists {
-    fn of(&self, i: usize) -> &[Result<usize, u64>] {
+    pub(super) fn of(&self, i: usize) -> &[Result<usize, u64>] {
         &self.flat[self.start[i]..self.start[i + 1]]
     }
 }
@@ -220,6 +220,49 @@ impl GlobalKeys {
 
 /// Computes base and refined hashes for every instruction of `func`.
 pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
+    let based = base_hashes(func, &layout.order, layout, globals);
+    let users = users_of(&based.insts, &based.operands);
+    let block_of: Vec<u64> = layout
+        .order
+        .iter()
+        .enumerate()
+        .flat_map(|(bi, b)| std::iter::repeat_n(layout.keys[bi], b.iter_instructions().count()))
+        .collect();
+    let full = refine(
+        based.base.clone(),
+        &based.base,
+        &based.insts,
+        &based.operands,
+        &users,
+        &block_of,
+    );
+    Signatures {
+        insts: based.insts,
+        index: based.index,
+        full,
+        leaf: based.leaf,
+    }
+}
+
+/// The base hashes of a function's instructions, before any refinement.
+pub(super) struct BaseHashes {
+    /// The instructions of `blocks`, in that order.
+    pub insts: Vec<Inst>,
+    pub index: HashMap<Val, usize>,
+    /// Base hash of each instruction (same indexing as `insts`).
+    pub base: Vec<u64>,
+    pub operands: OperandLists,
+    pub leaf: HashMap<Val, u64>,
+}
+
+/// Base hashes of the instructions of `blocks` (all of `func`'s blocks, in
+/// the order their instructions are to be indexed).
+pub(super) fn base_hashes(
+    func: Func,
+    blocks: &[crate::ir::Block],
+    layout: &Layout,
+    globals: &GlobalKeys,
+) -> BaseHashes {
     let unnamed = globals.unnamed(func);
     let args: HashMap<Val, usize> = func
         .params()
@@ -227,11 +270,7 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         .enumerate()
         .map(|(i, a)| (a, i))
         .collect();
-    let insts: Vec<Inst> = layout
-        .order
-        .iter()
-        .flat_map(|b| b.iter_instructions())
-        .collect();
+    let insts: Vec<Inst> = blocks.iter().flat_map(|b| b.iter_instructions()).collect();
     let index: HashMap<Val, usize> = insts
         .iter()
         .enumerate()
@@ -304,19 +343,11 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         h = feed_operands(h, op, pred, &mut descriptors);
         base.push(h.finish());
     }
-
-    let users = users_of(&insts, &operands);
-    let block_of: Vec<u64> = layout
-        .order
-        .iter()
-        .enumerate()
-        .flat_map(|(bi, b)| std::iter::repeat_n(layout.keys[bi], b.iter_instructions().count()))
-        .collect();
-    let full = refine(base.clone(), &base, &insts, &operands, &users, &block_of);
-    Signatures {
+    BaseHashes {
         insts,
         index,
-        full,
+        base,
+        operands,
         leaf,
     }
 }

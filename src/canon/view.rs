@@ -60,7 +60,62 @@ pub fn view_bytes(
     if is_bitcode(bytes) {
         return canonicalize_bytes_with(bytes, name, &opts, cleanup);
     }
-    let text = super::debug_lines::absolute(&decode_input(bytes));
+    let mut text = super::debug_lines::absolute(&decode_input(bytes));
+    if opts.names_as_written {
+        text = with_every_node_kept(text);
+    }
     let input = super::encode_like_input(text, bytes);
-    canonicalize_bytes_with(&input, name, &opts, cleanup)
+    let view = canonicalize_bytes_with(&input, name, &opts, cleanup)?;
+    Ok(without_kept_list(view))
+}
+
+/// The named metadata that keeps a test's numbered nodes in its view.
+const KEPT: &str = "!irgit.view.kept = ";
+
+/// `text` with one more named metadata line that lists every numbered node
+/// it defines, placed right after its last IR line (so no comment anchors
+/// to it). LLVM prints only the nodes something references: without it, a
+/// function deleted from a test would take its debug nodes out of the view,
+/// which git's diff of the text does not.
+fn with_every_node_kept(text: String) -> String {
+    let numbers: Vec<&str> = text
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix('!')?;
+            let (n, _) = rest.split_once(" = ")?;
+            n.bytes().all(|b| b.is_ascii_digit()).then_some(n)
+        })
+        .collect();
+    if numbers.is_empty() {
+        return text;
+    }
+    let list: Vec<String> = numbers.iter().map(|n| format!("!{n}")).collect();
+    let line = format!("{KEPT}!{{{}}}\n", list.join(", "));
+    let mut at = 0;
+    let mut offset = 0;
+    for l in text.split_inclusive('\n') {
+        offset += l.len();
+        let t = l.trim();
+        if !t.is_empty() && !t.starts_with(';') {
+            at = offset;
+        }
+    }
+    let mut out = String::with_capacity(text.len() + line.len() + 1);
+    out.push_str(&text[..at]);
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&line);
+    out.push_str(&text[at..]);
+    out
+}
+
+/// The view without the line [`with_every_node_kept`] added.
+fn without_kept_list(view: String) -> String {
+    if !view.contains(KEPT) {
+        return view;
+    }
+    view.split_inclusive('\n')
+        .filter(|l| !l.starts_with(KEPT))
+        .collect()
 }

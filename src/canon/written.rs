@@ -1,0 +1,84 @@
+//! Names for the unnamed values of a test as written (the view of a file
+//! with a `RUN:` line, [`super::view`]).
+//!
+//! ```text
+//! test as written                      view
+//!   %1 = alloca i32                      %var.3c0e = alloca i32
+//!   %2 = alloca i32                      %var.3c0e.1 = alloca i32
+//!   store i32 %x, ptr %1                 store i32 %x, ptr %var.3c0e
+//!   %3 = load i32, ptr %2                %ld.91d2 = load i32, ptr %var.3c0e.1
+//!   %sum = add i32 %3, 1                 %sum = add i32 %ld.91d2, 1
+//! ```
+//!
+//! A test keeps its order and its names, so what separates equal values
+//! can be local and positional. A value's hash is its base hash
+//! ([`super::signature`]: opcode, types, flags, what kinds its operands
+//! are; a constant by its type only; never a name, so a rename is a change
+//! of text only) with the hashes of its instruction operands absorbed
+//! [`DEPTH`] times: an edit renames values at most that far down its uses.
+//! Outputs (allocas, calls, stores) that look alike are told apart by their
+//! rank among the outputs that look the same, which only inserting or
+//! deleting such a twin above them changes. What is still equal after that
+//! is given `.1`, `.2`, ... by position ([`super::naming`]). Unnamed blocks
+//! are named by their place in the control-flow graph
+//! ([`super::blocks::layout_as_written`]).
+//!
+//! So changing a constant renames nothing, deleting a store renames
+//! nothing, and an inserted unnamed instruction is one new line.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::blocks::Layout;
+use super::signature::{base_hashes, feed_operands, GlobalKeys, Signatures};
+use crate::hash::StableHasher;
+use crate::ir::Func;
+
+/// How many levels of operands an unnamed value's hash sees.
+const DEPTH: usize = 2;
+
+/// The hashes the view of a test names `func`'s unnamed values by.
+pub fn signatures(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
+    let blocks = func.blocks();
+    let based = base_hashes(func, &blocks, layout, globals);
+    let insts = &based.insts;
+    let mut own = based.base.clone();
+    let mut rank: HashMap<u64, u64> = HashMap::default();
+    for (i, inst) in insts.iter().enumerate() {
+        if super::order::is_output(*inst) {
+            let r = rank.entry(own[i]).or_insert(0);
+            own[i] = StableHasher::new()
+                .u64(own[i])
+                .str("anchor")
+                .u64(*r)
+                .finish();
+            *r += 1;
+        }
+    }
+    let mut full = own.clone();
+    let mut ops: Vec<u64> = Vec::new();
+    for _ in 0..DEPTH {
+        let mut next = full.clone();
+        for (i, inst) in insts.iter().enumerate() {
+            let operands = based.operands.of(i);
+            if !operands.iter().any(|o| o.is_ok()) {
+                continue;
+            }
+            ops.clear();
+            ops.extend(operands.iter().map(|o| o.map_or(0, |j| full[j])));
+            let absorbed = feed_operands(
+                StableHasher::new(),
+                inst.opcode(),
+                inst.predicate_name(),
+                &mut ops,
+            );
+            next[i] = absorbed.u64(own[i]).str("down").finish();
+        }
+        full = next;
+    }
+    Signatures {
+        insts: based.insts,
+        index: based.index,
+        full,
+        leaf: based.leaf,
+    }
+}
