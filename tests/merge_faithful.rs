@@ -297,8 +297,12 @@ fn a_clean_valid_derivation_that_disagrees_is_a_conflict() {
         notes.contains("git merge-file") && notes.contains("@f"),
         "{notes}"
     );
-    // In ours' text: ours' names, both sides' versions of @f.
-    assert!(text.contains("<<<<<<< ours\ndefine i32 @f"), "{text}");
+    // In ours' text: ours' names, both sides' versions of @f's lines that
+    // differ (the lines all three share stay outside the markers).
+    assert!(
+        text.contains("<<<<<<< ours\n  %z = add i32 %a, 9\n"),
+        "{text}"
+    );
     assert!(text.contains("  %y = add i32 %a, 1\n"), "{text}");
     assert!(
         text.contains("%z = add i32 %x, 9"),

@@ -345,3 +345,67 @@ fn git_checkout_conflict_recreates_the_conflict_in_the_style_asked() {
         "restore --conflict"
     );
 }
+
+/// The hand-written case of issue 20: ours adds a parameter to `@helper`
+/// and updates its caller; theirs adds a call of `@helper` with the old
+/// signature in `@g`. LLVM accepts both together (a call may have another
+/// type than its callee), so only a check of the calls catches it.
+const HELPER_BASE: &str = "define i32 @helper(i32 %x) {
+entry:
+  %r = mul i32 %x, 3
+  ret i32 %r
+}
+
+define i32 @f(i32 %a) {
+entry:
+  %c = call i32 @helper(i32 %a)
+  ret i32 %c
+}
+
+define i32 @g(i32 %y) {
+entry:
+  %s = add i32 %y, 1
+  ret i32 %s
+}
+";
+
+#[test]
+fn a_call_with_the_signature_the_other_side_changed_is_the_marked_conflict() {
+    let repo = Repo::new();
+    repo.install_driver();
+    repo.commit_file("h.ll", HELPER_BASE, "base");
+    repo.ok(&["checkout", "-q", "-b", "side"]);
+    let theirs = HELPER_BASE.replace(
+        "  %s = add i32 %y, 1",
+        "  %h = call i32 @helper(i32 %y)\n  %s = add i32 %h, 1",
+    );
+    repo.commit_file("h.ll", &theirs, "a new call in @g");
+    repo.ok(&["checkout", "-q", "main"]);
+    let ours = HELPER_BASE
+        .replace("@helper(i32 %x)", "@helper(i32 %x, i32 %k)")
+        .replace("mul i32 %x, 3", "mul i32 %x, %k")
+        .replace("@helper(i32 %a)", "@helper(i32 %a, i32 3)");
+    repo.commit_file("h.ll", &ours, "a parameter for @helper");
+    let out = repo.git(&["merge", "--no-edit", "side"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("theirs calls @helper with the old signature in @g"),
+        "stderr does not say what clashes: {stderr}"
+    );
+    let text = repo.read("h.ll");
+    let theirs_section = text
+        .split("=======\n")
+        .nth(1)
+        .and_then(|s| s.split(">>>>>>> ").next())
+        .unwrap_or_else(|| panic!("no conflict:\n{text}"));
+    assert!(
+        theirs_section.contains("call i32 @helper(i32 %y)"),
+        "the clashing call is not in the marked hunk:\n{text}"
+    );
+    assert!(
+        text.contains("define i32 @helper(i32 %x, i32 %k) {") && !text.contains("%arg0"),
+        "not written in ours' text:\n{text}"
+    );
+    assert_eq!(text.matches("<<<<<<< ").count(), 1, "{text}");
+}

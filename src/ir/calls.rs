@@ -48,4 +48,18 @@ impl Inst {
         let p = unsafe { LLVMGetNextInstruction(self.0.raw) };
         (!p.is_null()).then(|| Inst(Val::wrap(p)))
     }
+
+    /// A direct call whose function type is not its callee's: LLVM accepts
+    /// it, but its arguments and result do not match the function's
+    /// parameters and return (as when the callee's signature changed and
+    /// the call was not updated).
+    pub fn calls_with_another_type(self) -> bool {
+        if self.callee_name().is_none() {
+            return false;
+        }
+        unsafe {
+            let callee = LLVMGetCalledValue(self.0.raw);
+            LLVMGetCalledFunctionType(self.0.raw) != LLVMGlobalGetValueType(callee)
+        }
+    }
 }

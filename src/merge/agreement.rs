@@ -148,7 +148,8 @@ pub fn function_ranges(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
 
 /// The three versions of each disputed function as a conflict, in the
 /// text of `host` (a merge in ours' text): ours' function, base's and
-/// theirs' (both in ours' names). `None` when a disputed entity is not a
+/// theirs' (both in ours' names), the lines all three share outside the
+/// markers. `None` when a disputed entity is not a
 /// function found in `host` (the caller then writes one conflict over the
 /// whole file).
 pub fn conflict_on_functions(
@@ -168,7 +169,7 @@ pub fn conflict_on_functions(
     let mut spans: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     for name in disputed {
         let (_, range) = host_fns.iter().find(|(n, _)| n == name)?;
-        let hunk = super::render::conflict_hunk(
+        let hunk = super::render::narrowed_hunk(
             &of(ours, name),
             &of(base, name),
             &of(theirs, name),

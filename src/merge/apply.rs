@@ -431,8 +431,13 @@ fn merge_function<'a>(
     sb: &SideFunc<'a>,
 ) -> Result<Merged, Merged> {
     let mut local = Merged::default();
+    // The merged header's arguments are the ones the body may use.
+    let mut header = &so.header;
     match resolve3(Some(&so.header), Some(&sa.header), Some(&sb.header)) {
-        Ok(Some(h)) => local.text(format!("{} {{", h.out)),
+        Ok(Some(h)) => {
+            header = h;
+            local.text(format!("{} {{", h.out))
+        }
         _ => local.conflict(
             vec![format!("{} {{", sa.header.out)],
             vec![format!("{} {{", so.header.out)],
@@ -511,7 +516,7 @@ fn merge_function<'a>(
             Default::default(),
         );
         defs.extend(labels.iter().copied());
-        for r in local_refs_str(&so.header.out) {
+        for r in local_refs_str(&header.out) {
             if r.starts_with("arg") {
                 defs.insert(r);
             }

@@ -23,6 +23,7 @@
 
 pub mod agreement;
 pub mod apply;
+pub mod clash;
 pub mod cli;
 pub mod conflict;
 pub mod diff;
@@ -265,13 +266,24 @@ pub fn merge_bytes(
     let git_canon = git.as_ref().and_then(|(_, c)| c.as_deref());
     s.finish(path, git_canon)?;
     timer.lap("merge: structured result checked");
+    let clashes = s.stale_calls(ours, theirs, path);
+    timer.lap("merge: calls checked against changed signatures");
     let Some((tbase, tours, ttheirs)) = texts else {
+        if !clashes.is_empty() {
+            // Bitcode: the merged module as text, for review.
+            s.outcome.conflicts = clashes.len();
+            let said: Vec<String> = clashes.iter().map(clash::Clash::describe).collect();
+            s.outcome.notes.push(format!(
+                "{}; the merged module is written as text, without markers",
+                said.join("; ")
+            ));
+        }
         return Ok(s.outcome);
     };
     let has_comments = [tbase, tours, ttheirs]
         .iter()
         .any(|t| crate::comments::has_user_comments(t));
-    if s.outcome.conflicts == 0 {
+    if s.outcome.conflicts == 0 && clashes.is_empty() {
         // git's own line merge, when it is clean and means the same (the
         // common case, decided before ours' names are needed).
         if let (Some(expected), Some(c)) = (&s.canonical, git_candidate(&git)) {
@@ -305,6 +317,9 @@ pub fn merge_bytes(
     let (b2, t2) = (translated.base, translated.theirs);
     let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
     timer.lap("merge: line merge in ours' names");
+    if !clashes.is_empty() {
+        return Ok(call_clash(&lm, &clashes, [&b2, tours, &t2], markers));
+    }
     if !translated.rename_clashes.is_empty() && s.outcome.conflicts == 0 {
         return Ok(rename_clash(
             &lm.text,
@@ -442,25 +457,55 @@ fn disagreement(
 fn rename_clash(
     host: &str,
     clashes: &[(String, String)],
-    [base, ours, theirs]: [&str; 3],
+    texts: [&str; 3],
     markers: &Markers,
 ) -> Outcome {
-    let mut functions: Vec<String> = clashes.iter().map(|(_, f)| f.clone()).collect();
+    let functions: Vec<String> = clashes.iter().map(|(_, f)| f.clone()).collect();
+    let named: Vec<String> = clashes
+        .iter()
+        .map(|(v, f)| format!("%{v} in {f}"))
+        .collect();
+    let note = format!(
+        "both sides renamed the same value differently ({}); written as a conflict",
+        named.join(", ")
+    );
+    conflict_on(host, functions, texts, markers, note)
+}
+
+/// Calls that clash with a signature the other side changed: a conflict
+/// on each calling function, in ours' text (the line merge in ours' names,
+/// when it is clean; else one conflict over the file).
+fn call_clash(
+    lm: &lines::LineMerge,
+    clashes: &[clash::Clash],
+    texts: [&str; 3],
+    markers: &Markers,
+) -> Outcome {
+    let callers: Vec<String> = clashes.iter().map(|c| c.caller.clone()).collect();
+    let said: Vec<String> = clashes.iter().map(clash::Clash::describe).collect();
+    let note = format!("{}; written as a conflict", said.join("; "));
+    let host = if lm.conflicts == 0 { &lm.text } else { "" };
+    conflict_on(host, callers, texts, markers, note)
+}
+
+/// A conflict on `functions` (ours', base's and theirs' versions) in
+/// `host`, ours' text; one conflict over the whole file when one of them
+/// is not a function of `host`.
+fn conflict_on(
+    host: &str,
+    mut functions: Vec<String>,
+    [base, ours, theirs]: [&str; 3],
+    markers: &Markers,
+    note: String,
+) -> Outcome {
     functions.sort();
     functions.dedup();
     let (text, conflicts) =
         agreement::conflict_on_functions(host, &functions, [base, ours, theirs], markers)
             .filter(|(_, n)| *n > 0)
             .unwrap_or_else(|| (render::conflict_hunk(ours, base, theirs, markers), 1));
-    let named: Vec<String> = clashes
-        .iter()
-        .map(|(v, f)| format!("%{v} in {f}"))
-        .collect();
     let mut o = Outcome::exact(text.as_bytes(), conflicts);
-    o.notes.push(format!(
-        "both sides renamed the same value differently ({}); written as a conflict",
-        named.join(", ")
-    ));
+    o.notes.push(note);
     o
 }
 
@@ -697,6 +742,15 @@ impl Structured {
             .try_into()
             .unwrap_or_else(|_| unreachable!("three inputs"));
         Ok([nb?, no?, nt?])
+    }
+
+    /// The clean result's calls that clash with a signature a side
+    /// changed ([`clash`]); none when the result has conflicts.
+    fn stale_calls(&self, ours: &[u8], theirs: &[u8], path: &str) -> Vec<clash::Clash> {
+        let Some(merged) = self.canonical.as_deref() else {
+            return Vec::new();
+        };
+        clash::stale_calls([&self.mo, &self.ma, &self.mb], merged, [ours, theirs], path)
     }
 
     /// Checks a clean result with LLVM (parse, verify) and sets its

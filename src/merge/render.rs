@@ -140,7 +140,7 @@ pub fn conflict_hunk(ours: &str, base: &str, theirs: &str, m: &Markers) -> Strin
     };
     let (ours, theirs) = (section(ours), section(theirs));
     let (before, after) = match m.style {
-        Style::Zdiff3 => shared_ends(&ours, &theirs),
+        Style::Zdiff3 => shared_ends(&[&ours, &theirs]),
         _ => (0, 0),
     };
     let mut out = ours[..before].to_string();
@@ -160,22 +160,48 @@ pub fn conflict_hunk(ours: &str, base: &str, theirs: &str, m: &Markers) -> Strin
     out
 }
 
-/// Byte lengths of the whole lines that begin both texts and of those that
-/// end both (not overlapping: at least the shorter text's lines between).
-fn shared_ends(a: &str, b: &str) -> (usize, usize) {
-    let (la, lb): (Vec<&str>, Vec<&str>) = (
-        a.split_inclusive('\n').collect(),
-        b.split_inclusive('\n').collect(),
-    );
-    let head = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
-    let tail = la[head..]
+/// Byte lengths of the whole lines that begin all `texts` and of those
+/// that end them all (not overlapping: equal lines have equal lengths, so
+/// the two counts hold for every text).
+fn shared_ends(texts: &[&str]) -> (usize, usize) {
+    let lines: Vec<Vec<&str>> = texts
         .iter()
-        .rev()
-        .zip(lb[head..].iter().rev())
-        .take_while(|(x, y)| x == y)
+        .map(|t| t.split_inclusive('\n').collect())
+        .collect();
+    let shortest = lines.iter().map(Vec::len).min().unwrap_or(0);
+    let alike = |at: &dyn Fn(usize) -> usize| {
+        lines
+            .iter()
+            .all(|l| l[at(l.len())] == lines[0][at(lines[0].len())])
+    };
+    let head = (0..shortest).take_while(|&i| alike(&|_| i)).count();
+    let tail = (0..shortest - head)
+        .take_while(|&i| alike(&|n| n - 1 - i))
         .count();
-    let bytes = |lines: &[&str]| lines.iter().map(|l| l.len()).sum::<usize>();
-    (bytes(&la[..head]), bytes(&la[la.len() - tail..]))
+    let first = &lines[0];
+    let bytes = |part: &[&str]| part.iter().map(|l| l.len()).sum::<usize>();
+    (bytes(&first[..head]), bytes(&first[first.len() - tail..]))
+}
+
+/// [`conflict_hunk`] around the lines where the three texts differ: the
+/// whole lines all three begin (end) with are written before (after) the
+/// markers, as git's diff3 does. Each side's section, with what surrounds
+/// it, is still that side's text.
+pub fn narrowed_hunk(ours: &str, base: &str, theirs: &str, m: &Markers) -> String {
+    let with_newline = |t: &str| {
+        let mut t = t.to_string();
+        if !t.is_empty() && !t.ends_with('\n') {
+            t.push('\n');
+        }
+        t
+    };
+    let (o, b, t) = (with_newline(ours), with_newline(base), with_newline(theirs));
+    let (head, tail) = shared_ends(&[&o, &b, &t]);
+    let inner = |x: &str| x[head..x.len() - tail].to_string();
+    let mut out = o[..head].to_string();
+    out.push_str(&conflict_hunk(&inner(&o), &inner(&b), &inner(&t), m));
+    out.push_str(&o[o.len() - tail..]);
+    out
 }
 
 #[cfg(test)]
@@ -201,6 +227,22 @@ mod tests {
             hunk,
             "a\n<<<<<<< ours\nx\n||||||| base\na\nb\nz\n=======\ny\n>>>>>>> theirs\nz\n"
         );
+    }
+
+    #[test]
+    fn a_narrowed_hunk_leaves_the_lines_all_three_share_outside() {
+        let hunk = narrowed_hunk(
+            "f {\nx\n}\n",
+            "f {\n}\n",
+            "f {\ny\n}\n",
+            &markers(Style::Diff3),
+        );
+        assert_eq!(
+            hunk,
+            "f {\n<<<<<<< ours\nx\n||||||| base\n=======\ny\n>>>>>>> theirs\n}\n"
+        );
+        let gone = narrowed_hunk("f {\n}\n", "f {\n}\n", "", &markers(Style::Merge));
+        assert_eq!(gone, "<<<<<<< ours\nf {\n}\n=======\n>>>>>>> theirs\n");
     }
 
     #[test]
