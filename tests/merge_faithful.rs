@@ -10,7 +10,10 @@
 //! - where `git merge-file` is clean and right, the result is its bytes;
 //! - no clean merge is wrong, and overlapping edits conflict.
 
+mod common;
 mod merge_support;
+
+use common::merge_in_process;
 
 use merge_support::git_merge_file;
 use merge_support::triples::{
@@ -48,23 +51,6 @@ fn all_triples() -> Vec<Triple> {
     v.extend(lit_triples());
     v.extend(mutation_triples(&corpus_modules(4, 2), &[1, 2, 3]));
     v
-}
-
-/// `irgit::merge::merge_bytes` with default markers: the outcome and the
-/// bytes it writes, as text.
-fn merge_in_process(base: &str, ours: &str, theirs: &str) -> (irgit::merge::Outcome, String) {
-    let m = irgit::merge::Markers::default();
-    let r = irgit::merge::merge_bytes(
-        base.as_bytes(),
-        ours.as_bytes(),
-        theirs.as_bytes(),
-        "m.ll",
-        &m,
-    )
-    .unwrap();
-    let text = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap())
-        .unwrap();
-    (r, text)
 }
 
 #[test]

@@ -12,7 +12,9 @@
 //!   `distinct !{!self, !"llvm.loop.mustprogress"}`) are told apart by their
 //!   **anchor**: the first entity (function, global, named metadata) that
 //!   uses one, in text order, and the ordinal among the twins first used
-//!   there. A twin used by two functions (the inliner leaves such pairs) is
+//!   there; a twin only other nodes name (an alias scope in a list, a
+//!   helper's `DISubprogram` under an inlined location) is anchored by its
+//!   first referrer, breadth first from the entities' uses. A twin used by two functions (the inliner leaves such pairs) is
 //!   one identity in every version that keeps that sharing. Anonymous
 //!   distinct nodes (a `distinct !{...}` tuple, `distinct !DIAssignID()`)
 //!   are always anchored, twin or not, so that a loop added in one function
@@ -24,6 +26,10 @@
 //! identity(!5) = (content C, first used in @a, twin 0)
 //! identity(!6) = (content C, first used in @b, twin 0)   whatever the numbers
 //! ```
+//!
+//! - any other node is known by its text with each reference read as the
+//!   referenced node's identity: a location whose scope became another
+//!   twin is another location.
 //!
 //! The canonical form numbers nodes by identity and the merge compares and
 //! shares nodes by identity: one definition serves both.
@@ -56,20 +62,27 @@ pub fn identities<S: AsRef<str>>(
         twins.entry(k).or_default().push(n);
     }
     let anchors = anchors_of_twins(defs, &content, &twins, uses);
-    content
+    let mut anchored: HashMap<u32, u64> = anchors
         .iter()
-        .map(|(&n, &k)| {
-            let id = match anchors.get(&n) {
-                Some((entity, ordinal)) => StableHasher::new()
-                    .u64(k)
-                    .str(entity)
-                    .u64(*ordinal)
-                    .finish(),
-                None => k,
-            };
-            (n, id)
-        })
-        .collect()
+        .map(|(&n, (entity, ordinal))| (n, anchored_identity(content[&n], entity, *ordinal)))
+        .collect();
+    // Every other node is known by its text with each reference read as
+    // the referenced node's identity: a location whose scope became another
+    // twin is another location.
+    for &n in defs.keys() {
+        let mut visiting = Vec::new();
+        key_of(defs, n, &mut visiting, &mut anchored);
+    }
+    anchored
+}
+
+/// The identity of a twin: its content and its anchor.
+fn anchored_identity(content: u64, entity: &str, ordinal: u64) -> u64 {
+    StableHasher::new()
+        .u64(content)
+        .str(entity)
+        .u64(ordinal)
+        .finish()
 }
 
 /// [`identities`] of a module printed by LLVM: definitions are its
@@ -121,12 +134,16 @@ pub fn content_keys<S: AsRef<str>>(defs: &BTreeMap<u32, S>) -> HashMap<u32, u64>
     let mut keys = HashMap::default();
     for &n in defs.keys() {
         let mut visiting = Vec::new();
-        content_key(defs, n, &mut visiting, &mut keys);
+        key_of(defs, n, &mut visiting, &mut keys);
     }
     keys
 }
 
-fn content_key<S: AsRef<str>>(
+/// The key of node `n`: its text with `!self` for itself, `!upK` for a
+/// reference back into the cycle being walked and the key of any other
+/// node it references. Keys already in `keys` (memoized, or given: the
+/// identities of anchored twins) are taken as they are.
+fn key_of<S: AsRef<str>>(
     defs: &BTreeMap<u32, S>,
     n: u32,
     visiting: &mut Vec<u32>,
@@ -143,7 +160,7 @@ fn content_key<S: AsRef<str>>(
         Ref::Meta(x) if x == n => Some("!self".into()),
         Ref::Meta(x) => Some(match visiting.iter().position(|&v| v == x) {
             Some(depth) => format!("!up{}", visiting.len() - depth),
-            None => format!("!k{:x}", content_key(defs, x, visiting, keys)),
+            None => format!("!k{:x}", key_of(defs, x, visiting, keys)),
         }),
         _ => None,
     });
@@ -164,8 +181,10 @@ fn is_anonymous(rhs: &str) -> bool {
 
 /// The anchor of every node that has a twin or is anonymous: `(entity, ordinal)`.
 /// Entities' uses come first, in text order; then references from other
-/// nodes (the referrer's content is the entity); a twin nothing refers to
-/// is anchored by its rank among its unreferenced twins.
+/// nodes, breadth first from the used ones (the referrer's content, and its
+/// own anchor when it has one, is the entity: two lists alike that name
+/// two scopes alike tell them apart); a twin nothing refers to is anchored
+/// by its rank among its unreferenced twins.
 fn anchors_of_twins<S: AsRef<str>>(
     defs: &BTreeMap<u32, S>,
     content: &HashMap<u32, u64>,
@@ -187,15 +206,31 @@ fn anchors_of_twins<S: AsRef<str>>(
         anchors.insert(n, (entity.to_string(), *c));
         *c += 1;
     };
+    let mut queue = std::collections::VecDeque::new();
+    let mut queued: rustc_hash::FxHashSet<u32> = Default::default();
     for u in uses {
         anchor(u.node, u.entity, &mut anchors);
+        if defs.contains_key(&u.node) && queued.insert(u.node) {
+            queue.push_back(u.node);
+        }
     }
-    for (&referrer, rhs) in defs {
-        let entity = format!("!k{:x}", content.get(&referrer).copied().unwrap_or(0));
-        scan_refs(rhs.as_ref(), |_, _, r| {
+    let mut rest = defs.keys();
+    while let Some(referrer) = queue
+        .pop_front()
+        .or_else(|| rest.by_ref().find(|n| queued.insert(**n)).copied())
+    {
+        let k = content.get(&referrer).copied().unwrap_or(0);
+        let entity = match anchors.get(&referrer) {
+            Some((e, o)) => format!("!i{:x}", anchored_identity(k, e, *o)),
+            None => format!("!k{k:x}"),
+        };
+        scan_refs(defs[&referrer].as_ref(), |_, _, r| {
             if let Ref::Meta(x) = r {
                 if x != referrer {
                     anchor(x, &entity, &mut anchors);
+                    if defs.contains_key(&x) && queued.insert(x) {
+                        queue.push_back(x);
+                    }
                 }
             }
         });
@@ -269,6 +304,67 @@ entry:
             + "define void @b() {\nentry:\n  br label %entry, !llvm.loop !3\n}\n\
                !3 = distinct !{!3, !2}\n";
         assert_eq!(identities_in_text(one)[&1], identities_in_text(&two)[&1]);
+    }
+
+    /// @a and @b share scope list !1 (scope !2); @c has a list and scope
+    /// alike (!6, !7). Then @a gets a list and a scope of its own, alike.
+    const SCOPES: &str = "\
+define void @a() {\n  load i32, ptr null, !alias.scope !1\n}
+define void @b() {\n  load i32, ptr null, !alias.scope !1\n}
+define void @c() {\n  load i32, ptr null, !alias.scope !6\n}
+!1 = !{!2}
+!2 = distinct !{!2, !3, !\"scope\"}
+!3 = distinct !{!3, !\"domain\"}
+!6 = !{!7}
+!7 = distinct !{!7, !3, !\"scope\"}
+";
+
+    #[test]
+    fn twins_only_nodes_name_are_told_apart_by_their_referrers() {
+        let ids = identities_in_text(SCOPES);
+        assert_ne!(ids[&2], ids[&7]);
+        let own = SCOPES.replacen("!alias.scope !1", "!alias.scope !4", 1)
+            + "!4 = !{!5}\n!5 = distinct !{!5, !3, !\"scope\"}\n";
+        let again = identities_in_text(&own);
+        // @a, the first user, keeps the old list and scope; @b's are new.
+        assert_eq!(again[&4], ids[&1]);
+        assert_eq!(again[&5], ids[&2]);
+        assert_ne!(again[&1], ids[&1]);
+        assert_ne!(again[&2], ids[&2]);
+        assert_eq!(again[&7], ids[&7]);
+        // Numbered the other way round: the same identities.
+        let swapped = own
+            .replace("!4", "!X")
+            .replace("!1", "!4")
+            .replace("!X", "!1")
+            .replace("!5", "!Y")
+            .replace("!2", "!5")
+            .replace("!Y", "!2");
+        let third = identities_in_text(&swapped);
+        assert_eq!(third[&1], again[&4]);
+        assert_eq!(third[&2], again[&5]);
+    }
+
+    #[test]
+    fn a_node_naming_another_twin_is_another_node() {
+        // Locations in @a and @b name helper !3; @c's names !5, alike.
+        let text = "define void @a() {\n  ret void, !dbg !1\n}\n\
+                    define void @b() {\n  ret void, !dbg !2\n}\n\
+                    define void @c() {\n  ret void, !dbg !4\n}\n\
+                    !1 = !DILocation(line: 1, scope: !3)\n!2 = !DILocation(line: 2, scope: !3)\n\
+                    !3 = distinct !DISubprogram(name: \"h\")\n\
+                    !4 = !DILocation(line: 3, scope: !5)\n\
+                    !5 = distinct !DISubprogram(name: \"h\")\n";
+        let shared = identities_in_text(text);
+        // @b's location gets a helper of its own.
+        let split = identities_in_text(
+            &(text.replace("line: 2, scope: !3", "line: 2, scope: !6")
+                + "!6 = distinct !DISubprogram(name: \"h\")\n"),
+        );
+        assert_eq!(split[&1], shared[&1]);
+        assert_eq!(split[&3], shared[&3]);
+        assert_ne!(split[&2], shared[&2]);
+        assert_eq!(split[&4], shared[&4]);
     }
 
     #[test]

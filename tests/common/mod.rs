@@ -412,6 +412,23 @@ pub fn canon(text: &str, name: &str) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
+/// `irgit::merge::merge_bytes` with default markers on `m.ll`: the outcome
+/// and the bytes it writes, as text.
+pub fn merge_in_process(base: &str, ours: &str, theirs: &str) -> (irgit::merge::Outcome, String) {
+    let m = irgit::merge::Markers::default();
+    let r = irgit::merge::merge_bytes(
+        base.as_bytes(),
+        ours.as_bytes(),
+        theirs.as_bytes(),
+        "m.ll",
+        &m,
+    )
+    .unwrap_or_else(|e| panic!("the merge fails: {e}"));
+    let text = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap())
+        .unwrap();
+    (r, text)
+}
+
 /// Parses, applies a perturbation (which must keep the module verifying),
 /// prints.
 pub fn perturbed(
