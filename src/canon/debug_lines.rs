@@ -23,21 +23,27 @@ struct Node {
     scope: Option<u32>,
 }
 
-/// The value of field `name: ` in a metadata line (up to `,` or `)`).
-fn field<'a>(rhs: &'a str, name: &str) -> Option<(usize, &'a str)> {
-    let pat = format!("{name}: ");
-    let mut from = 0;
-    while let Some(k) = rhs[from..].find(&pat) {
-        let at = from + k;
-        // A whole field name: preceded by `(` or a space.
-        if at == 0 || matches!(rhs.as_bytes()[at - 1], b'(' | b' ') {
-            let start = at + pat.len();
-            let end = rhs[start..]
-                .find([',', ')'])
-                .map_or(rhs.len(), |e| start + e);
-            return Some((start, &rhs[start..end]));
+/// The value of field `name: ` in a metadata line (up to `,` or `)`),
+/// with its byte offset. Quoted text (`name: "line: 3"`) is skipped.
+pub fn field<'a>(rhs: &'a str, name: &str) -> Option<(usize, &'a str)> {
+    let bytes = rhs.as_bytes();
+    let mut quoted = false;
+    for at in 0..bytes.len() {
+        match bytes[at] {
+            b'"' => quoted = !quoted,
+            // A whole field name: preceded by `(` or a space.
+            b'(' | b' ' if !quoted => {
+                let rest = &rhs[at + 1..];
+                if rest.starts_with(name) && rest[name.len()..].starts_with(": ") {
+                    let start = at + 1 + name.len() + 2;
+                    let end = rhs[start..]
+                        .find([',', ')'])
+                        .map_or(rhs.len(), |e| start + e);
+                    return Some((start, &rhs[start..end]));
+                }
+            }
+            _ => {}
         }
-        from = at + pat.len();
     }
     None
 }
@@ -116,7 +122,7 @@ fn rewrite_definitions(
 }
 
 /// `line` with the value of field `name` replaced by `value`.
-fn with_field(line: &str, name: &str, value: &str) -> Option<String> {
+pub fn with_field(line: &str, name: &str, value: &str) -> Option<String> {
     let (start, old) = field(line, name)?;
     Some(format!(
         "{}{value}{}",

@@ -114,7 +114,7 @@ pub fn identities_in_text(text: &str) -> HashMap<u32, u64> {
 }
 
 /// `(N, rhs)` of a line `!N = rhs`.
-fn numbered_definition(line: &str) -> Option<(u32, &str)> {
+pub fn numbered_definition(line: &str) -> Option<(u32, &str)> {
     let rest = line.strip_prefix('!')?;
     let (n, rhs) = rest.split_once(" = ")?;
     Some((n.parse().ok()?, rhs))

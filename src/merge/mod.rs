@@ -33,6 +33,7 @@ pub mod isomorphic;
 pub mod lines;
 pub mod matching;
 pub mod model;
+pub mod rebase_lines;
 pub mod rename;
 pub mod render;
 
@@ -206,8 +207,27 @@ pub fn merge_bytes(
     // the user's text: ours' line stands for all three.
     let base = &*with_module_id_of(base, ours);
     let theirs = &*with_module_id_of(theirs, ours);
-    // A side that changed nothing: the other side, byte for byte, once LLVM
-    // has parsed and verified it (else the merge below reports why).
+    if let Some(result) = unchanged_side(base, ours, theirs, path) {
+        return Ok(Outcome::exact(result, 0));
+    }
+    // Debug lines in the merged source's numbering on all three sides
+    // (seed 004's rebasing), so that a shift is no change.
+    if let Some(r) = rebase_lines::rebase_bytes(base, ours, theirs) {
+        let [b, o, t] = &r.texts;
+        let merged = merge_rebased(b.as_bytes(), o.as_bytes(), t.as_bytes(), path, markers)?;
+        return Ok(r.settle(merged, markers));
+    }
+    merge_rebased(base, ours, theirs, path, markers)
+}
+
+/// A side that changed nothing: the other side, byte for byte, once LLVM
+/// has parsed and verified it (else the merge reports why).
+fn unchanged_side<'a>(
+    base: &[u8],
+    ours: &'a [u8],
+    theirs: &'a [u8],
+    path: &str,
+) -> Option<&'a [u8]> {
     let unchanged = if ours == base {
         Some(theirs)
     } else if theirs == base || theirs == ours {
@@ -215,7 +235,18 @@ pub fn merge_bytes(
     } else {
         None
     };
-    if let Some(result) = unchanged.filter(|r| verifies(r, path)) {
+    unchanged.filter(|r| verifies(r, path))
+}
+
+/// [`merge_bytes`] of inputs whose debug lines are rebased (or have none).
+fn merge_rebased(
+    base: &[u8],
+    ours: &[u8],
+    theirs: &[u8],
+    path: &str,
+    markers: &Markers,
+) -> Result<Outcome, MergeError> {
+    if let Some(result) = unchanged_side(base, ours, theirs, path) {
         return Ok(Outcome::exact(result, 0));
     }
     let mut timer = crate::canon::PhaseTimer::new();

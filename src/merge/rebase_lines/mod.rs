@@ -1,0 +1,476 @@
+//! Debug lines rebased across the two sides: seed 004's rebasing
+//! (`docs/ir-merge-theory.md` §1) applied to the source lines of debug info.
+//!
+//! Ours inserts a source line in one function, so every location below it
+//! moves down a line. Theirs edits a function further down, and its new
+//! locations sit at the base's lines. Before the merge, the lines of all
+//! three versions are written in the merged source's numbering: a line of
+//! the base moves by what both sides inserted above it; a line one side
+//! added moves by what the *other* side inserted above it. The versions then
+//! differ only where a side really changed something, and the merge proper
+//! never sees a shift.
+//!
+//! ```text
+//!               base        ours (a line inserted in f)   theirs (edits g)
+//! f's !dbg      line: 5     line: 5, 6 (new), 7           line: 5, 6
+//! g's !dbg      line: 20    line: 21                      line: 20, 21 (new)
+//! rebased base  line: 5, 6 → 5, 7       line: 20 → 21
+//! rebased ours  line: 5, 6, 7           line: 21
+//! rebased theirs line: 5, 6 → 5, 7      line: 20, 21 → 21, 22
+//! ```
+//!
+//! Where a line's shift cannot be known (the other side edited around the
+//! same place, or both sides changed one function's debug info), the line
+//! is written as a marker value no source file reaches; a merge that keeps
+//! a marker becomes a conflict ([`Rebased::settle`]). The `DIFile` checksum
+//! is merged on its own ([`checksum`]).
+
+pub mod checksum;
+pub mod nodes;
+pub mod shifts;
+
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::canon::debug_lines::{field, with_field};
+use crate::canon::metadata::numbered_definition;
+use crate::text::{scan_refs, Ref};
+use nodes::Nodes;
+use shifts::{Evidence, ShiftMap};
+
+use super::{agreement, render, Markers, Outcome};
+
+/// Lines from here on are markers: an unknown line (`MARK + side * SPAN + line`).
+const MARK: u32 = 1 << 31;
+/// The marker range of one side; real lines stay below it.
+const SPAN: u32 = 1 << 28;
+
+/// The three inputs with their lines in the merged source's numbering.
+pub struct Rebased {
+    /// Base, ours, theirs.
+    pub texts: [String; 3],
+    /// What the user should know (a checksum left out).
+    pub notes: Vec<String>,
+    /// Marker → the line written in its place when a marker must be shown.
+    stand_in: HashMap<u32, u32>,
+}
+
+/// Rebases three modules with debug info (`None`: no debug lines to
+/// rebase, or inputs that are not text).
+pub fn rebase_bytes(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Rebased> {
+    fn text(b: &[u8]) -> Option<&str> {
+        if crate::canon::is_bitcode(b) {
+            return None;
+        }
+        std::str::from_utf8(b).ok().filter(|t| t.contains("!DI"))
+    }
+    rebase(text(base)?, text(ours)?, text(theirs)?)
+}
+
+/// See the module doc.
+pub fn rebase(base: &str, ours: &str, theirs: &str) -> Option<Rebased> {
+    let nodes = [Nodes::parse(base), Nodes::parse(ours), Nodes::parse(theirs)];
+    let too_long = nodes
+        .iter()
+        .any(|n| n.lined.values().any(|x| x.line >= SPAN));
+    if too_long {
+        return None;
+    }
+    let sides = [pair(&nodes[0], &nodes[1]), pair(&nodes[0], &nodes[2])];
+    let contested = contested(&nodes, &sides);
+    let mut r = Rebaser {
+        nodes: &nodes,
+        sides: &sides,
+        contested,
+        stand_in: HashMap::default(),
+        unknown: ShiftMap::unknown(),
+        none: ShiftMap::new(Evidence::default()),
+    };
+    let lines: Vec<HashMap<u32, u32>> = (0..3).map(|who| r.lines_of(who)).collect();
+    let sums = checksum::decide(base, ours, theirs);
+    let texts = [base, ours, theirs];
+    let rewritten = std::array::from_fn(|who| rewrite(texts[who], &nodes[who], &lines[who], &sums));
+    super::debug_dump(&[
+        ("rebased-base.ll", &rewritten[0]),
+        ("rebased-ours.ll", &rewritten[1]),
+        ("rebased-theirs.ll", &rewritten[2]),
+    ]);
+    let notes = sums
+        .left_out
+        .iter()
+        .map(|f| {
+            format!(
+                "the checksum of source file {f} differs on all three sides (no merge can know \
+                 the merged source's): the result leaves it out"
+            )
+        })
+        .collect();
+    Some(Rebased {
+        texts: rewritten,
+        notes,
+        stand_in: r.stand_in,
+    })
+}
+
+/// What one side kept of the base, and what it changed.
+struct Pairing {
+    /// Side node → the base node it is.
+    partner: HashMap<u32, u32>,
+    /// Per source file, how the side moved the base's lines.
+    maps: HashMap<String, ShiftMap>,
+    /// Functions (domain ids) whose debug info the side changed.
+    changed: HashSet<String>,
+}
+
+/// The nodes with a line, by key, in line order.
+fn by_key(n: &Nodes) -> BTreeMap<u64, Vec<u32>> {
+    let mut out: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+    for &k in n.lined.keys() {
+        out.entry(n.key[&k]).or_default().push(k);
+    }
+    for v in out.values_mut() {
+        v.sort_by_key(|k| (n.lined[k].line, *k));
+    }
+    out
+}
+
+/// Pairs a side's nodes with the base's by key (equal keys in equal
+/// numbers, in line order, the pairs' lines increasing together); the
+/// others are what the side added or removed.
+fn pair(base: &Nodes, side: &Nodes) -> Pairing {
+    let (gb, gs) = (by_key(base), by_key(side));
+    let mut candidates: Vec<(u32, u32)> = Vec::new();
+    for (k, sn) in &gs {
+        if let Some(bn) = gb.get(k).filter(|bn| bn.len() == sn.len()) {
+            candidates.extend(sn.iter().zip(bn).map(|(&s, &b)| (s, b)));
+        }
+    }
+    let line_pair = |&(s, b): &(u32, u32)| {
+        let file = &side.lined[&s].file;
+        (file, (base.lined[&b].line, side.lined[&s].line))
+    };
+    // Nodes outside functions (functions' own, globals', types') are known
+    // by name: far more reliable than a line inside a function.
+    let weight = |s: u32| {
+        let node = &side.lined[&s];
+        if node.subprogram || node.domain.is_none() {
+            1 << 20
+        } else {
+            1
+        }
+    };
+    let mut per_file: HashMap<&String, Vec<(u32, u32, u64)>> = HashMap::default();
+    for c in &candidates {
+        let (f, (b, s)) = line_pair(c);
+        per_file.entry(f).or_default().push((b, s, weight(c.0)));
+    }
+    let agreeing: HashSet<(&String, (u32, u32))> = per_file
+        .into_iter()
+        .flat_map(|(f, pairs)| {
+            shifts::heaviest_chain(&pairs)
+                .into_iter()
+                .map(move |p| (f, p))
+        })
+        .collect();
+    let partner: HashMap<u32, u32> = candidates
+        .iter()
+        .filter(|c| agreeing.contains(&line_pair(c)))
+        .copied()
+        .collect();
+    let kept_base: HashSet<u32> = partner.values().copied().collect();
+    let mut evidence: HashMap<String, Evidence> = HashMap::default();
+    let mut changed = HashSet::default();
+    for (s, node) in &side.lined {
+        let e = evidence.entry(node.file.clone()).or_default();
+        match partner.get(s) {
+            Some(b) => e.anchors.push((base.lined[b].line, node.line)),
+            None => {
+                e.added.push(node.line);
+                changed.extend(node.domain.clone());
+            }
+        }
+    }
+    for (b, node) in &base.lined {
+        if !kept_base.contains(b) {
+            let e = evidence.entry(node.file.clone()).or_default();
+            e.removed.push(node.line);
+            changed.extend(node.domain.clone());
+        }
+    }
+    Pairing {
+        partner,
+        maps: evidence
+            .into_iter()
+            .map(|(f, e)| (f, ShiftMap::new(e)))
+            .collect(),
+        changed,
+    }
+}
+
+/// The functions whose lines are not known anywhere: both sides changed
+/// their debug info, and one side moved some of their lines against the
+/// others. Inside, a node is found by its distance from the function's
+/// start and what its line holds, and two lines alike (two `return 0;`)
+/// may be taken for each other where lines moved: where the other side
+/// placed a change is then not known.
+fn contested(nodes: &[Nodes; 3], sides: &[Pairing; 2]) -> HashSet<String> {
+    let both: HashSet<&String> = sides[0].changed.intersection(&sides[1].changed).collect();
+    // Each function's first and last line per file: in the base (both),
+    // then the last in ours and theirs.
+    let mut spans: HashMap<(&String, &String), [u32; 4]> = HashMap::default();
+    for (who, n) in nodes.iter().enumerate() {
+        for node in n.lined.values() {
+            let Some(d) = node.domain.as_ref().filter(|d| both.contains(d)) else {
+                continue;
+            };
+            let l = node.line;
+            let s = spans.entry((d, &node.file)).or_insert([u32::MAX, 0, 0, 0]);
+            if who == 0 {
+                s[0] = s[0].min(l);
+            }
+            s[who + 1] = s[who + 1].max(l);
+        }
+    }
+    let mut out: HashSet<String> = HashSet::default();
+    for ((d, file), [lo, hi, hi_o, hi_t]) in spans {
+        let moved = |p: &Pairing, side_hi| {
+            p.maps
+                .get(file)
+                .is_some_and(|m| m.moves_within(lo, hi, side_hi))
+        };
+        // A function the base does not have in this file: its lines are
+        // not known either.
+        if lo > hi || moved(&sides[0], hi_o) || moved(&sides[1], hi_t) {
+            out.insert(d.clone());
+        }
+    }
+    out
+}
+
+/// Computes every node's line in the merged numbering.
+struct Rebaser<'a> {
+    /// Base, ours, theirs.
+    nodes: &'a [Nodes<'a>; 3],
+    /// Ours and theirs against the base.
+    sides: &'a [Pairing; 2],
+    /// Functions whose debug info both sides changed: no line there is known.
+    contested: HashSet<String>,
+    stand_in: HashMap<u32, u32>,
+    unknown: ShiftMap,
+    /// The map of a file a side has no node in: nothing moved.
+    none: ShiftMap,
+}
+
+impl Rebaser<'_> {
+    /// The merged line of every node of version `who` (0 base, 1 ours, 2 theirs).
+    fn lines_of(&mut self, who: usize) -> HashMap<u32, u32> {
+        let nodes = self.nodes;
+        nodes[who]
+            .lined
+            .keys()
+            .map(|&n| {
+                let line = match who {
+                    0 => self.base_line(n),
+                    _ => self.side_line(who - 1, n),
+                };
+                (n, line)
+            })
+            .collect()
+    }
+
+    fn map(&self, side: usize, file: &str) -> &ShiftMap {
+        self.sides[side].maps.get(file).unwrap_or(&self.none)
+    }
+
+    fn is_contested(&self, domain: &Option<String>) -> bool {
+        domain.as_ref().is_some_and(|d| self.contested.contains(d))
+    }
+
+    /// A base node's line moves by what both sides inserted above it.
+    fn base_line(&mut self, n: u32) -> u32 {
+        let node = &self.nodes[0].lined[&n];
+        let (l, file) = (node.line, node.file.as_str());
+        let (mo, mt) = (self.map(0, file), self.map(1, file));
+        let known = match (mo.at(l), mt.at(l)) {
+            (Some(a), Some(b)) if !self.is_contested(&node.domain) => Some(l as i64 + a + b),
+            _ => None,
+        };
+        let guess = l as i64 + mo.guess(l) + mt.guess(l);
+        self.settled(known, 0, l, guess)
+    }
+
+    /// A side's node: the base's line when the side kept it, else its own
+    /// line moved by what the other side inserted above where it sits.
+    fn side_line(&mut self, side: usize, n: u32) -> u32 {
+        if let Some(&b) = self.sides[side].partner.get(&n) {
+            return self.base_line(b);
+        }
+        let node = &self.nodes[side + 1].lined[&n];
+        let (l, file) = (node.line, node.file.as_str());
+        let own = self.sides[side].maps.get(file).unwrap_or(&self.unknown);
+        let other = self.map(1 - side, file);
+        let (lo, hi) = own.base_range_of(l);
+        let known = match other.over(lo, hi) {
+            Some(s) if !self.is_contested(&node.domain) => Some(l as i64 + s),
+            _ => None,
+        };
+        let guess = l as i64 + other.guess(lo);
+        self.settled(known, side + 1, l, guess)
+    }
+
+    /// A known line, or a marker standing for line `l` of version `who`.
+    fn settled(&mut self, known: Option<i64>, who: usize, l: u32, guess: i64) -> u32 {
+        match known {
+            Some(v) if v >= 1 && v < SPAN as i64 => v as u32,
+            _ => {
+                let marker = MARK + who as u32 * SPAN + l;
+                self.stand_in
+                    .insert(marker, guess.clamp(1, SPAN as i64 - 1) as u32);
+                marker
+            }
+        }
+    }
+}
+
+/// `text` with its nodes' lines set to `lines` (a subprogram's `scopeLine:`
+/// keeps its distance to its line) and its files' checksums decided.
+fn rewrite(
+    text: &str,
+    nodes: &Nodes,
+    lines: &HashMap<u32, u32>,
+    sums: &checksum::Decision,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    for l in text.split_inclusive('\n') {
+        let body = l.trim_end_matches('\n');
+        let new = numbered_definition(body).and_then(|(n, rhs)| {
+            let prefix = &body[..body.len() - rhs.len()];
+            let rhs = match (nodes.lined.get(&n), lines.get(&n)) {
+                (Some(node), Some(&to)) if node.line != to => with_line(rhs, node.line, to),
+                _ => sums.apply(rhs)?,
+            };
+            Some(format!("{prefix}{rhs}"))
+        });
+        match new {
+            Some(n) => {
+                out.push_str(&n);
+                out.push_str(&l[body.len()..]);
+            }
+            None => out.push_str(l),
+        }
+    }
+    out
+}
+
+/// `rhs` moved from line `from` to line `to`.
+fn with_line(rhs: &str, from: u32, to: u32) -> String {
+    let mut out = with_field(rhs, "line", &to.to_string()).unwrap_or_else(|| rhs.to_string());
+    if let Some(s) = field(&out, "scopeLine").and_then(|(_, v)| v.parse::<i64>().ok()) {
+        let moved = (s + to as i64 - from as i64).max(0);
+        out = with_field(&out, "scopeLine", &moved.to_string()).unwrap_or(out);
+    }
+    out
+}
+
+impl Rebased {
+    /// `text` with every marker line replaced by its stand-in, and the
+    /// nodes that had one.
+    fn shown(&self, text: &str) -> (String, Vec<u32>) {
+        let mut marked = Vec::new();
+        let mut out = String::with_capacity(text.len());
+        for l in text.split_inclusive('\n') {
+            let body = l.trim_end_matches('\n');
+            let line = numbered_definition(body).and_then(|(n, rhs)| {
+                let (_, v) = field(rhs, "line")?;
+                let v: u32 = v.parse().ok().filter(|&v| v >= MARK)?;
+                marked.push(n);
+                let to = self.stand_in.get(&v).copied().unwrap_or(v - MARK);
+                let prefix = &body[..body.len() - rhs.len()];
+                Some(format!("{prefix}{}", with_line(rhs, v, to)))
+            });
+            match line {
+                Some(n) => {
+                    out.push_str(&n);
+                    out.push_str(&l[body.len()..]);
+                }
+                None => out.push_str(l),
+            }
+        }
+        (out, marked)
+    }
+
+    /// The merge of the rebased inputs, as the user gets it: a clean
+    /// result that kept a line whose shift is not known is a conflict on
+    /// the functions that use it; markers are never shown.
+    pub fn settle(&self, mut o: Outcome, markers: &Markers) -> Outcome {
+        o.notes.extend(self.notes.iter().cloned());
+        let (text, marked) = self.shown(&o.text);
+        if marked.is_empty() {
+            return o;
+        }
+        if o.conflicts > 0 {
+            let notes = std::mem::take(&mut o.notes);
+            let mut shown = Outcome::exact(text.as_bytes(), o.conflicts);
+            shown.notes = notes;
+            return shown;
+        }
+        let functions = users(&text, &marked);
+        let [base, ours, theirs] = [0, 1, 2].map(|k| self.shown(&self.texts[k]).0);
+        let (written, conflicts) = (!functions.is_empty())
+            .then(|| {
+                agreement::conflict_on_functions(
+                    &text,
+                    &functions,
+                    [&base, &ours, &theirs],
+                    markers,
+                )
+            })
+            .flatten()
+            .unwrap_or_else(|| (render::conflict_hunk(&ours, &base, &theirs, markers), 1));
+        let what = if functions.is_empty() {
+            "the module".to_string()
+        } else {
+            functions.join(", ")
+        };
+        let mut c = Outcome::exact(written.as_bytes(), conflicts);
+        c.notes = o.notes;
+        c.notes.push(format!(
+            "debug info: where one side's source lines moved, the other side's changes to {what} \
+             cannot be placed (both sides changed its lines, or around the same place); \
+             written as a conflict for review"
+        ));
+        c
+    }
+}
+
+/// The functions of `text` that use one of the `marked` nodes (directly
+/// or through other nodes).
+fn users(text: &str, marked: &[u32]) -> Vec<String> {
+    let defs: BTreeMap<u32, &str> = text.lines().filter_map(numbered_definition).collect();
+    let mut reach: HashSet<u32> = marked.iter().copied().collect();
+    loop {
+        let before = reach.len();
+        for (&n, rhs) in &defs {
+            if !reach.contains(&n) && refs_any(rhs, &reach) {
+                reach.insert(n);
+            }
+        }
+        if reach.len() == before {
+            break;
+        }
+    }
+    agreement::function_ranges(text)
+        .into_iter()
+        .filter(|(_, r)| text[r.clone()].lines().any(|l| refs_any(l, &reach)))
+        .map(|(name, _)| name)
+        .collect()
+}
+
+fn refs_any(line: &str, nodes: &HashSet<u32>) -> bool {
+    let mut hit = false;
+    scan_refs(line, |_, _, r| {
+        hit |= matches!(r, Ref::Meta(n) if nodes.contains(&n))
+    });
+    hit
+}
