@@ -13,7 +13,7 @@
 //! Judged on canonical forms: "exact code" compares them after
 //! `opt -strip-debug` of both sides; "exact debug info" compares them whole,
 //! with the `DIFile` checksums left out (no merge can know the merged
-//! source's checksum). "clean, not exact": a clean merge whose code is not
+//! source's checksum). "wrong": a clean merge whose code is not
 //! the expected code; at -O2 clang's output for both edits need not be the
 //! union of the two (inlining and interprocedural passes see both), so
 //! there it is not necessarily a merge error.
@@ -109,7 +109,7 @@ fn main() {
     let md = report(&pairs, &rows, start.elapsed().as_secs_f64());
     println!("{md}");
     for w in &wrong {
-        println!("clean, not exact: {w}");
+        println!("wrong (clean, other code): {w}");
     }
     common::write_bench_section("real-merges-bench", &md);
 }
@@ -302,7 +302,7 @@ fn report(pairs: &[Pair], rows: &BTreeMap<Level, Row>, secs: f64) -> String {
          with clang-22; expected = clang's output for the source with both edits. \"exact code\": \
          clean, and canonically equal to the expected module after `opt -strip-debug` of both; \
          \"exact debug info\": clean and canonically equal with debug info, `DIFile` checksums \
-         left out; \"clean, not exact\": clean with other code than expected (at -O2 clang's \
+         left out; \"wrong\": clean with other code than expected (at -O2 clang's \
          output for both edits need not be the union of the two, so there it is not necessarily \
          a merge error); \"broken\": neither a clean merge nor a conflict. This run took \
          {secs:.0} s wall on the shared 2-core machine.\n",
@@ -311,8 +311,8 @@ fn report(pairs: &[Pair], rows: &BTreeMap<Level, Row>, secs: f64) -> String {
     )
     .unwrap();
     md.push_str(
-        "| level | n | ours = theirs | irgit clean | exact code | exact debug info | clean, not exact | broken | \
-         `git merge-file` clean | exact code | exact debug info | clean, not exact |\n\
+        "| level | n | ours = theirs | irgit clean | exact code | exact debug info | wrong | broken | \
+         `git merge-file` clean | exact code | exact debug info | wrong |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for (level, r) in rows {
