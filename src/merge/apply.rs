@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::conflict::{merge3, Chunk};
-use super::matching::{match_function, Matching};
+use super::matching::{match_function, Matching, Matchings};
 use super::model::{
     def_name, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref, Side,
     SideTables,
@@ -45,6 +45,9 @@ pub enum Piece {
 pub struct Merged {
     pub pieces: Vec<Piece>,
     pub conflicts: usize,
+    /// Ours' and theirs' functions matched to the base's (set by
+    /// [`merge_with`]).
+    pub matched: [Matchings; 2],
 }
 
 impl Merged {
@@ -419,6 +422,12 @@ pub fn merge_with(
     for l in nb.definitions(&[(&to, o), (&ta, a), (&tb, b)]) {
         out.text(l);
     }
+    let by_name = |side: &ModuleText, m: HashMap<usize, Matching>| -> Matchings {
+        m.into_iter()
+            .map(|(i, x)| (side.funcs[i].name.clone(), x))
+            .collect()
+    };
+    out.matched = [by_name(a, match_a), by_name(b, match_b)];
     out
 }
 

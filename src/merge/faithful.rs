@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::matching::{match_function, Matching};
+use super::matching::{match_function, Matching, Matchings};
 use super::model::{ModuleText, Side, SideTables};
 use crate::canon::source_map::SourceNames;
 use crate::comments::layout::{self, Layout, LineKind, StmtKind};
@@ -515,8 +515,15 @@ fn translation(
     base: &SideText<'_>,
     ours: &SideText<'_>,
     index: &OursIndex,
+    matched: &[Matchings; 2],
     fresh: &mut Fresh,
 ) -> Translation {
+    let matching = |known: &Matchings, o, s, name: &String| -> Matching {
+        known
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| match_function(o, s))
+    };
     let tag = match side.side {
         Side::Base => "b:",
         Side::Ours => "a:",
@@ -551,7 +558,12 @@ fn translation(
                 .collect(),
             (Side::Base, None, _) => HashMap::default(),
             (_, Some(o), Some(s)) => by_names(
-                match_function(o, s),
+                matching(
+                    &matched[(side.side == Side::Theirs) as usize],
+                    o,
+                    s,
+                    &base_name,
+                ),
                 side_aligned.get(&base_name),
                 canon_to_token,
                 base_tokens,
@@ -562,7 +574,7 @@ fn translation(
             (Some(o), Some(a)) => {
                 let ours_tokens = index.locals.get(&base_name).unwrap_or(&empty);
                 by_names(
-                    match_function(o, a),
+                    matching(&matched[0], o, a, &base_name),
                     index.aligned.get(&base_name),
                     ours_tokens,
                     base_tokens,
@@ -797,10 +809,22 @@ pub struct Translated {
 /// Base and theirs written in ours' names (theirs' renames of values ours
 /// did not rename come in as theirs wrote them).
 pub fn translate(base: &SideText<'_>, ours: &SideText<'_>, theirs: &SideText<'_>) -> Translated {
+    translate_matched(base, ours, theirs, &Default::default())
+}
+
+/// [`translate`], given ours' and theirs' functions already matched to the
+/// base's (the structured merge's [`Matchings`]; a function missing there
+/// is matched here).
+pub fn translate_matched(
+    base: &SideText<'_>,
+    ours: &SideText<'_>,
+    theirs: &SideText<'_>,
+    matched: &[Matchings; 2],
+) -> Translated {
     let mut fresh = Fresh::default();
     let index = OursIndex::new(ours, base, &mut fresh);
-    let tb = translation(base, base, ours, &index, &mut fresh);
-    let tt = translation(theirs, base, ours, &index, &mut fresh);
+    let tb = translation(base, base, ours, &index, matched, &mut fresh);
+    let tt = translation(theirs, base, ours, &index, matched, &mut fresh);
     Translated {
         base: apply_translation(base.text, &tb),
         theirs: apply_translation(theirs.text, &tt),

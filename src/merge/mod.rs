@@ -343,7 +343,7 @@ fn merge_rebased(
     let sb = side(Side::Base, tbase, &names[0], &s.mo, &none);
     let so = side(Side::Ours, tours, &names[1], &s.ma, &s.plan.undo_ours);
     let st = side(Side::Theirs, ttheirs, &names[2], &s.mb, &s.plan.undo_theirs);
-    let translated = in_ours_names(&sb, &so, &st);
+    let translated = in_ours_names(&sb, &so, &st, &s.matched);
     timer.lap("merge: base and theirs in ours' names");
     let (b2, t2) = (translated.base, translated.theirs);
     let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
@@ -602,8 +602,9 @@ fn in_ours_names(
     base: &faithful::SideText<'_>,
     ours: &faithful::SideText<'_>,
     theirs: &faithful::SideText<'_>,
+    matched: &[matching::Matchings; 2],
 ) -> faithful::Translated {
-    let mut t = faithful::translate(base, ours, theirs);
+    let mut t = faithful::translate_matched(base, ours, theirs, matched);
     if let Some(t2) =
         faithful::without_items_ours_added(base.text, ours.text, theirs.text, &t.theirs)
     {
@@ -712,6 +713,8 @@ struct Structured {
     ma: model::ModuleText,
     mb: model::ModuleText,
     plan: rename::Plan,
+    /// Ours' and theirs' functions matched to the base's.
+    matched: [matching::Matchings; 2],
     /// Where the canonical names of base, ours, theirs came from, where the
     /// loads recorded them (see [`Structured::take_source_names`]).
     names: [Option<SourceNames>; 3],
@@ -857,12 +860,17 @@ fn structured(
     let keep_header = !crate::ir::detect_format(base).eq(&crate::ir::Format::Text)
         || base.windows(15).any(|w| w == b"source_filename");
     let internal = |e: String| MergeError::Internal(e);
-    let (plan, text, conflicts) = if ta == to || tb == to || ta == tb {
+    let (plan, text, conflicts, matched) = if ta == to || tb == to || ta == tb {
         // A side that changed nothing: the other side's canonical text,
         // which [`Structured::finish`] checks like any result (the loads do
         // not verify after canonicalizing).
         let result = if ta == to { &tb } else { &ta };
-        (rename::Plan::default(), result.clone(), 0)
+        (
+            rename::Plan::default(),
+            result.clone(),
+            0,
+            Default::default(),
+        )
     } else {
         // Renamed functions: undo each rename on its side (and canonicalize
         // again, so the callers' lines equal the base's), merge, redo.
@@ -882,7 +890,7 @@ fn structured(
         let merged = apply::merge_with(&mo, &ma, &mb, &plan.conflicts);
         timer.lap("merge: matched and merged");
         let text = rename::replace_globals(&render::render(&merged.pieces, markers), &plan.redo);
-        (plan, text, merged.conflicts)
+        (plan, text, merged.conflicts, merged.matched)
     };
     let clean = conflicts == 0;
     Ok(Structured {
@@ -905,6 +913,7 @@ fn structured(
         ma,
         mb,
         plan,
+        matched,
         names,
     })
 }
