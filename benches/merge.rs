@@ -48,6 +48,10 @@ struct Row {
 }
 
 fn main() {
+    if std::env::var("IRGIT_BENCH_MERGE_ONLY").as_deref() == Ok("paths") {
+        header_and_path_times();
+        return;
+    }
     let mut triples: Vec<Triple> = c_source_triples();
     triples.extend(c_overlap_triples());
     triples.extend(lit_triples());
@@ -144,29 +148,12 @@ fn main() {
     let max = ratios.last().copied().unwrap_or(0.0);
     println!("irgit merge time / opt -S time: median {median:.2}x, max {max:.2}x");
     println!();
-    println!("| class | irgit clean & exact | in ours' text (faithful) | up to renumbering | git clean & right | irgit = git's bytes |");
-    println!("|---|---:|---:|---:|---:|---:|");
-    for (rel, r) in &rows {
-        println!(
-            "| {rel:?} | {} | {} | {} | {} | {} |",
-            r.exact, r.faithful, r.faithful_renumbered, r.git_right, r.git_equal
-        );
-    }
-    let o2 = c_source_triples_at("2");
-    let (mut o2_clean, mut o2_faithful) = (0, 0);
-    for t in &o2 {
-        let run = merge_triple(t);
-        if run.outcome(7) == merge_support::Outcome::Clean {
-            o2_clean += 1;
-            o2_faithful += !matches!(faithfulness(t, &run.output), Faithful::No(..)) as usize;
-        }
-    }
-    println!(
-        "C #ifdef triples at -O2: {o2_clean}/{} clean, {o2_faithful} of them in ours' text \
-         (clang's -O2 of both edits is not their union, so exactness is not judged)",
-        o2.len()
-    );
+    let o2_line = o2_clean_and_faithful();
+    let ours_text = ours_text_section(&rows, &o2_line, triples.len());
+    println!("{ours_text}");
+    common::write_bench_section("merge-ours-text", &ours_text);
     big_stress_times();
+    header_and_path_times();
     if let Some(d) = rows.get(&Relation::Disjoint) {
         println!(
             "disjoint clean rate: irgit {:.1}% ({}/{}), git merge-file {:.1}% ({}/{} clean, {} of them exact)",
@@ -185,23 +172,64 @@ fn main() {
     }
 }
 
+/// The C `#ifdef` triples at -O2: how many merge clean, and how many of
+/// those are in ours' text (a sentence for BENCHMARKS.md).
+fn o2_clean_and_faithful() -> String {
+    let o2 = c_source_triples_at("2");
+    let (mut clean, mut faithful) = (0, 0);
+    for t in &o2 {
+        let run = merge_triple(t);
+        if run.outcome(7) == merge_support::Outcome::Clean {
+            clean += 1;
+            faithful += !matches!(faithfulness(t, &run.output), Faithful::No(..)) as usize;
+        }
+    }
+    format!(
+        "The C `#ifdef` triples at -O2: {clean}/{} clean, {faithful} of them in ours' text \
+         (exactness is not judged there: clang -O2 of both edits is not the union of the edits, \
+         it infers attributes such as `range(...)` across functions).",
+        o2.len()
+    )
+}
+
+/// The ours'-text table of BENCHMARKS.md: per class, clean merges, those
+/// in ours' text, and where git merge-file is clean and right, whether
+/// irgit wrote git's bytes.
+fn ours_text_section(rows: &BTreeMap<Relation, Row>, o2_line: &str, n: usize) -> String {
+    let mut md = format!(
+        "### Ours' text (design §6)\n\nMeasured by `cargo bench --bench merge` on the {n} \
+         triples above; load average at the end: {}.\n\n\
+         | class | irgit clean & exact | in ours' text | up to renumbering | git clean & right | \
+         irgit = git's bytes |\n|---|---:|---:|---:|---:|---:|\n",
+        load_average()
+    );
+    let (mut clean, mut faithful, mut git_right, mut git_equal) = (0, 0, 0, 0);
+    for (rel, r) in rows.iter().filter(|(_, r)| r.exact > 0) {
+        md.push_str(&format!(
+            "| {rel:?} | {} | **{}** | {} | {} | **{}** |\n",
+            r.exact, r.faithful, r.faithful_renumbered, r.git_right, r.git_equal
+        ));
+        clean += r.exact;
+        faithful += r.faithful;
+        git_right += r.git_right;
+        git_equal += r.git_equal;
+    }
+    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    md.push_str(&format!(
+        "\n*In ours' text*: `diff ours result` is no bigger than `diff base theirs` (theirs' change \
+         and nothing else of ours rewritten). Ours' text rate: **{faithful}/{clean} clean merges \
+         ({:.1}%)**. Wherever `git merge-file` is clean and right, irgit writes git's bytes: \
+         **{git_equal}/{git_right} ({:.1}%)**. {o2_line}\n",
+        pct(faithful, clean),
+        pct(git_equal, git_right)
+    ));
+    md
+}
+
 /// `base` and two constant edits a third and two thirds through: (base,
 /// ours, theirs).
 fn edit_triple(base: String) -> (String, String, String) {
-    let lines: Vec<&str> = base.lines().collect();
-    let edit_at: Vec<usize> = (0..lines.len())
-        .filter(|&i| {
-            let l = lines[i];
-            [
-                " = add ", " = sub ", " = mul ", " = xor ", " = or ", " = and ",
-            ]
-            .iter()
-            .any(|op| l.contains(op))
-                && l.rsplit(", ")
-                    .next()
-                    .is_some_and(|c| c.parse::<i64>().is_ok())
-        })
-        .collect();
+    let (lines, edit_at) = edit_sites(&base);
     let edit = |i: usize| {
         let mut v: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
         let (head, c) = v[i].rsplit_once(", ").unwrap();
@@ -262,4 +290,124 @@ fn big_stress_times() {
             if git_text == out { "yes" } else { "no" }
         );
     }
+}
+
+/// Issue 15 items 4 and 5 on the issue's triple (`llvm-stress -size=20000
+/// -seed=3 | opt -S`; ours changes one constant a third through, theirs
+/// inserts one instruction): the same edits with one `; ModuleID` on all
+/// three sides or three different ones (item 4), and theirs' instruction two
+/// thirds through (git merge-file is clean: the ordinary path) or right
+/// after ours' changed line (git conflicts: the result is written in ours'
+/// text) (item 5). Wall time of the `irgit merge` process, best of 3;
+/// written to BENCHMARKS.md.
+fn header_and_path_times() {
+    let stress = merge_support::llvm_stress(3, 20000);
+    let base = common::opt_text(&[], &stress).expect("opt -S of llvm-stress output");
+    let (lines, at) = edit_sites(&base);
+    let (a, b) = (at[at.len() / 3], at[2 * at.len() / 3]);
+    let with = |edits: &[(usize, Edit)]| {
+        let mut v: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        for &(i, e) in edits.iter().rev() {
+            match e {
+                Edit::Constant => {
+                    let (head, c) = v[i].rsplit_once(", ").unwrap();
+                    v[i] = format!("{head}, {}", c.parse::<i64>().unwrap().wrapping_add(17));
+                }
+                Edit::Insert => v.insert(i + 1, "  %irgit.new = add i32 7, 9".into()),
+            }
+        }
+        v.join("\n") + "\n"
+    };
+    let id = |dir: &str, text: &str| {
+        let (_, rest) = text.split_once('\n').unwrap();
+        format!("; ModuleID = '/build/{dir}/stress.ll'\n{rest}")
+    };
+    let ours = with(&[(a, Edit::Constant)]);
+    let apart = with(&[(b, Edit::Insert)]);
+    let adjacent = with(&[(a, Edit::Insert)]);
+    let cases = [
+        ("one `; ModuleID` on all three sides, edits apart (git clean: the ordinary path)",
+         base.clone(), ours.clone(), apart.clone()),
+        ("three different `; ModuleID` lines, edits apart",
+         id("a", &base), id("b", &ours), id("c", &apart)),
+        ("one `; ModuleID`, theirs' instruction right after ours' changed line (git conflicts: ours'-text path)",
+         base.clone(), ours.clone(), adjacent),
+    ];
+    let mut table = format!(
+        "Measured by `cargo bench --bench merge` (`IRGIT_BENCH_MERGE_ONLY=paths` runs only this), \
+         {}. The issue's triple: `llvm-stress -size=20000 -seed=3 | opt -S` ({} lines); ours \
+         changes one constant a third through, theirs inserts one instruction. Wall time of the \
+         `irgit merge` process, best of 3; load average before the run: {}.\n\n\
+         | triple | irgit merge | exit | written as |\n|---|---:|---:|---|\n",
+        std::env::consts::ARCH,
+        lines.len(),
+        load_average()
+    );
+    let mut times = Vec::new();
+    for (name, b, o, t) in cases {
+        let triple = Triple {
+            name: name.into(),
+            base: b.clone(),
+            left: o.clone(),
+            right: t.clone(),
+            expected: None,
+            relation: Relation::Disjoint,
+        };
+        let best = (0..3).map(|_| merge_triple(&triple).elapsed).min().unwrap();
+        let run = merge_triple(&triple);
+        let (_, git_text, _) = git_merge_file(&b, &o, &t);
+        let written = if git_text == run.output {
+            "git's bytes".to_string()
+        } else {
+            let (rem, add) = common::diff_size(&o, &run.output);
+            format!("ours' text (`diff ours result`: -{rem} +{add})")
+        };
+        let exit = run.code.map_or("signal".into(), |c| c.to_string());
+        table.push_str(&format!(
+            "| {name} | {:.2} s | {exit} | {written} |\n",
+            best.as_secs_f64()
+        ));
+        times.push(best.as_secs_f64());
+    }
+    table.push_str(&format!(
+        "\nItem 4: three ModuleIDs / one = **{:.2}×**. Item 5: ours'-text path / ordinary path = \
+         **{:.2}×** (target ≤ 2×).\n",
+        times[1] / times[0],
+        times[2] / times[0]
+    ));
+    println!("{table}");
+    common::write_bench_section("merge-paths", &table);
+}
+
+#[derive(Clone, Copy)]
+enum Edit {
+    Constant,
+    Insert,
+}
+
+/// The lines of `text` and the indices of binary operations with an
+/// integer constant last.
+fn edit_sites(text: &str) -> (Vec<&str>, Vec<usize>) {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = (0..lines.len())
+        .filter(|&i| {
+            let l = lines[i];
+            [
+                " = add ", " = sub ", " = mul ", " = xor ", " = or ", " = and ",
+            ]
+            .iter()
+            .any(|op| l.contains(op))
+                && l.rsplit(", ")
+                    .next()
+                    .is_some_and(|c| c.parse::<i64>().is_ok())
+        })
+        .collect();
+    (lines, at)
+}
+
+/// `/proc/loadavg`'s first three fields.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }
