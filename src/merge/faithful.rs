@@ -368,12 +368,17 @@ type Aligned = HashMap<String, HashMap<String, (String, bool)>>;
 /// both sides, values the two inputs wrote with the same token (an edited
 /// instruction keeps its name in the text).
 fn by_names(
-    m: Matching,
+    m: &Matching,
     aligned: Option<&HashMap<String, (String, bool)>>,
     side_tokens: &HashMap<String, String>,
     base_tokens: &HashMap<String, String>,
 ) -> HashMap<String, String> {
-    let mut map: HashMap<String, String> = m.values.into_iter().chain(m.blocks).collect();
+    let mut map: HashMap<String, String> = m
+        .values
+        .iter()
+        .chain(&m.blocks)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     // What the text itself says: lines unique in both texts win over the
     // structure; repeated lines (a run of equal allocas) only fill gaps.
     if let Some(aligned) = aligned {
@@ -510,30 +515,44 @@ fn by_names(
     map
 }
 
+/// `s` matched to the base's `o`: the structured merge's matching when it
+/// has one (`known`, by function name), else computed.
+fn matching<'k>(
+    known: &'k Matchings,
+    o: &super::model::FuncText,
+    s: &super::model::FuncText,
+    name: &str,
+) -> std::borrow::Cow<'k, Matching> {
+    match known.get(name) {
+        Some(m) => std::borrow::Cow::Borrowed(m),
+        None => std::borrow::Cow::Owned(match_function(o, s)),
+    }
+}
+
+/// What the translations of base and theirs share: ours' index, the
+/// structured merge's matchings, and (filled as needed) base's names →
+/// ours' names per function.
+struct Shared<'m> {
+    index: OursIndex,
+    matched: &'m [Matchings; 2],
+    ours_of_base: HashMap<String, HashMap<String, String>>,
+}
+
 fn translation(
     side: &SideText<'_>,
+    side_aligned: &Aligned,
     base: &SideText<'_>,
     ours: &SideText<'_>,
-    index: &OursIndex,
-    matched: &[Matchings; 2],
+    shared: &mut Shared<'_>,
     fresh: &mut Fresh,
 ) -> Translation {
-    let matching = |known: &Matchings, o, s, name: &String| -> Matching {
-        known
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| match_function(o, s))
-    };
+    let (index, matched, ours_cache) = (&shared.index, shared.matched, &mut shared.ours_of_base);
     let tag = match side.side {
         Side::Base => "b:",
         Side::Ours => "a:",
         Side::Theirs => "t:",
     };
     let mut locals = HashMap::default();
-    let side_aligned = match side.side {
-        Side::Base => HashMap::default(),
-        _ => align(side.text, side.undo, base.text),
-    };
     let mut names: Vec<(&String, &HashMap<String, String>)> = side.names.locals.iter().collect();
     names.sort_by(|a, b| a.0.cmp(b.0));
     for (fname, canon_to_token) in names {
@@ -558,7 +577,7 @@ fn translation(
                 .collect(),
             (Side::Base, None, _) => HashMap::default(),
             (_, Some(o), Some(s)) => by_names(
-                matching(
+                &matching(
                     &matched[(side.side == Side::Theirs) as usize],
                     o,
                     s,
@@ -570,21 +589,23 @@ fn translation(
             ),
             _ => HashMap::default(),
         };
-        let ours_of_base: HashMap<String, String> = match (base_f, ours_f) {
-            (Some(o), Some(a)) => {
-                let ours_tokens = index.locals.get(&base_name).unwrap_or(&empty);
-                by_names(
-                    matching(&matched[0], o, a, &base_name),
-                    index.aligned.get(&base_name),
-                    ours_tokens,
-                    base_tokens,
-                )
-                .into_iter()
-                .map(|(a, o)| (o, a))
-                .collect()
-            }
-            _ => HashMap::default(),
-        };
+        let ours_of_base: &HashMap<String, String> = ours_cache
+            .entry(base_name.clone())
+            .or_insert_with(|| match (base_f, ours_f) {
+                (Some(o), Some(a)) => {
+                    let ours_tokens = index.locals.get(&base_name).unwrap_or(&empty);
+                    by_names(
+                        &matching(&matched[0], o, a, &base_name),
+                        index.aligned.get(&base_name),
+                        ours_tokens,
+                        base_tokens,
+                    )
+                    .into_iter()
+                    .map(|(a, o)| (o, a))
+                    .collect()
+                }
+                _ => HashMap::default(),
+            });
         let ours_tokens = index.locals.get(&base_name);
         let mut map = HashMap::default();
         let mut entries: Vec<(&String, &String)> = canon_to_token.iter().collect();
@@ -822,9 +843,23 @@ pub fn translate_matched(
     matched: &[Matchings; 2],
 ) -> Translated {
     let mut fresh = Fresh::default();
-    let index = OursIndex::new(ours, base, &mut fresh);
-    let tb = translation(base, base, ours, &index, matched, &mut fresh);
-    let tt = translation(theirs, base, ours, &index, matched, &mut fresh);
+    // Theirs' text aligned with base's while ours' index is built.
+    let (index, theirs_aligned) = std::thread::scope(|scope| {
+        let h = scope.spawn(|| align(theirs.text, theirs.undo, base.text));
+        let index = OursIndex::new(ours, base, &mut fresh);
+        (
+            index,
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+        )
+    });
+    let mut shared = Shared {
+        index,
+        matched,
+        ours_of_base: HashMap::default(),
+    };
+    let none = HashMap::default();
+    let tb = translation(base, &none, base, ours, &mut shared, &mut fresh);
+    let tt = translation(theirs, &theirs_aligned, base, ours, &mut shared, &mut fresh);
     Translated {
         base: apply_translation(base.text, &tb),
         theirs: apply_translation(theirs.text, &tt),
