@@ -135,6 +135,28 @@ fn by_key(n: &Nodes) -> BTreeMap<u64, Vec<u32>> {
     out
 }
 
+/// Nodes left unpaired, paired by a looser key ([`Nodes::looser`]) where
+/// both versions have as many of them (in line order): nodes whose lines
+/// moved inside their function.
+fn loose_pairs(base: &Nodes, side: &Nodes, paired: &[(u32, u32)], tier: usize) -> Vec<(u32, u32)> {
+    let (taken_s, taken_b): (HashSet<u32>, HashSet<u32>) = paired.iter().copied().unzip();
+    let unpaired = |n: &Nodes, taken: &HashSet<u32>| {
+        let mut by: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+        for &k in n.lined.keys().filter(|k| !taken.contains(k)) {
+            by.entry(n.looser[tier][&k]).or_default().push(k);
+        }
+        for v in by.values_mut() {
+            v.sort_by_key(|k| (n.lined[k].line, *k));
+        }
+        by
+    };
+    let (ub, us) = (unpaired(base, &taken_b), unpaired(side, &taken_s));
+    us.iter()
+        .filter_map(|(l, sn)| Some((sn, ub.get(l).filter(|bn| bn.len() == sn.len())?)))
+        .flat_map(|(sn, bn)| sn.iter().copied().zip(bn.iter().copied()))
+        .collect()
+}
+
 /// Pairs a side's nodes with the base's by key (equal keys in equal
 /// numbers, in line order, the pairs' lines increasing together); the
 /// others are what the side added or removed.
@@ -145,6 +167,10 @@ fn pair(base: &Nodes, side: &Nodes) -> Pairing {
         if let Some(bn) = gb.get(k).filter(|bn| bn.len() == sn.len()) {
             candidates.extend(sn.iter().zip(bn).map(|(&s, &b)| (s, b)));
         }
+    }
+    for tier in 0..2 {
+        let more = loose_pairs(base, side, &candidates, tier);
+        candidates.extend(more);
     }
     let line_pair = |&(s, b): &(u32, u32)| {
         let file = &side.lined[&s].file;
@@ -473,4 +499,36 @@ fn refs_any(line: &str, nodes: &HashSet<u32>) -> bool {
         hit |= matches!(r, Ref::Meta(n) if nodes.contains(&n))
     });
     hit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "\
+!1 = !DIFile(filename: \"a.c\", directory: \"/s\")
+!2 = distinct !DISubprogram(name: \"f\", scope: !1, file: !1, line: 1, scopeLine: 1, unit: !9)
+!3 = !DILocation(line: 2, column: 3, scope: !2)
+!4 = !DILocalVariable(name: \"v\", scope: !2, file: !1, line: 4, type: !8)
+!5 = !DILocation(line: 4, column: 3, scope: !2)
+!6 = !DILocation(line: 5, column: 3, scope: !2)
+";
+
+    #[test]
+    fn nodes_below_a_line_inserted_in_their_function_are_still_paired() {
+        // A statement inserted at line 3: line 4 and 5 move down.
+        let side = BASE
+            .replace("line: 5,", "line: 6,")
+            .replace("line: 4,", "line: 5,")
+            + "!7 = !DILocation(line: 3, column: 3, scope: !2)\n";
+        let (b, s) = (Nodes::parse(BASE), Nodes::parse(&side));
+        let p = pair(&b, &s);
+        assert_eq!(p.partner.get(&4), Some(&4), "the variable");
+        assert_eq!(p.partner.get(&3), Some(&3), "the line above");
+        assert_eq!(p.partner.get(&7), None, "the new statement");
+        let m = &p.maps["a.c\u{0}/s"];
+        assert_eq!(m.at(2), Some(0));
+        assert_eq!(m.at(4), Some(1));
+        assert_eq!(m.at(3), None);
+    }
 }

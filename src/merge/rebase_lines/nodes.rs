@@ -50,6 +50,11 @@ pub struct Nodes<'a> {
     /// Every node's key: equal across versions for the same node at the
     /// same place in its function.
     pub key: HashMap<u32, u64>,
+    /// Every node's looser keys, with no line inside functions: first
+    /// with what a location's line holds, then without: the same node
+    /// after lines moved inside its function (a `return 0;` below an
+    /// inserted line).
+    pub looser: [HashMap<u32, u64>; 2],
     /// What each line of each function holds: (domain, file, line) → the
     /// kinds and columns of its nodes, so that two lines at the same
     /// distance from their functions' starts are told apart by content.
@@ -86,6 +91,17 @@ pub fn file_identity(rhs: &str) -> String {
         string_field(rhs, "filename").unwrap_or(""),
         string_field(rhs, "directory").unwrap_or("")
     )
+}
+
+/// How much of a line inside a function a key holds.
+#[derive(Clone, Copy)]
+enum Keying {
+    /// The distance from the function's start, and what the line holds.
+    Strict,
+    /// What the line holds.
+    Content,
+    /// Nothing.
+    Loose,
 }
 
 /// `rhs` without the fields `names` (each with its value and separator).
@@ -131,6 +147,7 @@ impl<'a> Nodes<'a> {
             defs,
             lined: BTreeMap::new(),
             key: HashMap::default(),
+            looser: Default::default(),
             line_content: HashMap::default(),
         };
         let lined: BTreeMap<u32, Node> = nodes
@@ -151,7 +168,8 @@ impl<'a> Nodes<'a> {
             .collect();
         nodes.lined = lined;
         nodes.line_content = nodes.line_contents();
-        nodes.key = nodes.keys();
+        nodes.key = nodes.keys(Keying::Strict);
+        nodes.looser = [nodes.keys(Keying::Content), nodes.keys(Keying::Loose)];
         nodes
     }
 
@@ -214,8 +232,8 @@ impl<'a> Nodes<'a> {
             .unwrap_or_default()
     }
 
-    /// Every node's key (see the module doc).
-    fn keys(&self) -> HashMap<u32, u64> {
+    /// Every node's key (see the module doc), or a looser one.
+    fn keys(&self, keying: Keying) -> HashMap<u32, u64> {
         let units: Vec<u32> = self
             .defs
             .iter()
@@ -226,7 +244,7 @@ impl<'a> Nodes<'a> {
             .defs
             .iter()
             .map(|(&n, rhs)| {
-                let own = self.key_text(n, rhs);
+                let own = self.key_text(n, rhs, keying);
                 let text = rewrite(&own, |r| match r {
                     Ref::Meta(x) if units.contains(&x) => Some("!cu".into()),
                     _ => None,
@@ -238,8 +256,9 @@ impl<'a> Nodes<'a> {
     }
 
     /// `rhs` with its lines as keys see them: relative to the function
-    /// inside one (same file), left out outside; a file without checksum.
-    fn key_text(&self, n: u32, rhs: &str) -> String {
+    /// inside one (same file; see [`Keying`]), left out outside; a file
+    /// without checksum.
+    fn key_text(&self, n: u32, rhs: &str, keying: Keying) -> String {
         if kind(rhs) == "DIFile" {
             return without_checksum(rhs);
         }
@@ -279,7 +298,11 @@ impl<'a> Nodes<'a> {
                     .filter(|_| kind(rhs) == "DILocation")
                     .and_then(|dom| self.line_content.get(&(dom, node.file.clone(), node.line)))
                     .map_or("", String::as_str);
-                let line = format!("{}[{content}]", relative(d));
+                let line = match keying {
+                    Keying::Strict => format!("{}[{content}]", relative(d)),
+                    Keying::Content => format!("_[{content}]"),
+                    Keying::Loose => "_".to_string(),
+                };
                 with_field(rhs, "line", &line).unwrap_or_else(|| rhs.to_string())
             }
             // Another file's lines (code included from a header) do not
