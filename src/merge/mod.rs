@@ -348,14 +348,53 @@ fn merge_rebased(
     let (b2, t2) = (translated.base, translated.theirs);
     let lm = lines::merge3(&b2, tours, &t2, markers, &faithful::free_order(&b2));
     timer.lap("merge: line merge in ours' names");
+    let written = OursText {
+        sides: [&b2, tours, &t2],
+        lm,
+        has_comments,
+        path,
+        markers,
+    };
+    let o = in_ours_text(s, &git, &clashes, &translated.rename_clashes, &written)?;
+    Ok(either_side_parses(o, &written, [tbase, tours, ttheirs]))
+}
+
+/// What the writers of a result in ours' text work from.
+struct OursText<'a> {
+    /// Base, ours and theirs, in ours' names.
+    sides: [&'a str; 3],
+    /// The line merge of `sides`.
+    lm: lines::LineMerge,
+    has_comments: bool,
+    path: &'a str,
+    markers: &'a Markers,
+}
+
+/// The result written in ours' text: a clash or the structured merge's
+/// conflicts in ours' text, else the first candidate that agrees with the
+/// structured merge.
+fn in_ours_text(
+    s: Structured,
+    git: &Option<(TextMerge, Option<String>)>,
+    clashes: &[clash::Clash],
+    rename_clashes: &[(String, String)],
+    w: &OursText<'_>,
+) -> Result<Outcome, MergeError> {
+    let OursText {
+        sides: [b2, tours, t2],
+        ref lm,
+        has_comments,
+        path,
+        markers,
+    } = *w;
     if !clashes.is_empty() {
-        return Ok(call_clash(&lm, &clashes, [&b2, tours, &t2], markers));
+        return Ok(call_clash(lm, clashes, [b2, tours, t2], markers));
     }
-    if !translated.rename_clashes.is_empty() && s.outcome.conflicts == 0 {
+    if !rename_clashes.is_empty() && s.outcome.conflicts == 0 {
         return Ok(rename_clash(
             &lm.text,
-            &translated.rename_clashes,
-            [&b2, tours, &t2],
+            rename_clashes,
+            [b2, tours, t2],
             markers,
         ));
     }
@@ -363,7 +402,7 @@ fn merge_rebased(
         return Ok(conflicts_in_ours_text(
             s,
             lm,
-            [&b2, tours, &t2],
+            [b2, tours, t2],
             has_comments,
             markers,
         ));
@@ -373,14 +412,14 @@ fn merge_rebased(
     };
     let text = faithful::renumber(&lm.text);
     debug_dump(&[
-        ("base-in-ours-names.ll", &b2),
-        ("theirs-in-ours-names.ll", &t2),
+        ("base-in-ours-names.ll", b2),
+        ("theirs-in-ours-names.ll", t2),
         ("line-merge.ll", &text),
         ("expected-canonical.ll", &expected),
     ]);
     // The candidates, in order of preference: git's bytes, ours' text, the
     // canonical form (which drops comments, so only without them).
-    let mut candidates: Vec<agreement::Candidate> = git_candidate(&git).into_iter().collect();
+    let mut candidates: Vec<agreement::Candidate> = git_candidate(git).into_iter().collect();
     candidates.push(agreement::Candidate {
         name: "the line merge in ours' names",
         text,
@@ -420,7 +459,7 @@ fn merge_rebased(
             &c,
             &meaning,
             &expected,
-            [&b2, tours, &t2],
+            [b2, tours, t2],
             markers,
         )),
         agreement::Decision::Undecided => {
@@ -434,6 +473,44 @@ fn merge_rebased(
             Ok(o)
         }
     }
+}
+
+/// A conflict whose sections, all taken ours' or all theirs', do not
+/// parse (a hunk that cuts a function, a declaration one side removed
+/// while the other's section still calls it) is widened to one conflict
+/// over the lines where the files differ: taking a side then gives that
+/// side's file (theirs in ours' names, or as written when that does not
+/// parse).
+fn either_side_parses(o: Outcome, w: &OursText<'_>, raw: [&str; 3]) -> Outcome {
+    if o.conflicts == 0 {
+        return o;
+    }
+    let text = match &o.bytes {
+        Some(b) => String::from_utf8_lossy(b).into_owned(),
+        None => o.text.clone(),
+    };
+    let parses = |t: &str| Session::new().parse(t.as_bytes(), w.path).is_ok();
+    let taken = |keep| render::take_side(&text, keep, w.markers);
+    if parses(&taken(render::Keep::Ours)) && parses(&taken(render::Keep::Theirs)) {
+        return o;
+    }
+    let [b2, ours, t2] = w.sides;
+    let [base, theirs] = if parses(t2) {
+        [b2, t2]
+    } else {
+        [raw[0], raw[2]]
+    };
+    let mut widened = Outcome::exact(
+        render::narrowed_hunk(ours, base, theirs, w.markers).as_bytes(),
+        1,
+    );
+    widened.notes = o.notes;
+    widened.notes.push(
+        "the conflicts, taken all ours' or all theirs', would not parse: written as one \
+         conflict over the lines where the files differ"
+            .into(),
+    );
+    widened
 }
 
 /// git's line merge as a candidate, when it is clean and its result parses
@@ -543,7 +620,7 @@ fn conflict_on(
 /// The structured merge conflicts: its conflicts written in ours' text.
 fn conflicts_in_ours_text(
     s: Structured,
-    lm: lines::LineMerge,
+    lm: &lines::LineMerge,
     [base, ours, theirs]: [&str; 3],
     has_comments: bool,
     markers: &Markers,

@@ -125,6 +125,40 @@ pub fn resolved(pieces: &[Piece], keep: Keep) -> String {
     text
 }
 
+/// A rendered text with every conflict resolved to one side's section
+/// (markers of `m.size`, any style).
+pub fn take_side(text: &str, keep: Keep, m: &Markers) -> String {
+    let mark = |c: char| c.to_string().repeat(m.size.max(1));
+    let (open, base, middle, close) = (mark('<'), mark('|'), mark('='), mark('>'));
+    let is = |line: &str, marker: &str| {
+        let line = line.trim_end_matches(['\n', '\r']);
+        line.strip_prefix(marker)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+    };
+    // 0: outside, 1: ours, 2: base, 3: theirs
+    let mut at = 0;
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        at = match at {
+            0 if is(line, &open) => 1,
+            1 if is(line, &base) => 2,
+            1 | 2 if is(line, &middle) => 3,
+            3 if is(line, &close) => 0,
+            at => {
+                let wanted = match keep {
+                    Keep::Ours => 1,
+                    Keep::Theirs => 3,
+                };
+                if at == 0 || at == wanted {
+                    out.push_str(line);
+                }
+                at
+            }
+        };
+    }
+    out
+}
+
 /// One conflict region over three texts (each a run of whole lines): ours,
 /// base (not in `merge` style) and theirs, between markers of `m.size`.
 /// In zdiff3 style the lines that begin (end) both ours and theirs come
