@@ -52,7 +52,16 @@ mod shim {
         pub fn irgit_is_commutative(i: LLVMValueRef) -> i32;
         pub fn irgit_sort_block_uses(f: LLVMValueRef);
         pub fn irgit_print_module(m: LLVMModuleRef, len: *mut usize) -> *mut std::os::raw::c_char;
+        pub fn irgit_text_parses_and_verifies(data: *const std::os::raw::c_char, len: usize)
+            -> i32;
     }
+}
+
+/// Whether textual IR parses and verifies. Safe on any text: unlike
+/// [`Session::parse`], whose debug-info upgrade ends the process on a
+/// broken module, it only answers (for texts that are checked, not used).
+pub fn text_parses_and_verifies(text: &str) -> bool {
+    unsafe { shim::irgit_text_parses_and_verifies(text.as_ptr().cast(), text.len()) != 0 }
 }
 
 /// What a file's first bytes say it is.

@@ -476,7 +476,7 @@ fn in_ours_text(
 }
 
 /// A conflict whose sections, all taken ours' or all theirs', do not
-/// parse (a hunk that cuts a function, a declaration one side removed
+/// parse and verify (a hunk that cuts a function, a declaration one side removed
 /// while the other's section still calls it) is widened to one conflict
 /// over the lines where the files differ: taking a side then gives that
 /// side's file (theirs in ours' names, or as written when that does not
@@ -489,7 +489,7 @@ fn either_side_parses(o: Outcome, w: &OursText<'_>, raw: [&str; 3]) -> Outcome {
         Some(b) => String::from_utf8_lossy(b).into_owned(),
         None => o.text.clone(),
     };
-    let parses = |t: &str| Session::new().parse(t.as_bytes(), w.path).is_ok();
+    let parses = |t: &str| crate::ir::text_parses_and_verifies(t);
     let taken = |keep| render::take_side(&text, keep, w.markers);
     if parses(&taken(render::Keep::Ours)) && parses(&taken(render::Keep::Theirs)) {
         return o;
