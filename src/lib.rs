@@ -19,3 +19,19 @@ pub mod merge;
 pub mod passes;
 pub mod summary;
 pub mod text;
+
+/// An I/O error in words, without the OS's `(os error N)`: "no such file".
+pub fn io_problem(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        std::io::ErrorKind::IsADirectory => "is a directory, not a file".to_string(),
+        _ => {
+            let text = e.to_string();
+            match text.find(" (os error") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            }
+        }
+    }
+}

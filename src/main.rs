@@ -133,23 +133,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>, String> {
             .map_err(|e| format!("<stdin>: {e}"))?;
         Ok(buf)
     } else {
-        std::fs::read(path).map_err(|e| format!("{}: {}", path.display(), io_problem(&e)))
-    }
-}
-
-/// An I/O error in words, without the OS's `(os error N)`.
-fn io_problem(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        std::io::ErrorKind::IsADirectory => "is a directory, not a file".to_string(),
-        _ => {
-            let text = e.to_string();
-            match text.find(" (os error") {
-                Some(at) => text[..at].to_string(),
-                None => text,
-            }
-        }
+        std::fs::read(path).map_err(|e| format!("{}: {}", path.display(), irgit::io_problem(&e)))
     }
 }
 

@@ -1246,3 +1246,59 @@ fn errors_name_the_command_and_the_file_in_words() {
     );
     assert!(!e.contains("class=") && !e.contains("code="), "{e}");
 }
+
+#[test]
+fn doctor_outside_a_repository_says_so_in_one_line() {
+    let r = Repo::new();
+    let o = r.run_in(&r.home, git_support::IRGIT, &["doctor"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "irgit doctor: {}: not inside a git work tree",
+            r.home.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("run `irgit doctor` in the repository"),
+        "{err}"
+    );
+    assert!(!err.contains("class=") && o.stdout.is_empty(), "{err}");
+}
+
+#[test]
+fn doctor_notes_a_driver_line_without_conflict_labels() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    r.git(&[
+        "config",
+        "merge.llvm-ir.driver",
+        "irgit merge %O %A %B %L %P",
+    ]);
+    let (ok, out) = r.doctor();
+    assert!(ok, "an old driver line still merges:\n{out}");
+    assert!(
+        out.contains("note: merge.llvm-ir.driver") && out.contains("passes no conflict labels"),
+        "{out}"
+    );
+    assert!(out.contains("run `irgit install` again"), "{out}");
+}
+
+#[test]
+fn passes_names_a_missing_file_without_the_os_error_code() {
+    let r = Repo::new();
+    let o = r.irgit(&["passes", "interact", "instcombine", "gvn", "nope.ll"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(
+        err.trim_end(),
+        "irgit passes: nope.ll: no such file",
+        "{err}"
+    );
+    let o = r.irgit(&["passes", "matrix", "instcombine,gvn", "nope.ll"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        err.contains("nope.ll: no such file") && !err.contains("os error"),
+        "{err}"
+    );
+}

@@ -75,6 +75,14 @@ pub fn run(_args: DoctorArgs, config: Option<&Path>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if cmd::worktree_top(&cwd).is_none() {
+        eprintln!(
+            "irgit doctor: {}: not inside a git work tree; run `irgit doctor` in the \
+             repository you want to check (it checks the global settings too)",
+            cwd.display()
+        );
+        return ExitCode::from(2);
+    }
     let findings = diagnose(&cwd, config);
     let mut bad = 0;
     for f in &findings {
@@ -99,6 +107,9 @@ pub fn run(_args: DoctorArgs, config: Option<&Path>) -> ExitCode {
         ExitCode::from(1)
     }
 }
+
+/// What the driver line adds for git's conflict labels (git >= 2.44).
+const LABELS: &str = " --base-label %S --ours-label %X --theirs-label %Y";
 
 const BUILTIN_DIFF: &[&str] = &[
     "ada", "bash", "bibtex", "cpp", "csharp", "css", "dts", "elixir", "fortran", "fountain",
@@ -149,6 +160,15 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
                 ),
                 "run `irgit install` again (irgit keeps its own cache)",
             )),
+            Some(have) if want.strip_prefix(have.as_str()) == Some(LABELS) => {
+                out.push(note(
+                    format!(
+                        "{key} = {have:?} passes no conflict labels: conflict markers say \
+                         ours/base/theirs instead of the branch names git gives (git >= 2.44)"
+                    ),
+                    "run `irgit install` again to pass git's labels (%S %X %Y)",
+                ));
+            }
             Some(have) if key.ends_with(".driver") || key.ends_with(".recursive") => {
                 out.push(problem(
                     format!("{key} = {have:?}, expected {want:?}"),

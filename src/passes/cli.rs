@@ -132,7 +132,7 @@ fn interact(a: InteractArgs) -> Result<ExitCode, String> {
     let pipelines = vec![a.p.clone(), a.q.clone()];
     check(&pipelines)?;
     let name = a.file.display().to_string();
-    let bytes = std::fs::read(&a.file).map_err(|e| format!("{name}: {e}"))?;
+    let bytes = std::fs::read(&a.file).map_err(|e| format!("{name}: {}", crate::io_problem(&e)))?;
     let pairs = [(0, 1), (1, 0)];
     let out = run_module(&bytes, &name, &pipelines, &pairs, a.strip_optnone)
         .map_err(|e: PassesError| e.to_string())?;

@@ -113,7 +113,8 @@ fn analyse_module(
 ) -> Result<ModuleSummary, PassesError> {
     let start = Instant::now();
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| PassesError::Input(format!("{name}: {e}")))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| PassesError::Input(format!("{name}: {}", crate::io_problem(&e))))?;
     let n = pipelines.len();
     let pairs: Vec<(usize, usize)> = (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).collect();
     let out = match run_module(&bytes, &name, pipelines, &pairs, strip) {
