@@ -31,6 +31,7 @@ pub mod faithful;
 pub mod fallback;
 pub mod isomorphic;
 pub mod lines;
+pub mod llvm_comments;
 pub mod matching;
 pub mod model;
 pub mod rebase_lines;
@@ -324,7 +325,7 @@ fn merge_rebased(
             ) {
                 let o = canonical_if_ours_is(Outcome::exact(c.text.as_bytes(), 0), tours, path);
                 drop_later((s, git));
-                return Ok(o);
+                return Ok(without_stale_comments(o));
             }
         }
     }
@@ -356,7 +357,11 @@ fn merge_rebased(
         markers,
     };
     let o = in_ours_text(s, &git, &clashes, &translated.rename_clashes, &written)?;
-    Ok(either_side_parses(o, &written, [tbase, tours, ttheirs]))
+    Ok(without_stale_comments(either_side_parses(
+        o,
+        &written,
+        [tbase, tours, ttheirs],
+    )))
 }
 
 /// What the writers of a result in ours' text work from.
@@ -473,6 +478,25 @@ fn in_ours_text(
             Ok(o)
         }
     }
+}
+
+/// A clean result with each LLVM `; preds = ...` comment that no longer
+/// matches its branches written again ([`llvm_comments`]).
+fn without_stale_comments(o: Outcome) -> Outcome {
+    if o.conflicts > 0 {
+        return o;
+    }
+    let Some(fresh) = o
+        .bytes
+        .as_deref()
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .and_then(llvm_comments::refresh_preds)
+    else {
+        return o;
+    };
+    let mut out = Outcome::exact(fresh.as_bytes(), 0);
+    out.notes = o.notes;
+    out
 }
 
 /// A conflict whose sections, all taken ours' or all theirs', do not
