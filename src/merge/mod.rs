@@ -18,7 +18,7 @@
 //! [`diff`] (block diffs as maximal intervals), [`conflict`] (rules and
 //! union), [`apply`] (module-wide union over base identities), [`render`]
 //! (markers), [`isomorphic`] (the structured result recognized in git's),
-//! [`faithful`] and [`lines`] (ours' text), [`fallback`] (line merge),
+//! [`faithful`], [`lines`] and [`placed`] (ours' text), [`fallback`] (line merge),
 //! [`cli`] (the driver).
 
 pub mod agreement;
@@ -34,6 +34,7 @@ pub mod lines;
 pub mod llvm_comments;
 pub mod matching;
 pub mod model;
+pub mod placed;
 pub mod rebase_lines;
 pub mod rename;
 pub mod render;
@@ -431,6 +432,18 @@ fn in_ours_text(
         conflicts: lm.conflicts,
         canonical: None,
     });
+    // Ours reprinted (blocks, functions reordered): the line merge
+    // conflicts, but theirs' change may still have a place in ours' layout.
+    if lm.conflicts > 0 {
+        if let Some(text) = placed::place(&b2, tours, &t2) {
+            candidates.push(agreement::Candidate {
+                name: "theirs' change placed in ours' layout",
+                text: faithful::renumber(&text),
+                conflicts: 0,
+                canonical: None,
+            });
+        }
+    }
     if !has_comments {
         candidates.push(agreement::Candidate {
             name: "the canonical form",
