@@ -101,78 +101,63 @@ fn stem(name: &str) -> &str {
     }
 }
 
+/// Each wanted value's users in `f`, printed with the value as `%SELF`,
+/// the other local names as `other` says (`None`: as written) and metadata
+/// and attribute-group numbers blanked.
+fn user_contexts(
+    f: &FuncText,
+    wanted: impl Fn(&str) -> bool,
+    other: impl Fn(&str) -> Option<String>,
+) -> BTreeMap<String, Vec<String>> {
+    let mut contexts: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for l in f.blocks.iter().flat_map(|b| &b.lines) {
+        for r in local_refs_str(l) {
+            if !wanted(r) || def_name(l) == Some(r) {
+                continue;
+            }
+            let shape = rewrite(l, |x| match x {
+                Ref::Local(n) if n == r => Some("%SELF".into()),
+                Ref::Local(n) => other(n),
+                Ref::Meta(_) => Some("!".into()),
+                Ref::Attr(_) => Some("#".into()),
+            });
+            contexts.entry(r.to_string()).or_default().push(shape);
+        }
+    }
+    contexts
+}
+
 /// Matches values whose names are ambiguous by how they are used: each
 /// unmatched value's users, printed with the value as `%SELF` and the other
 /// operands in base names, form its context; a side value and a base value
 /// whose contexts share the most lines, uniquely and mutually, match.
-fn match_by_users(
-    st: &mut State<'_>,
-    amb_s: &HashSet<String>,
-    amb_o: &HashSet<String>,
-    s_line_of: &HashMap<&str, &str>,
-    o_line_of: &HashMap<&str, &str>,
-) -> bool {
-    if amb_s.is_empty() || amb_o.is_empty() {
+fn match_by_users(st: &mut State<'_>) -> bool {
+    if st.amb_s.is_empty() || st.amb_o.is_empty() {
         return false;
     }
-    let mut ctx_s: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut ctx_o: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for b in &st.s.blocks {
-        for l in &b.lines {
-            for r in local_refs_str(l) {
-                if amb_s.contains(r) && !st.m.values.contains_key(r) && def_name(l) != Some(r) {
-                    let shape = rewrite(l, |x| match x {
-                        Ref::Local(n) if n == r => Some("%SELF".into()),
-                        Ref::Local(n) if st.s_locals.contains(n) => Some(
-                            st.m.values
-                                .get(n)
-                                .or_else(|| st.m.blocks.get(n))
-                                .map(|o| format!("%{o}"))
-                                .unwrap_or_else(|| "%?".into()),
-                        ),
-                        Ref::Meta(_) => Some("!".into()),
-                        Ref::Attr(_) => Some("#".into()),
-                        _ => None,
-                    });
-                    ctx_s.entry(r.to_string()).or_default().push(shape);
-                }
-            }
-        }
-    }
-    let image_blocks: HashSet<&String> = st.m.blocks.values().collect();
-    for b in &st.o.blocks {
-        for l in &b.lines {
-            for r in local_refs_str(l) {
-                if amb_o.contains(r) && !st.image.contains(r) && def_name(l) != Some(r) {
-                    let shape = rewrite(l, |x| match x {
-                        Ref::Local(n) if n == r => Some("%SELF".into()),
-                        Ref::Local(n) if st.o_locals.contains(n) => {
-                            if st.image.contains(n) || image_blocks.contains(&n.to_string()) {
-                                None
-                            } else {
-                                Some("%?".into())
-                            }
-                        }
-                        Ref::Meta(_) => Some("!".into()),
-                        Ref::Attr(_) => Some("#".into()),
-                        _ => None,
-                    });
-                    ctx_o.entry(r.to_string()).or_default().push(shape);
-                }
-            }
-        }
-    }
-    let score = |x: &[String], y: &[String]| {
-        let mut y: Vec<&String> = y.iter().collect();
-        let mut n = 0;
-        for a in x {
-            if let Some(p) = y.iter().position(|b| *b == a) {
-                y.swap_remove(p);
-                n += 1;
-            }
-        }
-        n
-    };
+    let (amb_s, amb_o) = (&st.amb_s.clone(), &st.amb_o.clone());
+    let (s_line_of, o_line_of) = (st.s_line_of.clone(), st.o_line_of.clone());
+    let ctx_s = user_contexts(
+        st.s,
+        |r| amb_s.contains(r) && !st.m.values.contains_key(r),
+        |n| {
+            st.s_locals.contains(n).then(|| {
+                st.m.values
+                    .get(n)
+                    .or_else(|| st.m.blocks.get(n))
+                    .map(|o| format!("%{o}"))
+                    .unwrap_or_else(|| "%?".into())
+            })
+        },
+    );
+    let ctx_o = user_contexts(
+        st.o,
+        |r| amb_o.contains(r) && !st.image.contains(r),
+        |n| {
+            let unmatched = !st.image.contains(n) && !st.block_image.contains(n);
+            (st.o_locals.contains(n) && unmatched).then(|| "%?".to_string())
+        },
+    );
     let same_def = |a: &str, b: &str| {
         let (Some(la), Some(lb)) = (s_line_of.get(a), o_line_of.get(b)) else {
             return false;
@@ -186,43 +171,68 @@ fn match_by_users(
             && opcode(la) == opcode(lb)
             && (stem(a) == stem(b) || strip(la) == strip(lb))
     };
-    let best = |scores: Vec<(usize, String)>| -> Option<String> {
-        let max = scores.iter().map(|x| x.0).max()?;
-        let mut top = scores.iter().filter(|x| x.0 == max);
-        let first = top.next()?;
-        (max > 0 && top.next().is_none()).then(|| first.1.clone())
-    };
     let mut changed = false;
     for (a, ca) in &ctx_s {
         let cand: Vec<(usize, String)> = ctx_o
             .iter()
             .filter(|(b, _)| !st.image.contains(*b) && same_def(a, b))
-            .map(|(b, cb)| (score(ca, cb), b.clone()))
+            .map(|(b, cb)| (shared_lines(ca, cb), b.clone()))
             .collect();
-        let Some(b) = best(cand) else { continue };
+        let Some(b) = unique_best(cand) else { continue };
         let back: Vec<(usize, String)> = ctx_s
             .iter()
             .filter(|(x, _)| !st.m.values.contains_key(*x) && same_def(x, &b))
-            .map(|(x, cx)| (score(cx, &ctx_o[&b]), x.clone()))
+            .map(|(x, cx)| (shared_lines(cx, &ctx_o[&b]), x.clone()))
             .collect();
-        if best(back).as_deref() == Some(a.as_str()) {
+        if unique_best(back).as_deref() == Some(a.as_str()) {
             changed |= st.add_value(a, &b);
         }
     }
     changed
 }
 
+/// How many lines of `x` have an equal line in `y` (each used once).
+fn shared_lines(x: &[String], y: &[String]) -> usize {
+    let mut y: Vec<&String> = y.iter().collect();
+    let mut n = 0;
+    for a in x {
+        if let Some(p) = y.iter().position(|b| *b == a) {
+            y.swap_remove(p);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The name with the highest positive score, when no other has it.
+fn unique_best(scores: Vec<(usize, String)>) -> Option<String> {
+    let max = scores.iter().map(|x| x.0).max()?;
+    let mut top = scores.into_iter().filter(|x| x.0 == max);
+    let first = top.next()?;
+    (max > 0 && top.next().is_none()).then_some(first.1)
+}
+
 fn mnemonic(name: &str) -> &str {
     name.split('.').next().unwrap_or(name)
 }
 
+/// The matching of one function pair as it grows.
 struct State<'a> {
     o: &'a FuncText,
     s: &'a FuncText,
     o_locals: HashSet<String>,
     s_locals: HashSet<String>,
     m: Matching,
+    /// Base values already matched.
     image: HashSet<String>,
+    /// Base blocks already matched.
+    block_image: HashSet<String>,
+    o_idx: HashMap<&'a str, usize>,
+    s_idx: HashMap<&'a str, usize>,
+    o_line_of: HashMap<&'a str, &'a str>,
+    s_line_of: HashMap<&'a str, &'a str>,
+    amb_o: HashSet<String>,
+    amb_s: HashSet<String>,
 }
 
 impl State<'_> {
@@ -251,10 +261,10 @@ impl State<'_> {
         })
     }
 
-    fn shape_o(&self, line: &str, block_image: &HashSet<String>) -> String {
+    fn shape_o(&self, line: &str) -> String {
         rewrite_with(line, |r, out| match r {
             Ref::Local(n) if self.o_locals.contains(n) => {
-                if self.image.contains(n) || block_image.contains(n) {
+                if self.image.contains(n) || self.block_image.contains(n) {
                     false
                 } else {
                     out.push_str("%?");
@@ -344,290 +354,335 @@ pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
     same_layout(o, s).unwrap_or_else(|| match_full(o, s))
 }
 
-/// [`match_function`] without the fast path.
+/// [`match_function`] without the fast path: blocks by unifying the CFGs,
+/// values anchored by equal names, then rounds of line matching in matched
+/// block pairs, def-use extension, users' contexts and leftover blocks,
+/// until a round teaches nothing new.
 fn match_full(o: &FuncText, s: &FuncText) -> Matching {
-    let mut st = State {
-        o,
-        s,
-        o_locals: o.locals(),
-        s_locals: s.locals(),
-        m: Matching::default(),
-        image: HashSet::default(),
-    };
-    let o_labels: HashSet<&str> = o.blocks.iter().map(|b| b.label.as_str()).collect();
-    let s_labels: HashSet<&str> = s.blocks.iter().map(|b| b.label.as_str()).collect();
-    let o_idx: HashMap<&str, usize> = o
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.label.as_str(), i))
-        .collect();
-    let s_idx: HashMap<&str, usize> = s
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.label.as_str(), i))
-        .collect();
-
-    // Blocks: unify the CFGs from the entry.
-    let mut block_image: HashSet<String> = HashSet::default();
-    let mut queue = VecDeque::new();
-    if !o.blocks.is_empty() && !s.blocks.is_empty() {
-        st.m.blocks
-            .insert(s.blocks[0].label.clone(), o.blocks[0].label.clone());
-        block_image.insert(o.blocks[0].label.clone());
-        queue.push_back((0usize, 0usize));
-    }
-    while let Some((si, oi)) = queue.pop_front() {
-        let ss = successors(s, &s_labels, si);
-        let os = successors(o, &o_labels, oi);
-        let sop = s.blocks[si].lines.last().map(|l| opcode(l)).unwrap_or("");
-        let oop = o.blocks[oi].lines.last().map(|l| opcode(l)).unwrap_or("");
-        if sop != oop || (sop != "switch" && ss.len() != os.len()) {
-            continue;
-        }
-        let pairs: Vec<(&String, &String)> = ss
-            .iter()
-            .filter_map(|(k, a)| os.iter().find(|(k2, _)| k2 == k).map(|(_, b)| (a, b)))
-            .collect();
-        for (a, b) in pairs {
-            if st.m.blocks.contains_key(a) || block_image.contains(b) {
-                continue;
-            }
-            st.m.blocks.insert(a.clone(), b.clone());
-            block_image.insert(b.clone());
-            queue.push_back((s_idx[a.as_str()], o_idx[b.as_str()]));
-        }
-    }
-
-    // Values: arguments and equal canonical names.
-    let o_defs: HashSet<&str> = o
-        .blocks
-        .iter()
-        .flat_map(|b| b.lines.iter().filter_map(|l| def_name(l)))
-        .collect();
-    for n in st.s_locals.clone() {
-        if n.starts_with("arg") && st.o_locals.contains(&n) {
-            st.add_value(&n, &n);
-        }
-    }
-    // An equal name is only an anchor when the lines agree apart from the
-    // local names they use (names are local hashes and can coincide).
-    let blank = |line: &str, locals: &HashSet<String>| {
-        rewrite(line, |r| match r {
-            Ref::Local(n) if locals.contains(n) => Some("%?".into()),
-            Ref::Meta(_) => Some("!".into()),
-            Ref::Attr(_) => Some("#".into()),
-            _ => None,
-        })
-    };
-    let o_text: HashMap<&str, &str> = o
-        .blocks
-        .iter()
-        .flat_map(|b| {
-            b.lines
-                .iter()
-                .filter_map(|l| def_name(l).map(|d| (d, l.as_str())))
-        })
-        .collect();
-    // `%var.8263` and `%var.8263.1` are equal up to a bounded neighbourhood:
-    // their suffixes follow canonical order, so they are no identity.
-    let ambiguous = |f: &FuncText| -> HashSet<String> {
-        let mut groups: HashMap<String, Vec<String>> = HashMap::default();
-        for b in &f.blocks {
-            for l in &b.lines {
-                if let Some(d) = def_name(l) {
-                    groups
-                        .entry(stem(d).to_string())
-                        .or_default()
-                        .push(d.to_string());
-                }
-            }
-        }
-        groups
-            .into_values()
-            .filter(|v| v.len() > 1)
-            .flatten()
-            .collect()
-    };
-    let (amb_o, amb_s) = (ambiguous(o), ambiguous(s));
-    for b in &s.blocks {
-        for l in &b.lines {
-            if let Some(d) = def_name(l) {
-                if amb_s.contains(d) || amb_o.contains(d) {
-                    continue;
-                }
-                if o_defs.contains(d)
-                    && (l == o_text[d] || blank(l, &st.s_locals) == blank(o_text[d], &st.o_locals))
-                {
-                    st.add_value(d, d);
-                }
-            }
-        }
-    }
-
-    let o_line_of: HashMap<&str, &str> = o
-        .blocks
-        .iter()
-        .flat_map(|b| {
-            b.lines
-                .iter()
-                .filter_map(|l| def_name(l).map(|d| (d, l.as_str())))
-        })
-        .collect();
-    let s_line_of: HashMap<&str, &str> = s
-        .blocks
-        .iter()
-        .flat_map(|b| {
-            b.lines
-                .iter()
-                .filter_map(|l| def_name(l).map(|d| (d, l.as_str())))
-        })
-        .collect();
-
-    // Block pairs whose lines are all equal have nothing more to teach;
-    // matched pairs are extended along def-use once.
+    let mut st = State::new(o, s);
+    st.unify_cfgs();
+    st.anchor_equal_names();
     let mut settled: HashSet<(usize, usize)> = HashSet::default();
     let mut extended: HashSet<String> = HashSet::default();
     for _round in 0..12 {
-        let mut changed = false;
-        let pairs: Vec<(usize, usize)> = sorted(&st.m.blocks)
+        let mut changed = st.match_lines_in_block_pairs(&mut settled);
+        changed |= st.extend_def_use(&mut extended);
+        if !changed {
+            changed |= match_by_users(&mut st);
+        }
+        if !changed && !st.pair_a_leftover_block() {
+            break;
+        }
+    }
+    st.m
+}
+
+/// Label -> block index.
+fn block_index(f: &FuncText) -> HashMap<&str, usize> {
+    f.blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.label.as_str(), i))
+        .collect()
+}
+
+/// Defined name -> its line.
+fn defining_lines(f: &FuncText) -> HashMap<&str, &str> {
+    f.blocks
+        .iter()
+        .flat_map(|b| {
+            b.lines
+                .iter()
+                .filter_map(|l| def_name(l).map(|d| (d, l.as_str())))
+        })
+        .collect()
+}
+
+/// Names that differ only by a collision suffix (`%var.8263`,
+/// `%var.8263.1`): their suffixes follow canonical order, so they are no
+/// identity.
+fn ambiguous_names(f: &FuncText) -> HashSet<String> {
+    let mut groups: HashMap<String, Vec<String>> = HashMap::default();
+    for d in f
+        .blocks
+        .iter()
+        .flat_map(|b| b.lines.iter().filter_map(|l| def_name(l)))
+    {
+        groups
+            .entry(stem(d).to_string())
+            .or_default()
+            .push(d.to_string());
+    }
+    groups
+        .into_values()
+        .filter(|v| v.len() > 1)
+        .flatten()
+        .collect()
+}
+
+impl<'a> State<'a> {
+    fn new(o: &'a FuncText, s: &'a FuncText) -> Self {
+        State {
+            o,
+            s,
+            o_locals: o.locals(),
+            s_locals: s.locals(),
+            m: Matching::default(),
+            image: HashSet::default(),
+            block_image: HashSet::default(),
+            o_idx: block_index(o),
+            s_idx: block_index(s),
+            o_line_of: defining_lines(o),
+            s_line_of: defining_lines(s),
+            amb_o: ambiguous_names(o),
+            amb_s: ambiguous_names(s),
+        }
+    }
+
+    fn add_block(&mut self, s: &str, o: &str) {
+        self.m.blocks.insert(s.to_string(), o.to_string());
+        self.block_image.insert(o.to_string());
+    }
+
+    /// [`State::add_value`] unless either name is ambiguous.
+    fn add_unambiguous(&mut self, s: &str, o: &str) -> bool {
+        !self.amb_s.contains(s) && !self.amb_o.contains(o) && self.add_value(s, o)
+    }
+
+    /// Blocks: from the entries, along successor edges with the same key
+    /// under terminators of the same opcode.
+    fn unify_cfgs(&mut self) {
+        let (o, s) = (self.o, self.s);
+        let o_labels: HashSet<&str> = self.o_idx.keys().copied().collect();
+        let s_labels: HashSet<&str> = self.s_idx.keys().copied().collect();
+        let mut queue = VecDeque::new();
+        if !o.blocks.is_empty() && !s.blocks.is_empty() {
+            self.add_block(&s.blocks[0].label, &o.blocks[0].label);
+            queue.push_back((0usize, 0usize));
+        }
+        while let Some((si, oi)) = queue.pop_front() {
+            let ss = successors(s, &s_labels, si);
+            let os = successors(o, &o_labels, oi);
+            let sop = s.blocks[si].lines.last().map(|l| opcode(l)).unwrap_or("");
+            let oop = o.blocks[oi].lines.last().map(|l| opcode(l)).unwrap_or("");
+            if sop != oop || (sop != "switch" && ss.len() != os.len()) {
+                continue;
+            }
+            for (key, a) in &ss {
+                let Some((_, b)) = os.iter().find(|(k, _)| k == key) else {
+                    continue;
+                };
+                if self.m.blocks.contains_key(a) || self.block_image.contains(b) {
+                    continue;
+                }
+                self.add_block(a, b);
+                queue.push_back((self.s_idx[a.as_str()], self.o_idx[b.as_str()]));
+            }
+        }
+    }
+
+    /// Values: arguments, and equal canonical names whose lines agree
+    /// apart from the local names they use (names are local hashes and
+    /// can coincide).
+    fn anchor_equal_names(&mut self) {
+        for n in self.s_locals.clone() {
+            if n.starts_with("arg") && self.o_locals.contains(&n) {
+                self.add_value(&n, &n);
+            }
+        }
+        let blank = |line: &str, locals: &HashSet<String>| {
+            rewrite(line, |r| match r {
+                Ref::Local(n) if locals.contains(n) => Some("%?".into()),
+                Ref::Meta(_) => Some("!".into()),
+                Ref::Attr(_) => Some("#".into()),
+                _ => None,
+            })
+        };
+        let s = self.s;
+        for l in s.blocks.iter().flat_map(|b| &b.lines) {
+            let Some(d) = def_name(l) else { continue };
+            if self.amb_s.contains(d) || self.amb_o.contains(d) {
+                continue;
+            }
+            let Some(&base_line) = self.o_line_of.get(d) else {
+                continue;
+            };
+            if l == base_line || blank(l, &self.s_locals) == blank(base_line, &self.o_locals) {
+                self.add_value(d, d);
+            }
+        }
+    }
+
+    /// One pass over the matched block pairs not yet settled: a pair whose
+    /// shaped lines are all equal matches line by line and is settled;
+    /// otherwise the common lines of a diff match, and in the gaps a line
+    /// matches a [`similar`] one.
+    fn match_lines_in_block_pairs(&mut self, settled: &mut HashSet<(usize, usize)>) -> bool {
+        let pairs: Vec<(usize, usize)> = sorted(&self.m.blocks)
             .into_iter()
-            .map(|(a, b)| (s_idx[a.as_str()], o_idx[b.as_str()]))
+            .map(|(a, b)| (self.s_idx[a.as_str()], self.o_idx[b.as_str()]))
             .filter(|p| !settled.contains(p))
             .collect();
+        let mut changed = false;
         for (si, oi) in pairs {
+            let (s, o) = (self.s, self.o);
             let sl = &s.blocks[si].lines;
             let ol = &o.blocks[oi].lines;
-            let sk: Vec<String> = sl.iter().map(|l| st.shape_s(l)).collect();
-            let ok: Vec<String> = ol.iter().map(|l| st.shape_o(l, &block_image)).collect();
+            let sk: Vec<String> = sl.iter().map(|l| self.shape_s(l)).collect();
+            let ok: Vec<String> = ol.iter().map(|l| self.shape_o(l)).collect();
             if sk == ok {
                 settled.insert((si, oi));
-                for (a, b) in sl.iter().zip(ol) {
-                    if let (Some(a), Some(b)) = (def_name(a), def_name(b)) {
-                        if !amb_s.contains(a) && !amb_o.contains(b) {
-                            changed |= st.add_value(a, b);
-                        }
-                    }
-                }
+                changed |= self.match_defs_at(sl, ol, (0..sl.len()).map(|k| (k, k)));
                 continue;
             }
             let common = diff::common(&ok, &sk);
-            let mut gaps = Vec::new();
-            let (mut po, mut ps) = (0, 0);
-            for &(i, j) in common.iter().chain(std::iter::once(&(ol.len(), sl.len()))) {
-                if i > po && j > ps {
-                    gaps.push((po, i, ps, j));
-                }
-                if i < ol.len() {
-                    if let (Some(a), Some(b)) = (def_name(&sl[j]), def_name(&ol[i])) {
-                        if !amb_s.contains(a) && !amb_o.contains(b) {
-                            changed |= st.add_value(a, b);
-                        }
-                    }
-                }
-                po = i + 1;
-                ps = j + 1;
+            changed |= self.match_defs_at(sl, ol, common.iter().map(|&(i, j)| (j, i)));
+            for (o0, o1, s0, s1) in gaps(&common, ol.len(), sl.len()) {
+                changed |= self.match_similar_in_gap(sl, ol, (&sk, &ok), (s0..s1, o0..o1));
             }
-            for (o0, o1, s0, s1) in gaps {
-                let mut next_o = o0;
-                for j in s0..s1 {
-                    let Some(a) = def_name(&sl[j]) else { continue };
-                    if st.m.values.contains_key(a) || amb_s.contains(a) {
-                        continue;
-                    }
-                    for i in next_o..o1 {
-                        let Some(b) = def_name(&ol[i]) else { continue };
-                        if st.image.contains(b) || mnemonic(a) != mnemonic(b) {
-                            continue;
-                        }
-                        if similar(&sk[j], &ok[i]) {
-                            changed |= st.add_value(a, b);
-                            next_o = i + 1;
-                            break;
-                        }
-                    }
+        }
+        changed
+    }
+
+    /// Matches the values defined at the paired positions (side, base).
+    fn match_defs_at(
+        &mut self,
+        sl: &[String],
+        ol: &[String],
+        positions: impl Iterator<Item = (usize, usize)>,
+    ) -> bool {
+        let mut changed = false;
+        for (j, i) in positions {
+            if let (Some(a), Some(b)) = (def_name(&sl[j]), def_name(&ol[i])) {
+                changed |= self.add_unambiguous(a, b);
+            }
+        }
+        changed
+    }
+
+    /// In a gap of the diff, each unmatched side value takes the first
+    /// later base value of the same mnemonic whose shaped line is similar.
+    fn match_similar_in_gap(
+        &mut self,
+        sl: &[String],
+        ol: &[String],
+        (sk, ok): (&[String], &[String]),
+        (side, base): (std::ops::Range<usize>, std::ops::Range<usize>),
+    ) -> bool {
+        let mut changed = false;
+        let mut next_o = base.start;
+        for j in side {
+            let Some(a) = def_name(&sl[j]) else { continue };
+            if self.m.values.contains_key(a) || self.amb_s.contains(a) {
+                continue;
+            }
+            for i in next_o..base.end {
+                let Some(b) = def_name(&ol[i]) else { continue };
+                if self.image.contains(b) || mnemonic(a) != mnemonic(b) {
+                    continue;
+                }
+                if similar(&sk[j], &ok[i]) {
+                    changed |= self.add_value(a, b);
+                    next_o = i + 1;
+                    break;
                 }
             }
         }
-        // Def-use extension: operands at equal positions of matched pairs.
-        let matched: Vec<(String, String)> = sorted(&st.m.values)
+        changed
+    }
+
+    /// Def-use extension, once per matched pair: operands at equal
+    /// positions of two matched lines of one opcode match when they are
+    /// unmatched values of the same mnemonic and opcode.
+    fn extend_def_use(&mut self, extended: &mut HashSet<String>) -> bool {
+        let matched: Vec<(String, String)> = sorted(&self.m.values)
             .into_iter()
             .filter(|(a, _)| !extended.contains(*a))
             .map(|(a, b)| (a.clone(), b.clone()))
             .collect();
         extended.extend(matched.iter().map(|(a, _)| a.clone()));
+        let mut changed = false;
         for (a, b) in matched {
-            let (Some(la), Some(lb)) = (s_line_of.get(a.as_str()), o_line_of.get(b.as_str()))
-            else {
+            let (Some(&la), Some(&lb)) = (
+                self.s_line_of.get(a.as_str()),
+                self.o_line_of.get(b.as_str()),
+            ) else {
                 continue;
             };
-            if opcode(la) != opcode(lb) {
-                continue;
-            }
-            let ra = local_refs_str(la);
-            let rb = local_refs_str(lb);
-            if ra.len() != rb.len() {
+            let (ra, rb) = (local_refs_str(la), local_refs_str(lb));
+            if opcode(la) != opcode(lb) || ra.len() != rb.len() {
                 continue;
             }
             for (&x, &y) in ra.iter().zip(&rb) {
-                if let (Some(lx), Some(ly)) = (s_line_of.get(x), o_line_of.get(y)) {
-                    if x != a.as_str()
-                        && !st.m.values.contains_key(x)
-                        && !st.image.contains(y)
-                        && mnemonic(x) == mnemonic(y)
-                        && opcode(lx) == opcode(ly)
-                    {
-                        changed |= st.add_value(x, y);
-                    }
+                let (Some(&lx), Some(&ly)) = (self.s_line_of.get(x), self.o_line_of.get(y)) else {
+                    continue;
+                };
+                if x != a.as_str()
+                    && !self.m.values.contains_key(x)
+                    && !self.image.contains(y)
+                    && mnemonic(x) == mnemonic(y)
+                    && opcode(lx) == opcode(ly)
+                {
+                    changed |= self.add_value(x, y);
                 }
             }
         }
-        if !changed {
-            changed |= match_by_users(&mut st, &amb_s, &amb_o, &s_line_of, &o_line_of);
+        changed
+    }
+
+    /// Pairs the unmatched side block and base block sharing the most lines
+    /// (more than half of the longer one). Quadratic, so only for a bounded
+    /// number of unmatched blocks: the rest stay added/removed, which can
+    /// only cost conflicts. Returns whether a pair was made.
+    fn pair_a_leftover_block(&mut self) -> bool {
+        let (o, s) = (self.o, self.s);
+        let free_s = s.blocks.len() - self.m.blocks.len();
+        let free_o = o.blocks.len() - self.block_image.len();
+        if free_s * free_o > 4096 {
+            return false;
         }
-        if !changed {
-            // Leftover blocks: pair by the number of equal lines (quadratic,
-            // so only for a bounded number of unmatched blocks; the rest
-            // stay added/removed, which can only cost conflicts).
-            let free_s = s.blocks.len() - st.m.blocks.len();
-            let free_o = o.blocks.len() - block_image.len();
-            if free_s * free_o > 4096 {
-                break;
+        let mut best: Option<(usize, usize, usize)> = None;
+        for (si, sb) in s.blocks.iter().enumerate() {
+            if self.m.blocks.contains_key(&sb.label) {
+                continue;
             }
-            let mut best: Option<(usize, usize, usize)> = None;
-            for (si, sb) in s.blocks.iter().enumerate() {
-                if st.m.blocks.contains_key(&sb.label) {
+            let sk: Vec<String> = sb.lines.iter().map(|l| self.shape_s(l)).collect();
+            for (oi, ob) in o.blocks.iter().enumerate() {
+                if self.block_image.contains(&ob.label) {
                     continue;
                 }
-                let sk: Vec<String> = sb.lines.iter().map(|l| st.shape_s(l)).collect();
-                for (oi, ob) in o.blocks.iter().enumerate() {
-                    if block_image.contains(&ob.label) {
-                        continue;
-                    }
-                    let ok: Vec<String> = ob
-                        .lines
-                        .iter()
-                        .map(|l| st.shape_o(l, &block_image))
-                        .collect();
-                    let c = diff::common(&ok, &sk).len();
-                    if c * 2 > sk.len().max(ok.len()) && best.is_none_or(|b| c > b.2) {
-                        best = Some((si, oi, c));
-                    }
+                let ok: Vec<String> = ob.lines.iter().map(|l| self.shape_o(l)).collect();
+                let c = diff::common(&ok, &sk).len();
+                if c * 2 > sk.len().max(ok.len()) && best.is_none_or(|b| c > b.2) {
+                    best = Some((si, oi, c));
                 }
-            }
-            match best {
-                Some((si, oi, _)) => {
-                    st.m.blocks
-                        .insert(s.blocks[si].label.clone(), o.blocks[oi].label.clone());
-                    block_image.insert(o.blocks[oi].label.clone());
-                }
-                None => break,
             }
         }
+        let Some((si, oi, _)) = best else {
+            return false;
+        };
+        self.add_block(&s.blocks[si].label, &o.blocks[oi].label);
+        true
     }
-    let _ = (st.o, st.s);
-    st.m
+}
+
+/// The gaps between the common lines `(base, side)` of a diff, as
+/// `(base start, base end, side start, side end)`, both sides non-empty.
+fn gaps(
+    common: &[(usize, usize)],
+    o_len: usize,
+    s_len: usize,
+) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    let (mut po, mut ps) = (0, 0);
+    for &(i, j) in common.iter().chain(std::iter::once(&(o_len, s_len))) {
+        if i > po && j > ps {
+            out.push((po, i, ps, j));
+        }
+        po = i + 1;
+        ps = j + 1;
+    }
+    out
 }
 
 #[cfg(test)]
