@@ -312,60 +312,113 @@ fn defined_name(line: &str) -> Option<&str> {
 /// equal functions up to the names of their locals. `None` if the text is
 /// not laid out as LLVM prints modules.
 pub fn fingerprints(text: &str, types: &[String]) -> Option<Vec<Fingerprint>> {
-    use std::hash::Hasher;
-    // Module level: metadata, attribute groups, named types, private globals.
-    let mut shell = ModuleText::default();
-    let mut types_named: HashSet<&str> = HashSet::default();
-    let mut privates: Vec<(&str, &str)> = Vec::new();
-    let mut spans: Vec<(usize, usize)> = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
-    let mut i = 0;
-    while i < lines.len() {
-        let l = lines[i];
-        if l.starts_with("define ") {
-            let start = i;
-            while i < lines.len() && lines[i] != "}" {
-                i += 1;
-            }
-            spans.push((start, i));
-        } else if let Some(rest) = l.strip_prefix("attributes #") {
-            let (n, rhs) = rest.split_once(" = ")?;
-            shell.attrs.insert(n.parse().ok()?, rhs.to_string());
-        } else if l.starts_with('!') && l[1..].starts_with(|c: char| c.is_ascii_digit()) {
-            let (n, rhs) = l[1..].split_once(" = ")?;
-            shell.meta.insert(n.parse().ok()?, rhs.to_string());
-        } else if l.starts_with('%') {
-            if let Some((name, _)) = l.split_once(" = type ") {
-                types_named.insert(&name[1..]);
-            }
-        } else if l.starts_with('@') {
-            if let Some((name, rhs)) = l.split_once(" = ") {
-                if rhs.starts_with("private ") {
-                    privates.push((name, rhs));
-                }
-            }
-        }
-        i += 1;
-    }
-    if spans.len() != types.len() {
+    let scan = ModuleScan::read(&lines)?;
+    if scan.spans.len() != types.len() {
         return None;
     }
-    let tables = comparison_tables(&shell.meta, &shell.attrs);
-    let mut numbering = Numbering::default();
-    let mut ref_keys: HashMap<String, String> = HashMap::default();
-    let mut ref_key = |r: &str| -> String {
-        ref_keys
-            .entry(r.to_string())
-            .or_insert_with(|| numbering.line(&tables, r, &|_| None).key.into_owned())
-            .clone()
+    let mut keys = RefKeys {
+        tables: comparison_tables(&scan.shell.meta, &scan.shell.attrs),
+        numbering: Numbering::default(),
+        memo: HashMap::default(),
     };
-    // Private globals by content; a content shared by two keeps the names.
+    let content_id = private_content_ids(&scan.privates, &mut keys);
+    let mut hasher = FunctionHasher {
+        scan: &scan,
+        keys,
+        content_id,
+        own: "",
+        serial: HashMap::default(),
+        attributes: BTreeSet::new(),
+        h: rustc_hash::FxHasher::default(),
+    };
+    let fingerprints = scan
+        .spans
+        .iter()
+        .zip(types)
+        .map(|(&(start, end), ty)| hasher.function(&lines[start..end.min(lines.len())], ty))
+        .collect();
+    Some(fingerprints)
+}
+
+/// What [`fingerprints`] reads at module level, in one pass.
+struct ModuleScan<'t> {
+    /// Metadata and attribute groups.
+    shell: ModuleText,
+    named_types: HashSet<&'t str>,
+    /// `(@name, right-hand side)` of private globals.
+    privates: Vec<(&'t str, &'t str)>,
+    /// Line ranges of function definitions (`define` to `}`).
+    spans: Vec<(usize, usize)>,
+}
+
+impl<'t> ModuleScan<'t> {
+    /// `None` if a metadata or attribute-group line is not as LLVM prints it.
+    fn read(lines: &[&'t str]) -> Option<Self> {
+        let mut scan = ModuleScan {
+            shell: ModuleText::default(),
+            named_types: HashSet::default(),
+            privates: Vec::new(),
+            spans: Vec::new(),
+        };
+        let mut i = 0;
+        while i < lines.len() {
+            let l = lines[i];
+            if l.starts_with("define ") {
+                let start = i;
+                while i < lines.len() && lines[i] != "}" {
+                    i += 1;
+                }
+                scan.spans.push((start, i));
+            } else if let Some(rest) = l.strip_prefix("attributes #") {
+                let (n, rhs) = rest.split_once(" = ")?;
+                scan.shell.attrs.insert(n.parse().ok()?, rhs.to_string());
+            } else if l.starts_with('!') && l[1..].starts_with(|c: char| c.is_ascii_digit()) {
+                let (n, rhs) = l[1..].split_once(" = ")?;
+                scan.shell.meta.insert(n.parse().ok()?, rhs.to_string());
+            } else if let Some((name, _)) =
+                l.strip_prefix('%').and_then(|t| t.split_once(" = type "))
+            {
+                scan.named_types.insert(name);
+            } else if let Some((name, rhs)) = l.split_once(" = ").filter(|_| l.starts_with('@')) {
+                if rhs.starts_with("private ") {
+                    scan.privates.push((name, rhs));
+                }
+            }
+            i += 1;
+        }
+        Some(scan)
+    }
+}
+
+/// Content keys of `!N` / `#N` references, computed once each.
+struct RefKeys {
+    tables: SideTables,
+    numbering: Numbering,
+    memo: HashMap<String, String>,
+}
+
+impl RefKeys {
+    fn key(&mut self, r: &str) -> &str {
+        let (tables, numbering) = (&self.tables, &mut self.numbering);
+        self.memo
+            .entry(r.to_string())
+            .or_insert_with(|| numbering.line(tables, r, &|_| None).key.into_owned())
+    }
+}
+
+/// Private globals by content (`@.str.3` and `@.str.7` with the same bytes
+/// are one string); a content two globals share keeps their names.
+fn private_content_ids<'t>(
+    privates: &[(&'t str, &str)],
+    keys: &mut RefKeys,
+) -> HashMap<&'t str, u64> {
     let mut by_content: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-    for (name, rhs) in &privates {
+    for (name, rhs) in privates {
         let rhs = strip_debug_location(rhs);
         let content = model::rewrite_with(&rhs, |r, out| match r {
             model::Ref::Meta(n) => {
-                out.push_str(&ref_key(&format!("!{n}")));
+                out.push_str(keys.key(&format!("!{n}")));
                 true
             }
             _ => false,
@@ -377,96 +430,119 @@ pub fn fingerprints(text: &str, types: &[String]) -> Option<Vec<Fingerprint>> {
             .or_default()
             .push(name);
     }
-    let content_id: HashMap<&str, u64> = by_content
+    by_content
         .iter()
         .filter(|(_, v)| v.len() == 1)
         .map(|(k, v)| (v[0], crate::hash::hash_str(k)))
-        .collect();
-    let mut out = Vec::with_capacity(spans.len());
-    let mut serial: HashMap<u64, u64> = HashMap::default();
-    for (&(start, end), ty) in spans.iter().zip(types) {
-        let own = defined_name(lines[start]).unwrap_or("");
-        let mut h = rustc_hash::FxHasher::default();
-        h.write(ty.as_bytes());
-        serial.clear();
-        let mut attributes = BTreeSet::new();
-        for (k, raw) in lines[start..end.min(lines.len())].iter().enumerate() {
+        .collect()
+}
+
+/// Hashes one function's lines: locals by first appearance, `!N`/`#N` by
+/// content, its own name as `@SELF`, private globals by content.
+struct FunctionHasher<'s, 't> {
+    scan: &'s ModuleScan<'t>,
+    keys: RefKeys,
+    content_id: HashMap<&'t str, u64>,
+    /// The function's own name (`@f`).
+    own: &'s str,
+    /// Hash of a local's name -> its number in order of appearance.
+    serial: HashMap<u64, u64>,
+    attributes: BTreeSet<String>,
+    h: rustc_hash::FxHasher,
+}
+
+impl<'s, 't> FunctionHasher<'s, 't> {
+    fn function(&mut self, lines: &[&'s str], ty: &str) -> Fingerprint {
+        use std::hash::Hasher;
+        self.own = lines.first().and_then(|l| defined_name(l)).unwrap_or("");
+        self.h = rustc_hash::FxHasher::default();
+        self.h.write(ty.as_bytes());
+        self.serial.clear();
+        for (k, raw) in lines.iter().enumerate() {
             let line = strip_comment(raw.trim_start());
             if line.is_empty() || is_debug_record(line) {
                 continue;
             }
-            let line = strip_debug_location(line);
-            let b = line.as_bytes();
-            let mut j = 0;
-            let mut copied = 0;
-            let mut quoted = false;
-            while j < b.len() {
-                let c = b[j];
-                if c == b'"' {
-                    quoted = !quoted;
-                    j += 1;
-                    continue;
-                }
-                if quoted || !matches!(c, b'%' | b'!' | b'#' | b'@') || j + 1 >= b.len() {
-                    j += 1;
-                    continue;
-                }
-                let name_start = j + 1;
-                let mut e = name_start;
-                if b[e] == b'"' {
-                    e += 1;
-                    while e < b.len() && b[e] != b'"' {
-                        e += 1;
-                    }
-                    e = (e + 1).min(b.len());
-                } else {
-                    while e < b.len() && crate::merge::model::is_id_byte(b[e]) {
-                        e += 1;
-                    }
-                }
-                if e == name_start {
-                    j += 1;
-                    continue;
-                }
-                let tok = &line[j..e];
-                h.write(&b[copied..j]);
-                match c {
-                    b'%' if !types_named.contains(&line[name_start..e]) => {
-                        let next = serial.len() as u64;
-                        let mut th = rustc_hash::FxHasher::default();
-                        th.write(tok.as_bytes());
-                        let id = *serial.entry(th.finish()).or_insert(next);
-                        h.write_u64(id ^ 0x5eed);
-                    }
-                    b'!' | b'#' if b[name_start].is_ascii_digit() => {
-                        if c == b'#' && k > 0 {
-                            if let Ok(n) = line[name_start..e].parse::<u32>() {
-                                if let Some(text) = shell.attrs.get(&n) {
-                                    attributes.insert(text.clone());
-                                }
-                            }
-                        }
-                        h.write(ref_key(tok).as_bytes());
-                    }
-                    b'@' if tok == own => h.write(b"@SELF"),
-                    b'@' => match content_id.get(tok) {
-                        Some(id) => h.write_u64(*id),
-                        None => h.write(tok.as_bytes()),
-                    },
-                    _ => h.write(tok.as_bytes()),
-                }
-                copied = e;
-                j = e;
-            }
-            h.write(&b[copied..]);
-            h.write_u8(b'\n');
+            self.line(&strip_debug_location(line), k == 0);
         }
-        out.push(Fingerprint {
-            hash: h.finish(),
-            attributes,
-        });
+        Fingerprint {
+            hash: self.h.finish(),
+            attributes: std::mem::take(&mut self.attributes),
+        }
     }
-    Some(out)
+
+    /// Hashes the text between references as is and each reference by
+    /// [`FunctionHasher::reference`]; quoted strings are text.
+    fn line(&mut self, line: &str, header: bool) {
+        use std::hash::Hasher;
+        let b = line.as_bytes();
+        let (mut j, mut copied, mut quoted) = (0, 0, false);
+        while j < b.len() {
+            let c = b[j];
+            if c == b'"' {
+                quoted = !quoted;
+            }
+            if quoted || !matches!(c, b'%' | b'!' | b'#' | b'@') || j + 1 >= b.len() {
+                j += 1;
+                continue;
+            }
+            let end = token_end(b, j + 1);
+            if end == j + 1 {
+                j += 1;
+                continue;
+            }
+            self.h.write(&b[copied..j]);
+            self.reference(&line[j..end], header);
+            copied = end;
+            j = end;
+        }
+        self.h.write(&b[copied..]);
+        self.h.write_u8(b'\n');
+    }
+
+    fn reference(&mut self, tok: &str, header: bool) {
+        use std::hash::Hasher;
+        let (sigil, name) = (tok.as_bytes()[0], &tok[1..]);
+        let numbered = name.as_bytes()[0].is_ascii_digit();
+        match sigil {
+            b'%' if !self.scan.named_types.contains(name) => {
+                let next = self.serial.len() as u64;
+                let mut th = rustc_hash::FxHasher::default();
+                th.write(tok.as_bytes());
+                let id = *self.serial.entry(th.finish()).or_insert(next);
+                self.h.write_u64(id ^ 0x5eed);
+            }
+            b'!' | b'#' if numbered => {
+                if sigil == b'#' && !header {
+                    let group = name.parse::<u32>().ok();
+                    if let Some(text) = group.and_then(|n| self.scan.shell.attrs.get(&n)) {
+                        self.attributes.insert(text.clone());
+                    }
+                }
+                self.h.write(self.keys.key(tok).as_bytes());
+            }
+            b'@' if tok == self.own => self.h.write(b"@SELF"),
+            b'@' => match self.content_id.get(tok) {
+                Some(id) => self.h.write_u64(*id),
+                None => self.h.write(tok.as_bytes()),
+            },
+            _ => self.h.write(tok.as_bytes()),
+        }
+    }
+}
+
+/// The end of the name starting at `start` (after its sigil): a quoted
+/// name up to its closing quote, else the run of name bytes.
+fn token_end(b: &[u8], start: usize) -> usize {
+    if b[start] != b'"' {
+        let len = b[start..]
+            .iter()
+            .take_while(|&&c| crate::merge::model::is_id_byte(c))
+            .count();
+        return start + len;
+    }
+    let close = b[start + 1..].iter().position(|&c| c == b'"');
+    close.map_or(b.len(), |p| start + 1 + p + 1)
 }
 
 impl Side {
