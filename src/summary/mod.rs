@@ -438,18 +438,8 @@ fn counts(d: &FuncDiff) -> (InstructionCounts, BlockCounts) {
 /// function names where renames were found (hence `&mut`).
 pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
     let mut timer = crate::canon::PhaseTimer::new();
-    let removed: Vec<usize> = (0..old.funcs.len())
-        .filter(|&i| {
-            let n = &old.funcs[i].name;
-            !new.index.contains_key(n) && !new.declares(n)
-        })
-        .collect();
-    let added: Vec<usize> = (0..new.funcs.len())
-        .filter(|&i| {
-            let n = &new.funcs[i].name;
-            !old.index.contains_key(n) && !old.declares(n)
-        })
-        .collect();
+    let removed = only_in(old, new);
+    let added = only_in(new, old);
     let found = renames::detect(old, new, &removed, &added, opts.rename_threshold);
     timer.lap("diff: compare renames");
     // New name -> old name, applied to every new key.
@@ -457,28 +447,77 @@ pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
         .iter()
         .map(|r| (new.funcs[r.new].name.clone(), old.funcs[r.old].name.clone()))
         .collect();
-    if !undo.is_empty() {
-        for f in &mut new.funcs {
-            let own = f.name.clone();
-            let mut map = undo.clone();
-            map.remove(&own);
-            let fix = |s: &mut String| {
-                if s.contains('@') {
-                    *s = crate::merge::rename::replace_globals(s, &map);
-                }
-            };
-            fix(&mut f.header);
-            for b in &mut f.blocks {
-                b.insts.iter_mut().for_each(fix);
+    undo_renames(new, &undo);
+    let new: &Side = new;
+    let (mut functions, diffs) = compare_functions(old, new, &found);
+    functions.extend(old.unchanged.iter().map(unchanged_report));
+    functions.sort_by(|a, b| a.name.cmp(&b.name).then(a.status.cmp(&b.status)));
+    timer.lap("diff: compare functions");
+    let moved = if opts.min_moved == 0 {
+        Vec::new()
+    } else {
+        find_moved(old, new, &diffs, opts.min_moved)
+    };
+    let summary = Totals::of(&functions, &moved);
+    timer.lap("diff: compare moved");
+    Report {
+        version: JSON_VERSION,
+        old: old.label.clone(),
+        new: new.label.clone(),
+        summary,
+        functions,
+        moved,
+        globals: module_level::compare(old, new, &undo),
+        attributes: module_level::attributes(old, new),
+    }
+}
+
+/// Indexes of the functions of `a` that `b` neither defines nor declares.
+fn only_in(a: &Side, b: &Side) -> Vec<usize> {
+    (0..a.funcs.len())
+        .filter(|&i| {
+            let n = &a.funcs[i].name;
+            !b.index.contains_key(n) && !b.declares(n)
+        })
+        .collect()
+}
+
+/// Rewrites the new side's keys in old function names (`undo`: new name ->
+/// old name); a function's own name stays, as keys read it as `@SELF`.
+fn undo_renames(new: &mut Side, undo: &BTreeMap<String, String>) {
+    if undo.is_empty() {
+        return;
+    }
+    for f in &mut new.funcs {
+        let mut map = undo.clone();
+        map.remove(&f.name);
+        let fix = |s: &mut String| {
+            if s.contains('@') {
+                *s = crate::merge::rename::replace_globals(s, &map);
             }
+        };
+        fix(&mut f.header);
+        for b in &mut f.blocks {
+            b.insts.iter_mut().for_each(fix);
         }
     }
-    let new: &Side = new;
+}
+
+/// One diff per function pair (old index, new index): the new side's
+/// functions (renamed, changed, unchanged or added), then the removed ones.
+type Diffs = Vec<(Option<usize>, Option<usize>, FuncDiff)>;
+
+/// Reports and diffs of every function of both sides, except those found
+/// unchanged before canonicalization.
+fn compare_functions(
+    old: &Side,
+    new: &Side,
+    found: &[renames::Rename],
+) -> (Vec<FunctionReport>, Diffs) {
     let renamed_old: HashSet<usize> = found.iter().map(|r| r.old).collect();
     let renamed_new: HashMap<usize, &renames::Rename> = found.iter().map(|r| (r.new, r)).collect();
-
     let mut functions = Vec::new();
-    let mut diffs: Vec<(Option<usize>, Option<usize>, FuncDiff)> = Vec::new();
+    let mut diffs: Diffs = Vec::new();
     for (ni, f) in new.funcs.iter().enumerate() {
         let (status, oi, d) = if let Some(r) = renamed_new.get(&ni) {
             // Renames were compared before the other renames were undone in
@@ -495,20 +534,16 @@ pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
         } else {
             (Status::Added, None, FuncDiff::added_function(f))
         };
-        let (instructions, blocks) = counts(&d);
-        functions.push(FunctionReport {
-            name: f.name.clone(),
-            old_name: (status == Status::Renamed).then(|| old.funcs[oi.unwrap_or(0)].name.clone()),
+        let old_name = oi
+            .filter(|_| status == Status::Renamed)
+            .map(|i| old.funcs[i].name.clone());
+        functions.push(function_report(
+            &f.name,
+            old_name,
             status,
-            changed: d.is_change(),
-            similarity: (status == Status::Renamed)
-                .then(|| (d.similarity() * 1000.0).round() / 1000.0),
-            signature_changed: d.header_changed,
-            instructions,
-            blocks,
-            old_index: oi,
-            new_index: Some(ni),
-        });
+            &d,
+            (oi, Some(ni)),
+        ));
         diffs.push((oi, Some(ni), d));
     }
     for (oi, f) in old.funcs.iter().enumerate() {
@@ -516,72 +551,78 @@ pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
             continue;
         }
         let d = FuncDiff::removed_function(f);
-        let (instructions, blocks) = counts(&d);
-        functions.push(FunctionReport {
-            name: f.name.clone(),
-            old_name: None,
-            status: Status::Removed,
-            changed: true,
-            similarity: None,
-            signature_changed: false,
-            instructions,
-            blocks,
-            old_index: Some(oi),
-            new_index: None,
-        });
+        functions.push(function_report(
+            &f.name,
+            None,
+            Status::Removed,
+            &d,
+            (Some(oi), None),
+        ));
         diffs.push((Some(oi), None, d));
     }
-    for u in &old.unchanged {
-        functions.push(FunctionReport {
-            name: u.name.clone(),
-            old_name: None,
-            status: Status::Unchanged,
-            changed: false,
-            similarity: None,
-            signature_changed: false,
-            instructions: InstructionCounts {
-                old: u.instructions,
-                new: u.instructions,
-                ..InstructionCounts::default()
-            },
-            blocks: BlockCounts {
-                old: u.blocks,
-                new: u.blocks,
-                ..BlockCounts::default()
-            },
-            old_index: None,
-            new_index: None,
-        });
-    }
-    functions.sort_by(|a, b| a.name.cmp(&b.name).then(a.status.cmp(&b.status)));
+    (functions, diffs)
+}
 
-    timer.lap("diff: compare functions");
-    let moved = if opts.min_moved == 0 {
-        Vec::new()
-    } else {
-        find_moved(old, new, &diffs, opts.min_moved)
-    };
-    let mut totals = Totals::default();
-    for f in &functions {
-        match f.status {
-            Status::Added => totals.added += 1,
-            Status::Removed => totals.removed += 1,
-            Status::Renamed => totals.renamed += 1,
-            Status::Changed => totals.changed += 1,
-            Status::Unchanged => totals.unchanged += 1,
-        }
+fn function_report(
+    name: &str,
+    old_name: Option<String>,
+    status: Status,
+    d: &FuncDiff,
+    (old_index, new_index): (Option<usize>, Option<usize>),
+) -> FunctionReport {
+    let (instructions, blocks) = counts(d);
+    FunctionReport {
+        name: name.to_string(),
+        old_name,
+        status,
+        changed: status == Status::Removed || d.is_change(),
+        similarity: (status == Status::Renamed).then(|| (d.similarity() * 1000.0).round() / 1000.0),
+        signature_changed: status != Status::Removed && d.header_changed,
+        instructions,
+        blocks,
+        old_index,
+        new_index,
     }
-    totals.moved_instructions = moved.iter().map(|m| m.instructions).sum();
-    timer.lap("diff: compare moved");
-    Report {
-        version: JSON_VERSION,
-        old: old.label.clone(),
-        new: new.label.clone(),
-        summary: totals,
-        functions,
-        moved,
-        globals: module_level::compare(old, new, &undo),
-        attributes: module_level::attributes(old, new),
+}
+
+/// The report of a function found unchanged before canonicalization.
+fn unchanged_report(u: &side::Unchanged) -> FunctionReport {
+    FunctionReport {
+        name: u.name.clone(),
+        old_name: None,
+        status: Status::Unchanged,
+        changed: false,
+        similarity: None,
+        signature_changed: false,
+        instructions: InstructionCounts {
+            old: u.instructions,
+            new: u.instructions,
+            ..InstructionCounts::default()
+        },
+        blocks: BlockCounts {
+            old: u.blocks,
+            new: u.blocks,
+            ..BlockCounts::default()
+        },
+        old_index: None,
+        new_index: None,
+    }
+}
+
+impl Totals {
+    fn of(functions: &[FunctionReport], moved: &[Moved]) -> Totals {
+        let mut totals = Totals::default();
+        for f in functions {
+            match f.status {
+                Status::Added => totals.added += 1,
+                Status::Removed => totals.removed += 1,
+                Status::Renamed => totals.renamed += 1,
+                Status::Changed => totals.changed += 1,
+                Status::Unchanged => totals.unchanged += 1,
+            }
+        }
+        totals.moved_instructions = moved.iter().map(|m| m.instructions).sum();
+        totals
     }
 }
 

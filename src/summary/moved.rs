@@ -172,144 +172,190 @@ pub fn find(s: &Search<'_>) -> Vec<Found> {
     if s.added.is_empty() || s.min_len == 0 {
         return Vec::new();
     }
-    let mut ids: HashMap<u64, u32> = HashMap::default();
-    let mut text: Vec<u32> = Vec::new();
-    let mut origin: Vec<Origin> = Vec::new();
-    let mut next_separator = u32::MAX;
-    let mut separator = |text: &mut Vec<u32>, origin: &mut Vec<Origin>| {
-        text.push(next_separator);
-        origin.push(Origin::Separator);
-        next_separator -= 1;
-    };
-    // New runs: consecutive added instructions of one block.
-    let mut added = s.added.clone();
-    added.sort_unstable();
-    let mut runs: Vec<(usize, usize)> = Vec::new(); // [start, end) in `text`
-    let mut prev: Option<(usize, usize, usize)> = None;
-    for &(f, b, i) in &added {
-        let key = &s.new[f].blocks[b].insts[i];
-        if is_separator(key) {
-            prev = None;
-            continue;
-        }
-        let contiguous = prev == Some((f, b, i.wrapping_sub(1)));
-        if !contiguous {
-            if !runs.is_empty() {
-                separator(&mut text, &mut origin);
-            }
-            runs.push((text.len(), text.len()));
-        }
-        let fresh = ids.len() as u32;
-        let id = *ids.entry(shape_hash(key)).or_insert(fresh);
-        text.push(id);
-        origin.push(Origin::New(f, b, i));
-        if let Some(r) = runs.last_mut() {
-            r.1 = text.len();
-        }
-        prev = Some((f, b, i));
-    }
-    runs.retain(|r| r.1 - r.0 >= s.min_len);
+    let mut corpus = Corpus::default();
+    let runs = corpus.push_added_runs(s);
     if runs.is_empty() {
         return Vec::new();
     }
-    separator(&mut text, &mut origin);
-    let new_len = text.len();
-    // Old segments: runs of instructions whose hash occurs in a new run.
-    for (f, func) in s.old.iter().enumerate() {
-        for (b, block) in func.blocks.iter().enumerate() {
-            let mut seg: Vec<(u32, usize)> = Vec::new();
-            let mut flush =
-                |seg: &mut Vec<(u32, usize)>, text: &mut Vec<u32>, origin: &mut Vec<Origin>| {
-                    if seg.len() >= s.min_len {
-                        for &(id, i) in seg.iter() {
-                            text.push(id);
-                            origin.push(Origin::Old(f, b, i));
-                        }
-                        separator(text, origin);
-                    }
-                    seg.clear();
-                };
-            for (i, key) in block.insts.iter().enumerate() {
-                match (!is_separator(key))
-                    .then(|| ids.get(&shape_hash(key)))
-                    .flatten()
-                {
-                    Some(&id) => seg.push((id, i)),
-                    None => flush(&mut seg, &mut text, &mut origin),
-                }
-            }
-            flush(&mut seg, &mut text, &mut origin);
-        }
-    }
-    if text.len() == new_len {
+    let new_len = corpus.text.len();
+    corpus.push_old_segments(s);
+    if corpus.text.len() == new_len {
         return Vec::new();
     }
-    let sa = suffix_array(&text);
-    let lcp = lcp_array(&text, &sa);
-    let mut rank = vec![0usize; text.len()];
-    for (r, &p) in sa.iter().enumerate() {
-        rank[p as usize] = r;
-    }
+    let index = SuffixIndex::new(&corpus.text);
     let mut locals: HashMap<(bool, usize), HashSet<String>> = HashMap::default();
     let mut found = Vec::new();
     for &(start, end) in &runs {
         let mut p = start;
         while p + s.min_len <= end {
-            let Origin::New(nf, nb, ni) = origin[p] else {
+            let Origin::New(nf, nb, ni) = corpus.origin[p] else {
                 p += 1;
                 continue;
             };
-            let mut best: Option<(usize, bool, usize)> = None; // (len, moved, old position)
-            for (q, len) in candidates(&sa, &lcp, rank[p], s.min_len) {
-                let Origin::Old(of, ob, oi) = origin[q] else {
-                    continue;
-                };
-                if s.counterpart.get(&nf) == Some(&of) {
-                    continue;
-                }
-                let ok = verified_len(s, &mut locals, (of, ob, oi), (nf, nb, ni), len);
-                if ok < s.min_len {
-                    continue;
-                }
-                let gone = (0..ok)
-                    .filter(|k| s.removed.contains(&(of, ob, oi + k)))
-                    .count();
-                let moved = gone * 2 > ok;
-                let better = match best {
-                    None => true,
-                    Some((l, m, _)) => (ok, moved) > (l, m),
-                };
-                if better {
-                    best = Some((ok, moved, q));
-                }
-            }
-            match best {
-                Some((len, moved, q)) => {
-                    let Origin::Old(of, ob, oi) = origin[q] else {
-                        unreachable!("candidates are old positions")
-                    };
-                    found.push(Found {
-                        old: Region {
-                            func: of,
-                            block: ob,
-                            start: oi,
-                            len,
-                        },
-                        new: Region {
-                            func: nf,
-                            block: nb,
-                            start: ni,
-                            len,
-                        },
-                        moved,
-                    });
-                    p += len;
-                }
-                None => p += 1,
-            }
+            let Some((len, moved, (of, ob, oi))) =
+                best_source(s, &corpus, &index, &mut locals, p, (nf, nb, ni))
+            else {
+                p += 1;
+                continue;
+            };
+            let region = |func, block, start| Region {
+                func,
+                block,
+                start,
+                len,
+            };
+            found.push(Found {
+                old: region(of, ob, oi),
+                new: region(nf, nb, ni),
+                moved,
+            });
+            p += len;
         }
     }
     found
+}
+
+/// The string the suffix array is built on: instruction shape ids, new
+/// runs first, then old segments, each followed by its own separator.
+#[derive(Default)]
+struct Corpus {
+    /// Shape hash -> id (only the shapes of added instructions get one).
+    ids: HashMap<u64, u32>,
+    text: Vec<u32>,
+    origin: Vec<Origin>,
+    /// Separators count down from `u32::MAX`, so no two are equal.
+    separators: u32,
+}
+
+impl Corpus {
+    fn separator(&mut self) {
+        self.text.push(u32::MAX - self.separators);
+        self.origin.push(Origin::Separator);
+        self.separators += 1;
+    }
+
+    /// New runs: consecutive added instructions of one block, at least
+    /// `min_len` long. Returns their `[start, end)` in `text`.
+    fn push_added_runs(&mut self, s: &Search<'_>) -> Vec<(usize, usize)> {
+        let mut added = s.added.clone();
+        added.sort_unstable();
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        let mut prev: Option<(usize, usize, usize)> = None;
+        for &(f, b, i) in &added {
+            let key = &s.new[f].blocks[b].insts[i];
+            if is_separator(key) {
+                prev = None;
+                continue;
+            }
+            if prev != Some((f, b, i.wrapping_sub(1))) {
+                if !runs.is_empty() {
+                    self.separator();
+                }
+                runs.push((self.text.len(), self.text.len()));
+            }
+            let fresh = self.ids.len() as u32;
+            let id = *self.ids.entry(shape_hash(key)).or_insert(fresh);
+            self.text.push(id);
+            self.origin.push(Origin::New(f, b, i));
+            if let Some(r) = runs.last_mut() {
+                r.1 = self.text.len();
+            }
+            prev = Some((f, b, i));
+        }
+        runs.retain(|r| r.1 - r.0 >= s.min_len);
+        if !runs.is_empty() {
+            self.separator();
+        }
+        runs
+    }
+
+    /// Old segments: runs of at least `min_len` instructions whose shape
+    /// occurs among the added ones.
+    fn push_old_segments(&mut self, s: &Search<'_>) {
+        for (f, func) in s.old.iter().enumerate() {
+            for (b, block) in func.blocks.iter().enumerate() {
+                let mut seg: Vec<(u32, usize)> = Vec::new();
+                for (i, key) in block.insts.iter().enumerate() {
+                    let id = (!is_separator(key)).then(|| self.ids.get(&shape_hash(key)));
+                    match id.flatten() {
+                        Some(&id) => seg.push((id, i)),
+                        None => self.flush_segment(&mut seg, (f, b), s.min_len),
+                    }
+                }
+                self.flush_segment(&mut seg, (f, b), s.min_len);
+            }
+        }
+    }
+
+    fn flush_segment(
+        &mut self,
+        seg: &mut Vec<(u32, usize)>,
+        (f, b): (usize, usize),
+        min_len: usize,
+    ) {
+        if seg.len() >= min_len {
+            for &(id, i) in seg.iter() {
+                self.text.push(id);
+                self.origin.push(Origin::Old(f, b, i));
+            }
+            self.separator();
+        }
+        seg.clear();
+    }
+}
+
+/// A suffix array with its LCP array and ranks.
+struct SuffixIndex {
+    sa: Vec<u32>,
+    lcp: Vec<u32>,
+    rank: Vec<usize>,
+}
+
+impl SuffixIndex {
+    fn new(text: &[u32]) -> Self {
+        let sa = suffix_array(text);
+        let lcp = lcp_array(text, &sa);
+        let mut rank = vec![0usize; text.len()];
+        for (r, &p) in sa.iter().enumerate() {
+            rank[p as usize] = r;
+        }
+        SuffixIndex { sa, lcp, rank }
+    }
+}
+
+/// The old code the added instructions at text position `p` (new
+/// position `new`) were taken from: the longest verified occurrence in
+/// another function, a moved one (its source lost it) before a copied one
+/// of the same length. `(len, moved, old position)`.
+fn best_source(
+    s: &Search<'_>,
+    corpus: &Corpus,
+    index: &SuffixIndex,
+    locals: &mut HashMap<(bool, usize), HashSet<String>>,
+    p: usize,
+    new: (usize, usize, usize),
+) -> Option<(usize, bool, (usize, usize, usize))> {
+    let mut best: Option<(usize, bool, (usize, usize, usize))> = None;
+    for (q, len) in candidates(&index.sa, &index.lcp, index.rank[p], s.min_len) {
+        let Origin::Old(of, ob, oi) = corpus.origin[q] else {
+            continue;
+        };
+        if s.counterpart.get(&new.0) == Some(&of) {
+            continue;
+        }
+        let ok = verified_len(s, locals, (of, ob, oi), new, len);
+        if ok < s.min_len {
+            continue;
+        }
+        let gone = (0..ok)
+            .filter(|k| s.removed.contains(&(of, ob, oi + k)))
+            .count();
+        let moved = gone * 2 > ok;
+        if best.is_none_or(|(l, m, _)| (ok, moved) > (l, m)) {
+            best = Some((ok, moved, (of, ob, oi)));
+        }
+    }
+    best
 }
 
 /// Opcodes every function has: memory traffic, address arithmetic, casts.
