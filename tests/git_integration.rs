@@ -1302,3 +1302,17 @@ fn passes_names_a_missing_file_without_the_os_error_code() {
         "{err}"
     );
 }
+
+/// git starts the diff driver for every side of every file it shows: it
+/// must not load LLVM (a shared library of 150 MB) to answer from its cache.
+#[test]
+fn the_diff_driver_does_not_link_llvm() {
+    let exe = env!("CARGO_BIN_EXE_irgit-textconv");
+    let out = Command::new("ldd").arg(exe).output().expect("run ldd");
+    let libs = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "ldd {exe}");
+    assert!(
+        !libs.contains("libLLVM") && !libs.contains("libstdc++"),
+        "{exe} links:\n{libs}"
+    );
+}

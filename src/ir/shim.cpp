@@ -157,29 +157,3 @@ char *irgit_print_module(LLVMModuleRef M, size_t *Len) {
 }
 
 } // extern "C"
-
-#include "llvm/AsmParser/LLParser.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Verifier.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
-
-extern "C" {
-
-// 1 if textual IR parses and verifies, else 0, in a context of its own.
-// Parsed without LLVM's debug-info upgrade, which ends the process when
-// the module is broken (for a text that is only being checked).
-int irgit_text_parses_and_verifies(const char *Data, size_t Len) {
-  LLVMContext Ctx;
-  SourceMgr SM;
-  SMDiagnostic Err;
-  auto Buf = MemoryBuffer::getMemBufferCopy(StringRef(Data, Len), "input");
-  StringRef Text = Buf->getBuffer();
-  SM.AddNewSourceBuffer(std::move(Buf), SMLoc());
-  Module M("input", Ctx);
-  if (LLParser(Text, SM, Err, &M, nullptr, Ctx).Run(/*UpgradeDebugInfo=*/false))
-    return 0;
-  return verifyModule(M, nullptr) ? 0 : 1;
-}
-
-} // extern "C"
