@@ -435,7 +435,7 @@ fn in_ours_text(
     // Ours reprinted (blocks, functions reordered): the line merge
     // conflicts, but theirs' change may still have a place in ours' layout.
     if lm.conflicts > 0 {
-        if let Some(text) = placed::place(&b2, tours, &t2) {
+        if let Some(text) = placed::place(b2, tours, t2) {
             candidates.push(agreement::Candidate {
                 name: "theirs' change placed in ours' layout",
                 text: faithful::renumber(&text),
