@@ -198,3 +198,62 @@ fn edits_reapply_and_combine() {
         }
     }
 }
+
+/// The block labels of a canonical text, in order.
+fn labels(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| l.starts_with("bb.") && l.contains(':'))
+        .map(|l| l.split(':').next().unwrap())
+        .collect()
+}
+
+/// Design §2: a block's name does not change when only its neighbours
+/// change. On every C module of the corpus, a call inserted at the top of
+/// one block per function (after its PHIs) renames at most that block.
+#[test]
+fn an_inserted_call_renames_at_most_its_block() {
+    let mut failures = Vec::new();
+    let mut edits = 0;
+    for m in corpus().iter().filter(|m| m.name.starts_with("c/")) {
+        let base = canon(&m.text, &m.name).unwrap();
+        let lines: Vec<&str> = base.lines().collect();
+        let mut at = Vec::new();
+        let mut in_function_seen = false;
+        for (i, l) in lines.iter().enumerate() {
+            if l.starts_with("define ") {
+                in_function_seen = false;
+            } else if l.starts_with("bb.") && !in_function_seen {
+                in_function_seen = true;
+                let phis = lines[i + 1..]
+                    .iter()
+                    .take_while(|l| l.contains(" = phi "))
+                    .count();
+                at.push(i + phis);
+            }
+        }
+        for &i in &at {
+            let mut edited: Vec<&str> = lines.clone();
+            edited.insert(i + 1, "  call void @irgit_probe()");
+            edited.push("declare void @irgit_probe()");
+            let edited = edited.join("\n") + "\n";
+            let after = canon(&edited, &m.name).unwrap();
+            edits += 1;
+            let (old, new) = (labels(&base), labels(&after));
+            let renamed = old.iter().filter(|l| !new.contains(l)).count();
+            if renamed > 1 || old.len() != new.len() {
+                failures.push(format!(
+                    "{} line {i}:\n{}",
+                    m.name,
+                    first_diff_labeled(&base, &after, 20, "before", "after")
+                ));
+            }
+        }
+    }
+    assert!(edits > 20, "only {edits} edits");
+    assert!(
+        failures.is_empty(),
+        "{} of {edits}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

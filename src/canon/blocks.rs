@@ -17,10 +17,12 @@
 //! of a branch comes before the second). Unreachable blocks follow, ordered
 //! by a hash of their opcode sequence.
 //!
-//! Names are not positions: a block is `bb.` + a hash of its outputs'
-//! opcodes and successor count, refined by its CFG neighbours where blocks
-//! collide, so adding an `if` renames the blocks around it, not every block
-//! after it. The entry block is `entry`.
+//! Names are not positions: a block is `bb.` + a hash of its place in the
+//! CFG (terminator and successor count, refined by its neighbours' places
+//! where blocks collide) and of its own outputs' opcodes. A neighbour's
+//! contents never enter, so a statement inserted in one block renames at
+//! most that block, and adding an `if` renames the blocks around it, not
+//! every block after it. The entry block is `entry`.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -113,12 +115,13 @@ fn layout_with(func: Func, as_written: bool) -> Layout {
 /// Rounds of refinement of colliding block keys by their CFG neighbours.
 const BLOCK_ROUNDS: usize = 2;
 
-/// A block's identity: the opcode names of its outputs (the instructions
-/// whose relative order is fixed) and its terminator's successor count, so
-/// that editing a computation inside the block, or adding a block elsewhere,
-/// leaves it alone. Colliding keys absorb their predecessors' and
-/// successors' keys for a couple of rounds; what still collides is told
-/// apart by reverse post-order rank within the collision.
+/// A block's identity: its terminator's opcode and successor count; where
+/// those collide, refined for a couple of rounds by the same of its
+/// predecessors and successors; then the opcode names of its own outputs
+/// (the instructions whose relative order is fixed). Editing a computation
+/// inside a block, or anything in a neighbour, leaves it alone. What still
+/// collides is told apart by reverse post-order rank within the collision.
+/// In a test ([`layout_as_written`]) the outputs are left out.
 fn block_keys(order: &[Block], index: &HashMap<Block, usize>, as_written: bool) -> Vec<u64> {
     let n = order.len();
     let mut keys: Vec<u64> = order
@@ -134,14 +137,11 @@ fn block_keys(order: &[Block], index: &HashMap<Block, usize>, as_written: bool) 
                     .str(&b.as_val().name())
                     .finish();
             }
-            let mut h = StableHasher::new().str(if i == 0 { "entry" } else { "block" });
-            // A test's unnamed block: its place in the CFG only.
-            for inst in b.iter_instructions().filter(|_| !as_written) {
-                if super::order::is_output(inst) {
-                    h = h.str(inst.opcode_name());
-                }
-            }
-            h.u64(b.successors().len() as u64).finish()
+            StableHasher::new()
+                .str(if i == 0 { "entry" } else { "block" })
+                .str(b.terminator().map_or("", |t| t.opcode_name()))
+                .u64(b.successors().len() as u64)
+                .finish()
         })
         .collect();
     let succs: Vec<Vec<usize>> = order
@@ -186,6 +186,18 @@ fn block_keys(order: &[Block], index: &HashMap<Block, usize>, as_written: bool) 
             })
             .collect();
         keys = next;
+    }
+    // Then the block's own outputs: what it does, never its neighbours'.
+    if !as_written {
+        for (k, b) in keys.iter_mut().zip(order) {
+            let mut h = StableHasher::new().u64(*k).str("outputs");
+            for inst in b.iter_instructions() {
+                if super::order::is_output(inst) {
+                    h = h.str(inst.opcode_name());
+                }
+            }
+            *k = h.finish();
+        }
     }
     // Residual ties: rank in reverse post-order within the tie.
     let mut seen: HashMap<u64, u64> = HashMap::default();

@@ -37,8 +37,8 @@ pub fn order(sigs: &Signatures) {
             continue;
         }
         let (a, b) = (inst.operand(0), inst.operand(1));
-        let ka = (class(a), sigs.operand_hash(a));
-        let kb = (class(b), sigs.operand_hash(b));
+        let ka = (class(a), sigs.order_key(a));
+        let kb = (class(b), sigs.order_key(b));
         let tie_prefers_mirror = compare
             && ka == kb
             && inst
@@ -67,7 +67,7 @@ pub fn order_ties_by_position(sigs: &Signatures, positions: &Positions) {
             continue;
         }
         let (a, b) = (inst.operand(0), inst.operand(1));
-        if (class(a), sigs.operand_hash(a)) != (class(b), sigs.operand_hash(b)) {
+        if (class(a), sigs.order_key(a)) != (class(b), sigs.order_key(b)) {
             continue;
         }
         let (Some(pa), Some(pb)) = (positions.get(&a), positions.get(&b)) else {

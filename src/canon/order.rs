@@ -205,6 +205,9 @@ pub fn current_positions(func: Func) -> Positions {
         .collect()
 }
 
+/// How a ready instruction is placed among others: (rank, base and refined hash).
+type PlaceKey = (usize, (u64, u64));
+
 /// Reorders every block of the function and returns the canonical positions.
 pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
     let mut positions = Positions::with_capacity_and_hasher(sigs.insts.len(), Default::default());
@@ -415,10 +418,10 @@ fn block_order(
             synced = order.len();
             // Sorted by (rank, hash, operand places, index); the places are
             // only worked out where rank and hash tie.
-            let mut keyed: Vec<((usize, u64), usize)> = group
+            let mut keyed: Vec<(PlaceKey, usize)> = group
                 .iter()
                 .filter(|&&i| !placed[i])
-                .map(|&i| ((rank[i], sigs.of(insts[i])), i))
+                .map(|&i| ((rank[i], sigs.order_key(insts[i].val())), i))
                 .collect();
             keyed.sort_unstable();
             let places = |i: usize| -> Vec<(usize, u64)> {

@@ -50,6 +50,8 @@ pub struct Signatures {
     pub index: HashMap<Val, usize>,
     /// The refined hash of each instruction (same indexing as `insts`).
     pub full: Vec<u64>,
+    /// The base hash of each instruction (same indexing as `insts`).
+    pub base: Vec<u64>,
     /// Hashes of non-instruction operands (arguments, constants, globals...).
     pub(super) leaf: HashMap<Val, u64>,
 }
@@ -67,6 +69,20 @@ impl Signatures {
     /// The refined hash of an instruction of this function.
     pub fn of(&self, inst: Inst) -> u64 {
         self.full[self.index[&inst.val()]]
+    }
+
+    /// What orders operands and placements: the base hash first, then the
+    /// refined one. A refinement (which depends on what else collides in
+    /// the function) then only decides between values that look alike, so
+    /// an edit elsewhere cannot flip the order of two unlike values.
+    pub fn order_key(&self, v: Val) -> (u64, u64) {
+        match self.index.get(&v) {
+            Some(&i) => (self.base[i], self.full[i]),
+            None => {
+                let h = self.operand_hash(v);
+                (h, h)
+            }
+        }
     }
 }
 
@@ -240,6 +256,7 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         insts: based.insts,
         index: based.index,
         full,
+        base: based.base,
         leaf: based.leaf,
     }
 }

@@ -79,6 +79,7 @@ pub fn signatures(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatur
         insts: based.insts,
         index: based.index,
         full,
+        base: based.base,
         leaf: based.leaf,
     }
 }
