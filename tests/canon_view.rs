@@ -48,13 +48,13 @@ fn opt(text: &str, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The file `name` of the test directory `dir` (`tests/lit`, ...).
+fn test_file(dir: &str, name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir).join(name)).unwrap()
+}
+
 fn lit(name: &str) -> String {
-    std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/lit")
-            .join(name),
-    )
-    .unwrap()
+    test_file("tests/lit", name)
 }
 
 #[test]
@@ -193,10 +193,7 @@ fn an_unnamed_insert_in_a_test_is_one_line() {
     // opt renumbers every `%N` below it.
     let mut sizes = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
-    let stores: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].trim_start().starts_with("store "))
-        .collect();
-    assert!(stores.len() > 5);
+    let stores = store_lines(&lines);
     for &at in stores.iter().step_by(stores.len() / 5) {
         let edited = insert_unnamed(&lines, at);
         let raw = changed(&text, &edited);
@@ -261,14 +258,18 @@ fn a_function_moved_down_its_file_shows_on_its_subprogram_only() {
     }
 }
 
+/// The indexes of the `store` lines of a test, at least six of them.
+fn store_lines(lines: &[&str]) -> Vec<usize> {
+    let stores: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].trim_start().starts_with("store "))
+        .collect();
+    assert!(stores.len() > 5, "the test has too few stores");
+    stores
+}
+
 /// A test of `tests/lit_corpus/`.
 fn lit_corpus(name: &str) -> String {
-    std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/lit_corpus")
-            .join(name),
-    )
-    .unwrap()
+    test_file("tests/lit_corpus", name)
 }
 
 /// Issue 19's bound on a view diff: max(raw + 4, 1.25 × raw).
@@ -282,10 +283,7 @@ fn a_deleted_store_or_a_changed_constant_in_an_unnamed_test_is_one_line() {
     let text = unnamed_test(dir.path());
     let before = view(&text);
     let lines: Vec<&str> = text.lines().collect();
-    let stores: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].trim_start().starts_with("store "))
-        .collect();
-    assert!(stores.len() > 5);
+    let stores = store_lines(&lines);
     for &at in stores.iter().step_by(stores.len() / 5) {
         let mut edited: Vec<&str> = lines.clone();
         edited.remove(at);

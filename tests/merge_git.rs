@@ -159,17 +159,7 @@ fn git_cherry_pick_applies_one_edit() {
 #[test]
 fn overlapping_edits_leave_markers_and_an_unmerged_path() {
     let repo = repo_with_base();
-    repo.ok(&["checkout", "-q", "-b", "side"]);
-    repo.commit_file("work.ll", &ir(&["CONFLICT_B"]), "B");
-    repo.ok(&["checkout", "-q", "main"]);
-    repo.commit_file("work.ll", &ir(&["CONFLICT_A"]), "A");
-    let out = repo.git(&["merge", "--no-edit", "side"]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "git merge should stop on a conflict: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    stop_on_a_conflict(&repo);
     let text = repo.read("work.ll");
     assert!(has_conflict_markers(&text, 7), "no markers:\n{text}");
     assert!(
@@ -197,14 +187,7 @@ fn conflict_marker_size_follows_the_attribute() {
         "*.ll merge=llvm-ir conflict-marker-size=11\n",
     );
     repo.ok(&["commit", "-q", "-am", "bigger markers"]);
-    repo.ok(&["checkout", "-q", "-b", "side"]);
-    repo.commit_file("work.ll", &ir(&["CONFLICT_B"]), "B");
-    repo.ok(&["checkout", "-q", "main"]);
-    repo.commit_file("work.ll", &ir(&["CONFLICT_A"]), "A");
-    assert_eq!(
-        repo.git(&["merge", "--no-edit", "side"]).status.code(),
-        Some(1)
-    );
+    stop_on_a_conflict(&repo);
     let text = repo.read("work.ll");
     assert!(
         has_conflict_markers(&text, 11),
@@ -247,14 +230,7 @@ fn criss_cross_merge_with_two_merge_bases() {
 #[test]
 fn conflict_markers_carry_the_labels_git_passes() {
     let repo = repo_with_base();
-    repo.ok(&["checkout", "-q", "-b", "side"]);
-    repo.commit_file("work.ll", &ir(&["CONFLICT_B"]), "B");
-    repo.ok(&["checkout", "-q", "main"]);
-    repo.commit_file("work.ll", &ir(&["CONFLICT_A"]), "A");
-    assert_eq!(
-        repo.git(&["merge", "--no-edit", "side"]).status.code(),
-        Some(1)
-    );
+    stop_on_a_conflict(&repo);
     let text = repo.read("work.ll");
     let label = |marker: &str| -> Vec<String> {
         text.lines()
@@ -277,20 +253,29 @@ fn conflict_markers_carry_the_labels_git_passes() {
 }
 
 /// A repository stopped on the CONFLICT_A / CONFLICT_B conflict, with
+/// Branch `side` and `main` change the same line differently; merging
+/// `side` into `main` must stop on the conflict.
+fn stop_on_a_conflict(repo: &Repo) {
+    repo.ok(&["checkout", "-q", "-b", "side"]);
+    repo.commit_file("work.ll", &ir(&["CONFLICT_B"]), "B");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file("work.ll", &ir(&["CONFLICT_A"]), "A");
+    let out = repo.git(&["merge", "--no-edit", "side"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "git merge should stop on a conflict: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `merge.conflictStyle` set to `style` (unset when `None`).
 fn repo_stopped_on_a_conflict(style: Option<&str>) -> Repo {
     let repo = repo_with_base();
     if let Some(s) = style {
         repo.ok(&["config", "merge.conflictStyle", s]);
     }
-    repo.ok(&["checkout", "-q", "-b", "side"]);
-    repo.commit_file("work.ll", &ir(&["CONFLICT_B"]), "B");
-    repo.ok(&["checkout", "-q", "main"]);
-    repo.commit_file("work.ll", &ir(&["CONFLICT_A"]), "A");
-    assert_eq!(
-        repo.git(&["merge", "--no-edit", "side"]).status.code(),
-        Some(1)
-    );
+    stop_on_a_conflict(&repo);
     repo
 }
 

@@ -57,6 +57,17 @@ pub struct Signatures {
 }
 
 impl Signatures {
+    /// The signatures of `based`'s instructions with their refined hashes.
+    pub(super) fn from_base(based: BaseHashes, full: Vec<u64>) -> Self {
+        Signatures {
+            insts: based.insts,
+            index: based.index,
+            full,
+            base: based.base,
+            leaf: based.leaf,
+        }
+    }
+
     /// The hash that stands for `v` when it is an operand: the refined hash
     /// of an instruction of this function, the descriptor hash of anything else.
     pub fn operand_hash(&self, v: Val) -> u64 {
@@ -252,13 +263,7 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         &users,
         &block_of,
     );
-    Signatures {
-        insts: based.insts,
-        index: based.index,
-        full,
-        base: based.base,
-        leaf: based.leaf,
-    }
+    Signatures::from_base(based, full)
 }
 
 /// The base hashes of a function's instructions, before any refinement.

@@ -75,11 +75,5 @@ pub fn signatures(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatur
         }
         full = next;
     }
-    Signatures {
-        insts: based.insts,
-        index: based.index,
-        full,
-        base: based.base,
-        leaf: based.leaf,
-    }
+    Signatures::from_base(based, full)
 }
