@@ -122,118 +122,176 @@ const BUILTIN_MERGE: &[&str] = &["text", "binary", "union"];
 pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
     let mut out = Vec::new();
     let top = cmd::worktree_top(cwd);
+    let config = settings(cwd, top.as_deref(), config, &mut out);
+    let mut programs = check_driver_entries(cwd, &mut out);
+    // The optional diff summary (`irgit install --diff-summary`).
+    out.extend(crate::summary::git::diagnose(cwd, &mut programs));
+    if programs.is_empty() {
+        programs.push((drivers::PROGRAM.to_string(), "the default command".into()));
+    }
+    for (program, key) in &programs {
+        out.push(check_program(program, key));
+    }
+    let named = named_drivers(cwd, top.as_deref());
+    check_named_drivers(cwd, &named, &programs, &mut out);
+
+    let Some(top) = top else {
+        return out;
+    };
+    out.extend(check_tracked_files(&top));
+    if !out.iter().any(|f| !f.ok && f.what.contains("not set"))
+        && named.iter().any(|d| d.name == drivers::MERGE)
+    {
+        out.push(ok(
+            "diff and merge drivers are configured and named in the attributes",
+        ));
+    }
+    if config.hook.mode != HookMode::Off {
+        let hook = check_hook(cwd, &top);
+        let installed = hook.ok && hook.fix.is_none();
+        out.push(hook);
+        if installed {
+            out.extend(check_staged_attributes(&top, &config));
+        }
+    }
+    out
+}
+
+/// The settings doctor checks against: `config`, or `.irgit.yaml` found
+/// from the worktree top; a file that does not load is a finding.
+fn settings(
+    cwd: &Path,
+    top: Option<&Path>,
+    config: Option<&Path>,
+    out: &mut Vec<Finding>,
+) -> Config {
     let config = match config {
         Some(p) => Config::load(p),
-        None => Config::discover(top.as_deref().unwrap_or(cwd)),
+        None => Config::discover(top.unwrap_or(cwd)),
     };
-    let config = match config {
-        Ok(c) => c,
-        Err(e) => {
-            out.push(problem(
-                e.to_string(),
-                "fix .irgit.yaml (see `irgit --help`)",
-            ));
-            Config::default()
-        }
-    };
+    config.unwrap_or_else(|e| {
+        out.push(problem(
+            e.to_string(),
+            "fix .irgit.yaml (see `irgit --help`)",
+        ));
+        Config::default()
+    })
+}
 
-    // 1. The configured drivers.
-    let mut programs: Vec<(String, String)> = Vec::new(); // (program, used by key)
+/// The configured drivers against what `irgit install` writes; returns
+/// the programs they run, each with the key that runs it.
+fn check_driver_entries(cwd: &Path, out: &mut Vec<Finding>) -> Vec<(String, String)> {
+    let mut programs: Vec<(String, String)> = Vec::new();
     for (key, want) in drivers::config_entries() {
-        match cmd::config_get(cwd, &key) {
-            None => out.push(problem(
-                format!("{key} is not set"),
-                "run `irgit install` (or `irgit install --global`)",
-            )),
-            Some(have) if have == want => {}
-            Some(have) if key.ends_with(".textconv") => out.push(problem(
-                format!(
-                    "{key} = {have:?}, expected {want:?} (an older install: it starts LLVM for \
-                     every file git shows, and may rely on git's textconv cache)"
-                ),
-                "run `irgit install` again to update the command",
-            )),
-            Some(have) if key.ends_with(".cachetextconv") => out.push(problem(
-                format!(
-                    "{key} = {have:?}: git's textconv cache keeps whatever was shown first, a \
-                     fallback too, and ignores changes to .irgit.yaml"
-                ),
-                "run `irgit install` again (irgit keeps its own cache)",
-            )),
-            Some(have) if want.strip_prefix(have.as_str()) == Some(LABELS) => {
-                out.push(note(
-                    format!(
-                        "{key} = {have:?} passes no conflict labels: conflict markers say \
-                         ours/base/theirs instead of the branch names git gives (git >= 2.44)"
-                    ),
-                    "run `irgit install` again to pass git's labels (%S %X %Y)",
-                ));
-            }
-            Some(have) if key.ends_with(".driver") || key.ends_with(".recursive") => {
-                out.push(problem(
-                    format!("{key} = {have:?}, expected {want:?}"),
-                    "run `irgit install` again",
-                ));
-            }
-            Some(_) => {}
+        let have = cmd::config_get(cwd, &key);
+        if let Some(finding) = driver_entry_finding(&key, &want, have.as_deref()) {
+            out.push(finding);
         }
         if key.ends_with(".textconv") || key.ends_with(".driver") {
-            if let Some(p) = cmd::config_get(cwd, &key)
-                .as_deref()
-                .and_then(drivers::program_of)
-            {
+            if let Some(p) = have.as_deref().and_then(drivers::program_of) {
                 if !programs.iter().any(|(q, _)| q == p) {
                     programs.push((p.to_string(), key.clone()));
                 }
             }
         }
     }
-    // 1b. The optional diff summary (`irgit install --diff-summary`).
-    out.extend(crate::summary::git::diagnose(cwd, &mut programs));
-    if programs.is_empty() {
-        programs.push((drivers::PROGRAM.to_string(), "the default command".into()));
-    }
+    programs
+}
 
-    // 2. The program git will run.
+/// What is wrong with configuration `key` set to `have` where irgit
+/// installs `want`, if anything.
+fn driver_entry_finding(key: &str, want: &str, have: Option<&str>) -> Option<Finding> {
+    let Some(have) = have else {
+        return Some(problem(
+            format!("{key} is not set"),
+            "run `irgit install` (or `irgit install --global`)",
+        ));
+    };
+    if have == want {
+        return None;
+    }
+    if key.ends_with(".textconv") {
+        return Some(problem(
+            format!(
+                "{key} = {have:?}, expected {want:?} (an older install: it starts LLVM for \
+                 every file git shows, and may rely on git's textconv cache)"
+            ),
+            "run `irgit install` again to update the command",
+        ));
+    }
+    if key.ends_with(".cachetextconv") {
+        return Some(problem(
+            format!(
+                "{key} = {have:?}: git's textconv cache keeps whatever was shown first, a \
+                 fallback too, and ignores changes to .irgit.yaml"
+            ),
+            "run `irgit install` again (irgit keeps its own cache)",
+        ));
+    }
+    if want.strip_prefix(have) == Some(LABELS) {
+        return Some(note(
+            format!(
+                "{key} = {have:?} passes no conflict labels: conflict markers say \
+                 ours/base/theirs instead of the branch names git gives (git >= 2.44)"
+            ),
+            "run `irgit install` again to pass git's labels (%S %X %Y)",
+        ));
+    }
+    if key.ends_with(".driver") || key.ends_with(".recursive") {
+        return Some(problem(
+            format!("{key} = {have:?}, expected {want:?}"),
+            "run `irgit install` again",
+        ));
+    }
+    None
+}
+
+/// Whether `program` (run by configuration `key`) is on PATH and is this irgit.
+fn check_program(program: &str, key: &str) -> Finding {
     let this = format!("irgit {}", env!("CARGO_PKG_VERSION"));
-    for (program, key) in &programs {
-        match cmd::find_program(program) {
-            None => out.push(problem(
-                format!(
-                    "`{program}` (run by {key}) is not on PATH: git diff fails on IR files and \
-                     git merge silently keeps \"ours\""
-                ),
-                "put irgit on PATH (e.g. `cargo install --path .`) or run `irgit install` from the binary git should use",
-            )),
-            Some(path) => {
-                let version = Command::new(&path)
-                    .arg("--version")
-                    .stdin(Stdio::null())
-                    .output()
-                    .ok()
-                    .filter(|o| o.status.success())
-                    .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-                match version {
-                    Some(v) if v == this => out.push(ok(format!(
-                        "git runs {} ({v})",
-                        path.display()
-                    ))),
-                    Some(v) => out.push(problem(
-                        format!("git runs {} which is {v:?}, not {this:?}", path.display()),
-                        "put this irgit first on PATH, or reinstall the one git finds",
-                    )),
-                    None => out.push(problem(
-                        format!("git runs {}, which does not answer `--version` like irgit", path.display()),
-                        "put the real irgit first on PATH",
-                    )),
-                }
-            }
-        }
+    let Some(path) = cmd::find_program(program) else {
+        return problem(
+            format!(
+                "`{program}` (run by {key}) is not on PATH: git diff fails on IR files and \
+                 git merge silently keeps \"ours\""
+            ),
+            "put irgit on PATH (e.g. `cargo install --path .`) or run `irgit install` from the binary git should use",
+        );
+    };
+    let version = Command::new(&path)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    match version {
+        Some(v) if v == this => ok(format!("git runs {} ({v})", path.display())),
+        Some(v) => problem(
+            format!("git runs {} which is {v:?}, not {this:?}", path.display()),
+            "put this irgit first on PATH, or reinstall the one git finds",
+        ),
+        None => problem(
+            format!(
+                "git runs {}, which does not answer `--version` like irgit",
+                path.display()
+            ),
+            "put the real irgit first on PATH",
+        ),
     }
+}
 
-    // 3. Attributes against configuration.
-    let mut named: Vec<(String, String, String)> = Vec::new(); // (kind, name, where)
-    for file in attribute_files(cwd, top.as_deref()) {
+/// A `diff=NAME` or `merge=NAME` attribute, with the first place naming it.
+struct NamedDriver {
+    kind: &'static str,
+    name: String,
+    place: String,
+}
+
+/// The drivers the attribute files name, each once.
+fn named_drivers(cwd: &Path, top: Option<&Path>) -> Vec<NamedDriver> {
+    let mut named: Vec<NamedDriver> = Vec::new();
+    for file in attribute_files(cwd, top) {
         let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
         };
@@ -244,18 +302,34 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
             }
             for tok in line.split_whitespace().skip(1) {
                 for kind in ["diff", "merge"] {
-                    if let Some(name) = tok.strip_prefix(kind).and_then(|r| r.strip_prefix('=')) {
-                        let place = format!("{}:{}", file.display(), i + 1);
-                        if !named.iter().any(|(k, n, _)| k == kind && n == name) {
-                            named.push((kind.to_string(), name.to_string(), place));
-                        }
+                    let Some(name) = tok.strip_prefix(kind).and_then(|r| r.strip_prefix('='))
+                    else {
+                        continue;
+                    };
+                    if !named.iter().any(|d| d.kind == kind && d.name == name) {
+                        named.push(NamedDriver {
+                            kind,
+                            name: name.to_string(),
+                            place: format!("{}:{}", file.display(), i + 1),
+                        });
                     }
                 }
             }
         }
     }
-    for (kind, name, place) in &named {
-        if kind == "diff" && !BUILTIN_DIFF.contains(&name.as_str()) {
+    named
+}
+
+/// Attributes against configuration: a driver named but not configured
+/// (git then silently falls back), a merge driver whose program is missing.
+fn check_named_drivers(
+    cwd: &Path,
+    named: &[NamedDriver],
+    programs: &[(String, String)],
+    out: &mut Vec<Finding>,
+) {
+    for NamedDriver { kind, name, place } in named {
+        if *kind == "diff" && !BUILTIN_DIFF.contains(&name.as_str()) {
             let configured = cmd::config_get(cwd, &format!("diff.{name}.textconv")).is_some()
                 || cmd::config_get(cwd, &format!("diff.{name}.command")).is_some();
             if !configured {
@@ -265,41 +339,46 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
                 ));
             }
         }
-        if kind == "merge" && !BUILTIN_MERGE.contains(&name.as_str()) {
-            match cmd::config_get(cwd, &format!("merge.{name}.driver")) {
-                None => out.push(problem(
-                    format!(
-                        "{place} names merge driver {name:?}, which is not configured: git merges \
-                         these files as plain text, silently"
-                    ),
-                    "run `irgit install`, or fix the attribute",
-                )),
-                Some(driver) => {
-                    let program = drivers::program_of(&driver).unwrap_or("");
-                    if !programs.iter().any(|(p, _)| p == program)
-                        && cmd::find_program(program).is_none()
-                    {
-                        out.push(problem(
-                            format!(
-                                "merge driver {name:?} runs `{program}`, which is not found: git \
-                                 silently keeps \"ours\""
-                            ),
-                            format!("install `{program}` or fix merge.{name}.driver"),
-                        ));
-                    }
-                }
-            }
+        if *kind == "merge" && !BUILTIN_MERGE.contains(&name.as_str()) {
+            out.extend(check_merge_driver(cwd, name, place, programs));
         }
     }
+}
 
-    let Some(top) = top else {
-        return out;
+/// Merge driver `name` (named at `place`): configured, and its program found.
+fn check_merge_driver(
+    cwd: &Path,
+    name: &str,
+    place: &str,
+    programs: &[(String, String)],
+) -> Option<Finding> {
+    let Some(driver) = cmd::config_get(cwd, &format!("merge.{name}.driver")) else {
+        return Some(problem(
+            format!(
+                "{place} names merge driver {name:?}, which is not configured: git merges \
+                 these files as plain text, silently"
+            ),
+            "run `irgit install`, or fix the attribute",
+        ));
     };
+    let program = drivers::program_of(&driver).unwrap_or("");
+    let known = programs.iter().any(|(p, _)| p == program);
+    (!known && cmd::find_program(program).is_none()).then(|| {
+        problem(
+            format!(
+                "merge driver {name:?} runs `{program}`, which is not found: git \
+                 silently keeps \"ours\""
+            ),
+            format!("install `{program}` or fix merge.{name}.driver"),
+        )
+    })
+}
 
-    // 4. Tracked IR files without irgit's drivers.
-    match unattributed_ir_files(&top) {
-        Ok(files) if files.is_empty() => {}
-        Ok(files) => out.push(problem(
+/// Tracked IR files that no irgit diff driver covers.
+fn check_tracked_files(top: &Path) -> Option<Finding> {
+    match unattributed_ir_files(top) {
+        Ok(files) if files.is_empty() => None,
+        Ok(files) => Some(problem(
             format!(
                 "{} tracked IR file(s) have no irgit diff driver, e.g. {}",
                 files.len(),
@@ -307,26 +386,8 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
             ),
             "run `irgit install`, or add `diff=llvm-ir merge=llvm-ir` lines for them to .gitattributes",
         )),
-        Err(e) => out.push(problem(e, "check that git works in this repository")),
+        Err(e) => Some(problem(e, "check that git works in this repository")),
     }
-    if !out.iter().any(|f| !f.ok && f.what.contains("not set"))
-        && named.iter().any(|(_, n, _)| n == drivers::MERGE)
-    {
-        out.push(ok(
-            "diff and merge drivers are configured and named in the attributes",
-        ));
-    }
-
-    // 5. The hook, and the attributes it can see.
-    if config.hook.mode != HookMode::Off {
-        let hook = check_hook(cwd, &top);
-        let installed = hook.ok && hook.fix.is_none();
-        out.push(hook);
-        if installed {
-            out.extend(check_staged_attributes(&top, &config));
-        }
-    }
-    out
 }
 
 fn attribute_files(cwd: &Path, top: Option<&Path>) -> Vec<PathBuf> {
