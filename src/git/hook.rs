@@ -136,21 +136,7 @@ fn err<E: std::fmt::Display + 'static>(what: &str) -> impl FnOnce(E) -> String +
 
 /// The pre-commit hook on the repository of the current directory.
 pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
-    let repo = git2::Repository::open_from_env().map_err(|e| {
-        let cwd = std::env::current_dir().unwrap_or_default();
-        match e.code() {
-            git2::ErrorCode::NotFound => format!(
-                "{}: not inside a git repository (git runs this hook on `git commit`; to try it, \
-                 run it inside a work tree)",
-                cwd.display()
-            ),
-            _ => format!(
-                "{}: cannot open the repository: {}",
-                cwd.display(),
-                e.message()
-            ),
-        }
-    })?;
+    let repo = open_repository()?;
     let workdir = repo
         .workdir()
         .ok_or("a bare repository has no commits to prepare")?
@@ -164,18 +150,7 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
     if config.hook.mode == HookMode::Off {
         return Ok(report);
     }
-    // git points hooks at the index being committed (e.g. `git commit -a`).
-    let index_file = match std::env::var_os("GIT_INDEX_FILE") {
-        Some(p) => {
-            let p = PathBuf::from(p);
-            Some(if p.is_absolute() {
-                p
-            } else {
-                std::env::current_dir().map_err(err("cwd"))?.join(p)
-            })
-        }
-        None => None,
-    };
+    let index_file = hook_index_file()?;
     let mut index = match &index_file {
         Some(p) => git2::Index::open(p).map_err(err(&p.display().to_string()))?,
         None => repo.index().map_err(err("cannot read the index"))?,
@@ -185,23 +160,7 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
     if staged.is_empty() {
         return Ok(report);
     }
-    let kinds = ir_kinds(&workdir, &staged)?;
-    let mut updates = Vec::new();
-    for (path, kind) in staged.iter().zip(kinds) {
-        let Some(kind) = kind else { continue };
-        let Some(entry) = index.get_path(Path::new(path), 0) else {
-            continue;
-        };
-        let blob = repo
-            .find_blob(entry.id)
-            .map_err(err(&format!("{path}: cannot read the staged blob")))?;
-        match check_file(path, blob.content(), kind, &config, &mut report) {
-            Outcome::Unchanged => {}
-            Outcome::Rewrite(new) => {
-                updates.push((path.clone(), entry, blob.content().to_vec(), new))
-            }
-        }
-    }
+    let updates = planned_updates(&repo, &index, &workdir, &staged, &config, &mut report)?;
     if !report.refused.is_empty() || updates.is_empty() {
         return Ok(report);
     }
@@ -217,36 +176,9 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
     }
 
     let mut written = Vec::new();
-    for (path, mut entry, old, new) in updates {
+    for (path, entry, old, new) in updates {
         let old_id = entry.id;
-        let id = repo
-            .blob(&new)
-            .map_err(err(&format!("{path}: cannot write the canonical blob")))?;
-        entry.id = id;
-        entry.file_size = new.len() as u32;
-        let file = workdir.join(&path);
-        let worktree_is_staged = std::fs::symlink_metadata(&file)
-            .map(|m| m.file_type().is_file())
-            .unwrap_or(false)
-            && std::fs::read(&file).map(|b| b == old).unwrap_or(false);
-        if worktree_is_staged {
-            cmd::write_file_atomically(&file, &new)?;
-            let m = std::fs::metadata(&file).map_err(err(&file.display().to_string()))?;
-            entry.ctime = git2::IndexTime::new(m.ctime() as i32, m.ctime_nsec() as u32);
-            entry.mtime = git2::IndexTime::new(m.mtime() as i32, m.mtime_nsec() as u32);
-            entry.dev = m.dev() as u32;
-            entry.ino = m.ino() as u32;
-            entry.uid = m.uid();
-            entry.gid = m.gid();
-        } else {
-            // Stat data that cannot match the work tree file, so git compares
-            // its content with the new blob instead of trusting old stat data.
-            entry.mtime = git2::IndexTime::new(0, 0);
-            entry.ctime = git2::IndexTime::new(0, 0);
-            report.warnings.push(format!(
-                "{path}: has unstaged changes; they stay in the work tree, only the staged version was canonicalized"
-            ));
-        }
+        let entry = stage_canonical(&repo, &workdir, &path, entry, &old, &new, &mut report)?;
         index
             .add(&entry)
             .map_err(err(&format!("{path}: cannot update the index entry")))?;
@@ -258,6 +190,110 @@ pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
         update_pending_main_index(&pending, &written)?;
     }
     Ok(report)
+}
+
+/// The repository git runs the hook in, or a message that says why not.
+fn open_repository() -> Result<git2::Repository, String> {
+    git2::Repository::open_from_env().map_err(|e| {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match e.code() {
+            git2::ErrorCode::NotFound => format!(
+                "{}: not inside a git repository (git runs this hook on `git commit`; to try it, \
+                 run it inside a work tree)",
+                cwd.display()
+            ),
+            _ => format!(
+                "{}: cannot open the repository: {}",
+                cwd.display(),
+                e.message()
+            ),
+        }
+    })
+}
+
+/// The index being committed, when git points the hook at one other than
+/// the repository's (`git commit -a`, `git commit <paths>`).
+fn hook_index_file() -> Result<Option<PathBuf>, String> {
+    let Some(p) = std::env::var_os("GIT_INDEX_FILE") else {
+        return Ok(None);
+    };
+    let p = PathBuf::from(p);
+    if p.is_absolute() {
+        return Ok(Some(p));
+    }
+    Ok(Some(std::env::current_dir().map_err(err("cwd"))?.join(p)))
+}
+
+/// A staged IR file to rewrite: path, index entry, staged bytes, canonical bytes.
+type Update = (String, git2::IndexEntry, Vec<u8>, Vec<u8>);
+
+/// Checks every staged IR file; the ones whose stored form differs from
+/// what is staged, with that form. Refusals and warnings go to `report`.
+fn planned_updates(
+    repo: &git2::Repository,
+    index: &git2::Index,
+    workdir: &Path,
+    staged: &[String],
+    config: &Config,
+    report: &mut Report,
+) -> Result<Vec<Update>, String> {
+    let kinds = ir_kinds(workdir, staged)?;
+    let mut updates = Vec::new();
+    for (path, kind) in staged.iter().zip(kinds) {
+        let Some(kind) = kind else { continue };
+        let Some(entry) = index.get_path(Path::new(path), 0) else {
+            continue;
+        };
+        let blob = repo
+            .find_blob(entry.id)
+            .map_err(err(&format!("{path}: cannot read the staged blob")))?;
+        if let Outcome::Rewrite(new) = check_file(path, blob.content(), kind, config, report) {
+            updates.push((path.clone(), entry, blob.content().to_vec(), new));
+        }
+    }
+    Ok(updates)
+}
+
+/// Writes `new` as a blob and points `entry` at it; the work tree file too
+/// when it still holds exactly what was staged (`old`), else it is left
+/// alone with a warning and the entry's stat data made stale.
+fn stage_canonical(
+    repo: &git2::Repository,
+    workdir: &Path,
+    path: &str,
+    mut entry: git2::IndexEntry,
+    old: &[u8],
+    new: &[u8],
+    report: &mut Report,
+) -> Result<git2::IndexEntry, String> {
+    entry.id = repo
+        .blob(new)
+        .map_err(err(&format!("{path}: cannot write the canonical blob")))?;
+    entry.file_size = new.len() as u32;
+    let file = workdir.join(path);
+    let worktree_is_staged = std::fs::symlink_metadata(&file)
+        .map(|m| m.file_type().is_file())
+        .unwrap_or(false)
+        && std::fs::read(&file).map(|b| b == old).unwrap_or(false);
+    if worktree_is_staged {
+        cmd::write_file_atomically(&file, new)?;
+        let m = std::fs::metadata(&file).map_err(err(&file.display().to_string()))?;
+        entry.ctime = git2::IndexTime::new(m.ctime() as i32, m.ctime_nsec() as u32);
+        entry.mtime = git2::IndexTime::new(m.mtime() as i32, m.mtime_nsec() as u32);
+        entry.dev = m.dev() as u32;
+        entry.ino = m.ino() as u32;
+        entry.uid = m.uid();
+        entry.gid = m.gid();
+    } else {
+        // Stat data that cannot match the work tree file, so git compares
+        // its content with the new blob instead of trusting old stat data.
+        entry.mtime = git2::IndexTime::new(0, 0);
+        entry.ctime = git2::IndexTime::new(0, 0);
+        report.warnings.push(format!(
+            "{path}: has unstaged changes; they stay in the work tree, only the staged version was canonicalized"
+        ));
+    }
+    Ok(entry)
 }
 
 /// `git commit <paths>` commits from a temporary index and, when the commit
@@ -295,10 +331,7 @@ fn update_pending_main_index(
 }
 
 /// Whether every rewritten file's canonical form is what `HEAD` has.
-fn all_as_in_head(
-    repo: &git2::Repository,
-    updates: &[(String, git2::IndexEntry, Vec<u8>, Vec<u8>)],
-) -> bool {
+fn all_as_in_head(repo: &git2::Repository, updates: &[Update]) -> bool {
     let Ok(head) = repo.head().and_then(|h| h.peel_to_tree()) else {
         return false;
     };
@@ -407,26 +440,6 @@ fn check_file(
         ));
         return Outcome::Unchanged;
     }
-    let invalid = |report: &mut Report, why: String| {
-        if lit_test {
-            // A negative test, a split-file test, a test for another LLVM:
-            // its text is the test, valid or not.
-            report.notes.push(format!(
-                "{path}: lit test that LLVM 22 does not accept: committed as written"
-            ));
-            return Outcome::Unchanged;
-        }
-        match config.hook.invalid_ir {
-            InvalidIrPolicy::Refuse => report.refused.push(format!(
-                "{path}: {why}\n  (to commit it as written, set hook.invalid_ir: allow in \
-                 .irgit.yaml, or commit with --no-verify)"
-            )),
-            InvalidIrPolicy::Allow => report.warnings.push(format!(
-                "{path}: committed as written (hook.invalid_ir: allow): {why}"
-            )),
-        }
-        Outcome::Unchanged
-    };
     // A CRLF file is read, and its canonical form written, with LF; the
     // stored form gets CRLF back.
     let crlf = text && uses_crlf(bytes);
@@ -442,45 +455,106 @@ fn check_file(
     let session = Session::new();
     let module = match session.parse(&lf_bytes, path) {
         Ok(m) => m,
-        Err(e) => return invalid(report, e.to_string()),
+        Err(e) => return invalid_ir(path, e.to_string(), lit_test, config, report),
     };
     if let Err(e) = module.verify() {
-        return invalid(report, e.to_string());
+        return invalid_ir(path, e.to_string(), lit_test, config, report);
     }
     if !text {
         return Outcome::Unchanged;
     }
-    let Ok(input) = std::str::from_utf8(&lf_bytes) else {
-        report.notes.push(format!(
-            "{path}: not UTF-8 text; committed as it is (the canonical form could not keep its bytes)"
-        ));
+    let Some(input) = plain_text(path, &lf_bytes, crlf || !bytes.contains(&b'\r'), report) else {
         return Outcome::Unchanged;
     };
-    if !crlf && bytes.contains(&b'\r') {
-        report
-            .notes
-            .push(format!("{path}: mixed line endings; committed as written"));
-        return Outcome::Unchanged;
-    }
     // LLVM's plain print, before any stage changes the module: what it
     // makes of the file's syntax.
     if !module.declares_source_filename() {
         module.set_source_filename("");
     }
     let printed = module.print();
-    // The canonical text is exactly what `irgit canon` prints for this file
-    // (`canon::canonical_text` is the one definition of the form), with
-    // every user comment at its anchor's place.
-    let canonical = match canon::canonical_text(&module, &lf_bytes, path, &config.canon) {
+    let Some(canonical) = canonical_keeping_comments(path, &module, input, config, report) else {
+        return Outcome::Unchanged;
+    };
+    if canonical == input || !may_store(path, input, &printed, config, report) {
+        return Outcome::Unchanged;
+    }
+    if crlf {
+        return Outcome::Rewrite(canonical.replace('\n', "\r\n").into_bytes());
+    }
+    Outcome::Rewrite(canonical.into_bytes())
+}
+
+/// A file LLVM does not accept: a lit test's text is the test (a negative
+/// test, a split-file test, a test for another LLVM), so it is committed
+/// as written; any other file as `hook.invalid_ir` says.
+fn invalid_ir(
+    path: &str,
+    why: String,
+    lit_test: bool,
+    config: &Config,
+    report: &mut Report,
+) -> Outcome {
+    if lit_test {
+        report.notes.push(format!(
+            "{path}: lit test that LLVM 22 does not accept: committed as written"
+        ));
+        return Outcome::Unchanged;
+    }
+    match config.hook.invalid_ir {
+        InvalidIrPolicy::Refuse => report.refused.push(format!(
+            "{path}: {why}\n  (to commit it as written, set hook.invalid_ir: allow in \
+             .irgit.yaml, or commit with --no-verify)"
+        )),
+        InvalidIrPolicy::Allow => report.warnings.push(format!(
+            "{path}: committed as written (hook.invalid_ir: allow): {why}"
+        )),
+    }
+    Outcome::Unchanged
+}
+
+/// The file as UTF-8 text with one kind of line ending (`one_ending`), or
+/// a note saying why it is committed as it is.
+fn plain_text<'a>(
+    path: &str,
+    lf_bytes: &'a [u8],
+    one_ending: bool,
+    report: &mut Report,
+) -> Option<&'a str> {
+    let Ok(input) = std::str::from_utf8(lf_bytes) else {
+        report.notes.push(format!(
+            "{path}: not UTF-8 text; committed as it is (the canonical form could not keep its bytes)"
+        ));
+        return None;
+    };
+    if !one_ending {
+        report
+            .notes
+            .push(format!("{path}: mixed line endings; committed as written"));
+        return None;
+    }
+    Some(input)
+}
+
+/// The canonical text, exactly what `irgit canon` prints for this file
+/// (`canon::canonical_text` is the one definition of the form), with every
+/// user comment at its anchor's place; none (and a warning) when it fails
+/// or would lose a comment, whatever the reason.
+fn canonical_keeping_comments(
+    path: &str,
+    module: &crate::ir::IrModule<'_>,
+    input: &str,
+    config: &Config,
+    report: &mut Report,
+) -> Option<String> {
+    let canonical = match canon::canonical_text(module, input.as_bytes(), path, &config.canon) {
         Ok(t) => t,
         Err(e) => {
             report.warnings.push(format!(
                 "{e}; committed unchanged (canonicalization failed: please report this irgit bug)"
             ));
-            return Outcome::Unchanged;
+            return None;
         }
     };
-    // Never store a form that lost a comment, whatever the reason.
     let missing = comments::missing_fragments(input, &canonical);
     if config.canon.keep_comments && !missing.is_empty() {
         report.warnings.push(format!(
@@ -489,18 +563,22 @@ fn check_file(
             missing.len(),
             missing[0]
         ));
-        return Outcome::Unchanged;
+        return None;
     }
-    if canonical == input {
-        return Outcome::Unchanged;
-    }
+    Some(canonical)
+}
+
+/// Whether the settings let the hook store the canonical form of a file
+/// that is not in it: not when that would change its LLVM dialect
+/// (`hook.dialect: keep`), nor in `hook.mode: check` (a refusal).
+fn may_store(path: &str, input: &str, printed: &str, config: &Config, report: &mut Report) -> bool {
     if config.hook.dialect == Dialect::Keep {
-        if let Some(example) = dialect::other_syntax(input, &printed) {
+        if let Some(example) = dialect::other_syntax(input, printed) {
             report.notes.push(format!(
                 "{path}: LLVM 22 writes it in another syntax ({example}); committed as written \
                  (hook.dialect: upgrade in .irgit.yaml stores LLVM 22's form)"
             ));
-            return Outcome::Unchanged;
+            return false;
         }
     }
     if config.hook.mode == HookMode::Check {
@@ -508,12 +586,9 @@ fn check_file(
             "{path}: not in canonical form (hook.mode: check); set hook.mode: rewrite in \
              .irgit.yaml to have the hook store it"
         ));
-        return Outcome::Unchanged;
+        return false;
     }
-    if crlf {
-        return Outcome::Rewrite(canonical.replace('\n', "\r\n").into_bytes());
-    }
-    Outcome::Rewrite(canonical.into_bytes())
+    true
 }
 
 /// Whether every line of `bytes` ends with CRLF (and there is one).

@@ -276,16 +276,30 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
             t.attributes_file.display()
         ));
     }
-    let mut changes = Vec::new();
+    let first_install = old_record.is_none();
+    let mut changes = install_config(args, &t, &mut rec, first_install)?;
+    changes.extend(install_attributes(
+        args,
+        &files,
+        &t,
+        &mut rec,
+        first_install,
+    )?);
+    if args.hook {
+        let path = t
+            .hook_file
+            .clone()
+            .ok_or("--hook needs a repository (it cannot be installed with --global)")?;
+        changes.extend(install_hook(&path, &mut rec)?);
+    }
+    if old_record.as_ref() != Some(&rec) {
+        write_record(&t.record_file, &rec)?;
+    }
+    Ok(changes)
+}
 
-    // 1. git config.
-    let config_now = read_opt(&t.config_file)?;
-    let snapshot_valid = match (&old_record, &rec.config_snapshot) {
-        (None, _) => true,
-        (Some(_), Some(s)) => s.after == config_now,
-        (Some(_), None) => false,
-    };
-    let mut config_changed = false;
+/// The configuration entries this install sets.
+fn wanted_entries(args: &InstallArgs) -> Vec<(String, String)> {
     let mut entries = drivers::config_entries();
     if args.hook {
         entries.extend(drivers::filter_config_entries());
@@ -296,7 +310,19 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
     if args.diff_matched {
         entries.extend(crate::summary::git::matched_config_entries());
     }
-    for (key, value) in entries {
+    entries
+}
+
+/// Sets the git configuration entries, recording what each held before.
+fn install_config(
+    args: &InstallArgs,
+    t: &Target,
+    rec: &mut Record,
+    first_install: bool,
+) -> Result<Vec<String>, String> {
+    let config_now = read_opt(&t.config_file)?;
+    let mut changes = Vec::new();
+    for (key, value) in wanted_entries(args) {
         let current = cmd::config_get_all(&t.cwd, &t.config_file, &key)?;
         if current.len() == 1 && current[0] == value {
             continue;
@@ -317,36 +343,31 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
             &t.cwd,
             &["config", "--file", &file, "--replace-all", &key, &value],
         )?;
-        config_changed = true;
         changes.push(format!("{}: set {key} = {value}", t.config_file.display()));
     }
-    if config_changed {
+    if !changes.is_empty() {
         let after = read_opt(&t.config_file)?;
-        rec.config_snapshot = if old_record.is_none() {
-            Some(Snapshot {
-                before: config_now,
-                after,
-            })
-        } else if snapshot_valid {
-            rec.config_snapshot.take().map(|s| Snapshot { after, ..s })
-        } else {
-            None
-        };
+        rec.config_snapshot =
+            updated_snapshot(rec.config_snapshot.take(), first_install, config_now, after);
     }
+    Ok(changes)
+}
 
-    // 2. attributes.
+/// Adds the attribute lines the file does not have yet.
+fn install_attributes(
+    args: &InstallArgs,
+    files: &FileOptions,
+    t: &Target,
+    rec: &mut Record,
+    first_install: bool,
+) -> Result<Vec<String>, String> {
     let attrs_now = read_opt(&t.attributes_file)?;
-    let attrs_snapshot_valid = match (&old_record, &rec.attributes_snapshot) {
-        (None, _) => true,
-        (Some(_), Some(s)) => s.after == attrs_now,
-        (Some(_), None) => false,
-    };
     let mut text = attrs_now.clone().unwrap_or_default();
-    let mut added = Vec::new();
-    let mut lines = drivers::attribute_lines(&files);
+    let mut lines = drivers::attribute_lines(files);
     if args.hook {
-        lines.extend(drivers::filter_attribute_lines(&files));
+        lines.extend(drivers::filter_attribute_lines(files));
     }
+    let mut added = Vec::new();
     for line in lines {
         if text.lines().any(|l| l.trim() == line) {
             continue;
@@ -358,54 +379,57 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
         text.push('\n');
         added.push(line);
     }
-    if !added.is_empty() {
-        if let Some(dir) = t.attributes_file.parent() {
-            create_dirs(dir, &mut rec.created_dirs)?;
-        }
-        write_file(&t.attributes_file, &text)?;
-        for line in &added {
-            changes.push(format!("{}: added `{line}`", t.attributes_file.display()));
-            if !rec.attribute_lines.contains(line) {
-                rec.attribute_lines.push(line.clone());
-            }
-        }
-        let after = Some(text);
-        rec.attributes_snapshot = if old_record.is_none() {
-            Some(Snapshot {
-                before: attrs_now,
-                after,
-            })
-        } else if attrs_snapshot_valid {
-            rec.attributes_snapshot
-                .take()
-                .map(|s| Snapshot { after, ..s })
-        } else {
-            None
-        };
+    if added.is_empty() {
+        return Ok(Vec::new());
     }
-
-    // 3. the hook.
-    if args.hook {
-        let path = t
-            .hook_file
-            .clone()
-            .ok_or("--hook needs a repository (it cannot be installed with --global)")?;
-        if let Some(c) = install_hook(&path, &mut rec)? {
-            changes.push(c);
+    if let Some(dir) = t.attributes_file.parent() {
+        create_dirs(dir, &mut rec.created_dirs)?;
+    }
+    write_file(&t.attributes_file, &text)?;
+    let mut changes = Vec::new();
+    for line in added {
+        changes.push(format!("{}: added `{line}`", t.attributes_file.display()));
+        if !rec.attribute_lines.contains(&line) {
+            rec.attribute_lines.push(line);
         }
     }
-
-    if old_record.as_ref() != Some(&rec) {
-        let yaml = serde_yaml::to_string(&rec).map_err(|e| e.to_string())?;
-        if let Some(dir) = t.record_file.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        write_file(
-            &t.record_file,
-            &format!("# Written by `irgit install`; read by `irgit uninstall`.\n{yaml}"),
-        )?;
-    }
+    rec.attributes_snapshot = updated_snapshot(
+        rec.attributes_snapshot.take(),
+        first_install,
+        attrs_now,
+        Some(text),
+    );
     Ok(changes)
+}
+
+/// The snapshot of a file this install changed from `now` to `after`: the
+/// whole file before the first install, as long as nobody else changed it
+/// since the last one (then uninstall can put it back byte for byte);
+/// otherwise none, and uninstall undoes entry by entry.
+fn updated_snapshot(
+    recorded: Option<Snapshot>,
+    first_install: bool,
+    now: Option<String>,
+    after: Option<String>,
+) -> Option<Snapshot> {
+    if first_install {
+        return Some(Snapshot { before: now, after });
+    }
+    recorded
+        .filter(|s| s.after == now)
+        .map(|s| Snapshot { after, ..s })
+}
+
+/// Writes the install record `irgit uninstall` reads.
+fn write_record(path: &Path, rec: &Record) -> Result<(), String> {
+    let yaml = serde_yaml::to_string(rec).map_err(|e| e.to_string())?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    write_file(
+        path,
+        &format!("# Written by `irgit install`; read by `irgit uninstall`.\n{yaml}"),
+    )
 }
 
 fn install_hook(path: &Path, rec: &mut Record) -> Result<Option<String>, String> {
@@ -493,86 +517,15 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
     }
     let mut changes = Vec::new();
     let mut warnings = Vec::new();
-
     // The hook first: it is the part most likely to matter if we stop half-way.
     if let Some(h) = &rec.hook {
-        let ours = std::fs::read(&h.path)
-            .map(|b| b == drivers::hook_script().as_bytes())
-            .unwrap_or(false);
-        if ours {
-            std::fs::remove_file(&h.path).map_err(|e| format!("{}: {e}", h.path.display()))?;
-            changes.push(format!("{}: removed the pre-commit hook", h.path.display()));
-            if let Some(c) = &h.chained {
-                std::fs::rename(c, &h.path).map_err(|e| format!("{}: {e}", c.display()))?;
-                changes.push(format!("{}: restored the chained hook", h.path.display()));
-            }
-        } else {
-            warnings.push(format!(
-                "{}: changed since install; left as it is{}",
-                h.path.display(),
-                h.chained
-                    .as_ref()
-                    .map(|c| format!(" (the previous hook is at {})", c.display()))
-                    .unwrap_or_default()
-            ));
+        match uninstall_hook(h)? {
+            Ok(done) => changes.extend(done),
+            Err(w) => warnings.push(w),
         }
     }
-
-    // git config.
-    let config_now = read_opt(&rec.config_file)?;
-    match &rec.config_snapshot {
-        Some(s) if s.after == config_now => {
-            restore(&rec.config_file, &s.before)?;
-            changes.push(format!("{}: restored", rec.config_file.display()));
-        }
-        _ => {
-            let file = rec.config_file.to_string_lossy().into_owned();
-            for k in &rec.keys {
-                match restore_key(t.cwd.as_path(), &rec.config_file, k)? {
-                    Ok(c) => changes.push(c),
-                    Err(w) => warnings.push(w),
-                }
-            }
-            for section in drivers::config_sections() {
-                let regex = format!("^{}\\.", section.replace('.', "\\."));
-                let left = cmd::git(&t.cwd, &["config", "--file", &file, "--get-regexp", &regex]);
-                if left.map(|s| s.trim().is_empty()).unwrap_or(true) {
-                    let _ = cmd::git(
-                        &t.cwd,
-                        &["config", "--file", &file, "--remove-section", &section],
-                    );
-                }
-            }
-        }
-    }
-
-    // attributes.
-    let attrs_now = read_opt(&rec.attributes_file)?;
-    match &rec.attributes_snapshot {
-        Some(s) if s.after == attrs_now => {
-            restore(&rec.attributes_file, &s.before)?;
-            changes.push(format!("{}: restored", rec.attributes_file.display()));
-        }
-        _ => {
-            if let Some(text) = attrs_now {
-                let mut lines: Vec<&str> = text.lines().collect();
-                for ours in &rec.attribute_lines {
-                    if let Some(i) = lines.iter().rposition(|l| l.trim() == ours) {
-                        lines.remove(i);
-                        changes.push(format!(
-                            "{}: removed `{ours}`",
-                            rec.attributes_file.display()
-                        ));
-                    }
-                }
-                let mut out = lines.join("\n");
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                write_file(&rec.attributes_file, &out)?;
-            }
-        }
-    }
+    uninstall_config(&t, &rec, &mut changes, &mut warnings)?;
+    changes.extend(uninstall_attributes(&rec)?);
 
     std::fs::remove_file(&t.record_file)
         .map_err(|e| format!("{}: {e}", t.record_file.display()))?;
@@ -586,6 +539,103 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
         let _ = std::fs::remove_dir(d);
     }
     Ok((changes, warnings))
+}
+
+/// Removes the hook install wrote and puts back the one it chained:
+/// `Ok(changes)`, or `Err(warning)` when the hook changed since (left alone).
+fn uninstall_hook(h: &HookRecord) -> Result<Result<Vec<String>, String>, String> {
+    let ours = std::fs::read(&h.path)
+        .map(|b| b == drivers::hook_script().as_bytes())
+        .unwrap_or(false);
+    if !ours {
+        return Ok(Err(format!(
+            "{}: changed since install; left as it is{}",
+            h.path.display(),
+            h.chained
+                .as_ref()
+                .map(|c| format!(" (the previous hook is at {})", c.display()))
+                .unwrap_or_default()
+        )));
+    }
+    std::fs::remove_file(&h.path).map_err(|e| format!("{}: {e}", h.path.display()))?;
+    let mut changes = vec![format!("{}: removed the pre-commit hook", h.path.display())];
+    if let Some(c) = &h.chained {
+        std::fs::rename(c, &h.path).map_err(|e| format!("{}: {e}", c.display()))?;
+        changes.push(format!("{}: restored the chained hook", h.path.display()));
+    }
+    Ok(Ok(changes))
+}
+
+/// Puts the git configuration back: the whole file when nobody changed it
+/// since, else key by key (keys the user changed are left, with a warning).
+fn uninstall_config(
+    t: &Target,
+    rec: &Record,
+    changes: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) -> Result<(), String> {
+    let config_now = read_opt(&rec.config_file)?;
+    if let Some(s) = rec
+        .config_snapshot
+        .as_ref()
+        .filter(|s| s.after == config_now)
+    {
+        restore(&rec.config_file, &s.before)?;
+        changes.push(format!("{}: restored", rec.config_file.display()));
+        return Ok(());
+    }
+    for k in &rec.keys {
+        match restore_key(t.cwd.as_path(), &rec.config_file, k)? {
+            Ok(c) => changes.push(c),
+            Err(w) => warnings.push(w),
+        }
+    }
+    let file = rec.config_file.to_string_lossy().into_owned();
+    for section in drivers::config_sections() {
+        let regex = format!("^{}\\.", section.replace('.', "\\."));
+        let left = cmd::git(&t.cwd, &["config", "--file", &file, "--get-regexp", &regex]);
+        if left.map(|s| s.trim().is_empty()).unwrap_or(true) {
+            let _ = cmd::git(
+                &t.cwd,
+                &["config", "--file", &file, "--remove-section", &section],
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Puts the attributes file back: whole when nobody changed it since, else
+/// without the lines install added.
+fn uninstall_attributes(rec: &Record) -> Result<Vec<String>, String> {
+    let attrs_now = read_opt(&rec.attributes_file)?;
+    if let Some(s) = rec
+        .attributes_snapshot
+        .as_ref()
+        .filter(|s| s.after == attrs_now)
+    {
+        restore(&rec.attributes_file, &s.before)?;
+        return Ok(vec![format!("{}: restored", rec.attributes_file.display())]);
+    }
+    let Some(text) = attrs_now else {
+        return Ok(Vec::new());
+    };
+    let mut changes = Vec::new();
+    let mut lines: Vec<&str> = text.lines().collect();
+    for ours in &rec.attribute_lines {
+        if let Some(i) = lines.iter().rposition(|l| l.trim() == ours) {
+            lines.remove(i);
+            changes.push(format!(
+                "{}: removed `{ours}`",
+                rec.attributes_file.display()
+            ));
+        }
+    }
+    let mut out = lines.join("\n");
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    write_file(&rec.attributes_file, &out)?;
+    Ok(changes)
 }
 
 /// Puts back the values a key had before install: `Ok(change)`, or
