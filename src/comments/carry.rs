@@ -156,43 +156,24 @@ impl Carried {
             let trail = b.trailing.find(k).map(|i| &b.trailing.list[i].1);
             (lead.is_some() || trail.is_some()).then(|| format!("{lead:?}{trail:?}"))
         });
-        let mut before_used = vec![false; b.before.list.len()];
-        let mut trailing_used = vec![false; b.trailing.list.len()];
-        let mut out = String::with_capacity(printed.len() + 1024);
-        let push_lines = |out: &mut String, lines: &[String]| {
-            for l in lines {
-                out.push_str(l);
-                out.push('\n');
-            }
-        };
+        let mut w = NoteWriter::new(b, printed.len());
         if !b.head.is_empty() {
-            push_lines(&mut out, &b.head);
+            w.lines(&b.head);
             if !printed.starts_with('\n') {
-                out.push('\n');
+                w.out.push('\n');
             }
         }
-        let mut emit_before = |out: &mut String, key: &Key| {
-            if let Some(i) = b.before.find(key) {
-                push_lines(out, &b.before.list[i].1);
-                before_used[i] = true;
-            }
-        };
-        // LLVM's own comment lines (`; Function Attrs:`) wait for the
-        // statement they introduce, so user notes go above them.
-        let mut held: Vec<&str> = Vec::new();
         for (idx, line) in layout.lines.iter().enumerate() {
             let stmt = match line.kind {
+                // LLVM's own comment lines (`; Function Attrs:`) wait for
+                // the statement they introduce, so user notes go above them.
                 LineKind::Comment => {
-                    held.push(line.text);
+                    w.held.push(line.text);
                     continue;
                 }
                 LineKind::Blank => {
-                    for h in held.drain(..) {
-                        out.push_str(h);
-                        out.push('\n');
-                    }
-                    out.push_str(line.text);
-                    out.push('\n');
+                    w.flush_held();
+                    w.line(line.text);
                     continue;
                 }
                 LineKind::Code { stmt } => stmt,
@@ -207,56 +188,112 @@ impl Carried {
             };
             if idx == s.first {
                 if let Some(k) = key {
-                    emit_before(&mut out, k);
+                    w.notes_before(k);
                 }
-                for h in held.drain(..) {
-                    out.push_str(h);
-                    out.push('\n');
-                }
+                w.flush_held();
             }
-            out.push_str(line.text);
-            if let Some(i) = key.and_then(|k| b.trailing.find(k)) {
-                let span = s.last - s.first + 1;
-                let list = &b.trailing.list[i].1;
-                let keep_lines = list.iter().all(|(rel, _)| *rel < span);
-                for (rel, text) in list {
-                    let at = if keep_lines { *rel } else { 0 };
-                    if at == idx - s.first {
-                        out.push(' ');
-                        out.push_str(text);
-                    }
-                }
-                trailing_used[i] = true;
+            w.out.push_str(line.text);
+            if let Some(k) = key {
+                w.trailing_notes(k, idx - s.first, s.last - s.first + 1);
             }
-            out.push('\n');
+            w.out.push('\n');
             if idx == s.last {
                 if let (StmtKind::Define(_), Some(Key::Object(f))) = (&s.kind, key) {
-                    emit_before(&mut out, &Key::BodyStart(*f));
+                    w.notes_before(&Key::BodyStart(*f));
                 }
             }
         }
-        for h in held {
-            out.push_str(h);
-            out.push('\n');
+        w.finish()
+    }
+}
+
+/// Writes a printed module with the bound notes put back.
+struct NoteWriter<'b> {
+    bound: &'b Bound,
+    out: String,
+    before_used: Vec<bool>,
+    trailing_used: Vec<bool>,
+    /// LLVM comment lines waiting for the statement they introduce.
+    held: Vec<&'b str>,
+}
+
+impl<'b> NoteWriter<'b> {
+    fn new(bound: &'b Bound, printed_len: usize) -> Self {
+        NoteWriter {
+            bound,
+            out: String::with_capacity(printed_len + 1024),
+            before_used: vec![false; bound.before.list.len()],
+            trailing_used: vec![false; bound.trailing.list.len()],
+            held: Vec::new(),
         }
-        // Anything whose place was not found, then the end of the file.
+    }
+
+    fn line(&mut self, text: &str) {
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn lines(&mut self, lines: &[String]) {
+        for l in lines {
+            self.line(l);
+        }
+    }
+
+    fn flush_held(&mut self) {
+        for h in std::mem::take(&mut self.held) {
+            self.line(h);
+        }
+    }
+
+    /// The note lines bound above `key`'s statement.
+    fn notes_before(&mut self, key: &Key) {
+        if let Some(i) = self.bound.before.find(key) {
+            let bound = self.bound;
+            self.lines(&bound.before.list[i].1);
+            self.before_used[i] = true;
+        }
+    }
+
+    /// The end-of-line notes of `key`'s statement that belong on its line
+    /// `rel` (of `span` lines; all on the first when the statement now has
+    /// fewer lines than when they were written).
+    fn trailing_notes(&mut self, key: &Key, rel: usize, span: usize) {
+        let Some(i) = self.bound.trailing.find(key) else {
+            return;
+        };
+        let list = &self.bound.trailing.list[i].1;
+        let keep_lines = list.iter().all(|(at, _)| *at < span);
+        for (at, text) in list {
+            if (if keep_lines { *at } else { 0 }) == rel {
+                self.out.push(' ');
+                self.out.push_str(text);
+            }
+        }
+        self.trailing_used[i] = true;
+    }
+
+    /// The held lines, then anything whose place was not found, then the
+    /// notes of the end of the file.
+    fn finish(mut self) -> String {
+        self.flush_held();
+        let b = self.bound;
         let mut tail: Vec<String> = Vec::new();
         for (i, (_, lines)) in b.before.list.iter().enumerate() {
-            if !before_used[i] {
+            if !self.before_used[i] {
                 tail.extend(lines.iter().cloned());
             }
         }
         for (i, (_, list)) in b.trailing.list.iter().enumerate() {
-            if !trailing_used[i] {
+            if !self.trailing_used[i] {
                 tail.extend(list.iter().map(|(_, t)| t.clone()));
             }
         }
         tail.extend(b.end.iter().cloned());
         if !tail.is_empty() {
-            out.push('\n');
-            push_lines(&mut out, &tail);
+            self.out.push('\n');
+            self.lines(&tail);
         }
-        out
+        self.out
     }
 }
 
