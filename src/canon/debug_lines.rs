@@ -12,15 +12,53 @@
 //! labels) and the subprogram's `scopeLine:` are written relative to the
 //! subprogram's `line:` (`sp+3`, `sp-1`), so that shift shows once, on the
 //! subprogram. That is not LLVM syntax: [`absolute`] turns it back before a
-//! view is parsed again, so the view of a view is the view.
+//! view is parsed again, so the view of a view is the view. The locations of
+//! instructions are written inline before this ([`super::debug_locations`]);
+//! the ones left here are those other nodes name.
 
 use std::collections::HashMap;
 
 /// One `!N = ...` definition: its kind, `line:`, `scope:`.
-struct Node {
+pub(super) struct Node {
     subprogram: bool,
     line: Option<i64>,
     scope: Option<u32>,
+}
+
+/// The numbered definitions of a text's lines.
+pub(super) struct Nodes {
+    /// Number -> (line index, rhs offset).
+    pub defs: HashMap<u32, (usize, usize)>,
+    pub nodes: HashMap<u32, Node>,
+}
+
+impl Nodes {
+    pub fn of(lines: &[&str]) -> Nodes {
+        let defs = definitions(lines);
+        let nodes = defs
+            .iter()
+            .map(|(&n, &(i, off))| {
+                let rhs = &lines[i][off..];
+                (
+                    n,
+                    node(rhs, field(rhs, "line").and_then(|(_, v)| v.parse().ok())),
+                )
+            })
+            .collect();
+        Nodes { defs, nodes }
+    }
+
+    /// The subprogram that `n`'s scope chain reaches, and its line.
+    pub fn subprogram_of(&self, mut n: u32) -> Option<(u32, i64)> {
+        for _ in 0..64 {
+            let node = self.nodes.get(&n)?;
+            if node.subprogram {
+                return Some((n, node.line?));
+            }
+            n = node.scope?;
+        }
+        None
+    }
 }
 
 /// The value of field `name: ` in a metadata line (up to `,` or `)`),
@@ -74,43 +112,15 @@ fn node(rhs: &str, line: Option<i64>) -> Node {
     }
 }
 
-/// The line of the subprogram that `n`'s scope chain reaches.
-fn subprogram_line(nodes: &HashMap<u32, Node>, mut n: u32) -> Option<i64> {
-    for _ in 0..64 {
-        let node = nodes.get(&n)?;
-        if node.subprogram {
-            return node.line;
-        }
-        n = node.scope?;
-    }
-    None
-}
-
 /// Rewrites `text`'s metadata lines: `f(nodes, number, line)` returns the
 /// new line for a definition, or `None` to keep it.
-fn rewrite_definitions(
-    text: &str,
-    f: impl Fn(&HashMap<u32, Node>, u32, &str) -> Option<String>,
-) -> String {
+fn rewrite_definitions(text: &str, f: impl Fn(&Nodes, u32, &str) -> Option<String>) -> String {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let defs = definitions(&lines);
-    if defs.is_empty() {
+    let nodes = Nodes::of(&lines);
+    if nodes.defs.is_empty() {
         return text.to_string();
     }
-    let nodes: HashMap<u32, Node> = defs
-        .iter()
-        .map(|(&n, &(i, off))| {
-            let rhs = &lines[i][off..];
-            (
-                n,
-                node(rhs, field(rhs, "line").and_then(|(_, v)| v.parse().ok())),
-            )
-        })
-        .collect();
-    let mut by_line: HashMap<usize, u32> = HashMap::new();
-    for (&n, &(i, _)) in &defs {
-        by_line.insert(i, n);
-    }
+    let by_line: HashMap<usize, u32> = nodes.defs.iter().map(|(&n, &(i, _))| (i, n)).collect();
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     for (i, l) in lines.iter().enumerate() {
         match by_line.get(&i).and_then(|&n| f(&nodes, n, l)) {
@@ -131,7 +141,7 @@ pub fn with_field(line: &str, name: &str, value: &str) -> Option<String> {
     ))
 }
 
-fn relative_text(delta: i64) -> String {
+pub(super) fn relative_text(delta: i64) -> String {
     if delta < 0 {
         format!("sp{delta}")
     } else {
@@ -142,7 +152,7 @@ fn relative_text(delta: i64) -> String {
 /// The view's text of a printed module: lines relative to subprograms.
 pub fn relative(text: &str) -> String {
     rewrite_definitions(text, |nodes, n, line| {
-        let node = &nodes[&n];
+        let node = &nodes.nodes[&n];
         if node.subprogram {
             let own = node.line?;
             let (_, scope_line) = field(line, "scopeLine")?;
@@ -151,40 +161,41 @@ pub fn relative(text: &str) -> String {
         }
         // Line 0 is "no line": not a position to move.
         let at = node.line.filter(|&l| l != 0)?;
-        let sp = subprogram_line(nodes, node.scope?)?;
+        let (_, sp) = nodes.subprogram_of(node.scope?)?;
         with_field(line, "line", &relative_text(at - sp))
     })
 }
 
-/// A definition's text as the view numbers it: absolute lines (a
-/// subprogram's, a global variable's, a type's) left out, so that a
-/// function or global moved down its source file keeps its `!N`, and so do
-/// its locations; relative lines (`sp+3`) stay.
-pub fn without_absolute_lines(rhs: &str) -> String {
+/// A definition's text as the view numbers it: lines left out, absolute
+/// (a subprogram's, a global variable's, a type's) or relative (`sp+3`), so
+/// that a function moved down its source file keeps its `!N`, and so do
+/// its nodes when a line is inserted above them; nodes alike in one scope
+/// are told apart by their order ([`super::numbering::metadata_keys`]).
+pub fn without_lines(rhs: &str) -> String {
     let mut out = rhs.to_string();
     for name in ["line", "scopeLine"] {
-        if let Some((_, v)) = field(&out, name) {
-            if v.parse::<i64>().is_ok() {
-                out = with_field(&out, name, "_").unwrap_or(out);
-            }
+        if field(&out, name).is_some() {
+            out = with_field(&out, name, "_").unwrap_or(out);
         }
     }
     out
 }
 
 /// `sp+D` / `sp-D` -> D.
-fn parse_relative(v: &str) -> Option<i64> {
+pub fn parse_relative(v: &str) -> Option<i64> {
     let d = v.strip_prefix("sp")?;
     d.strip_prefix('+').unwrap_or(d).parse().ok()
 }
 
-/// Undoes [`relative`]: absolute lines, so that a view parses again.
+/// Undoes [`relative`] and [`super::debug_locations::inline`]'s steps:
+/// absolute lines, so that a view parses again.
 pub fn absolute(text: &str) -> String {
+    let text = &super::debug_locations::absolute(text);
     if !text.contains(": sp+") && !text.contains(": sp-") {
         return text.to_string();
     }
     rewrite_definitions(text, |nodes, n, line| {
-        let node = &nodes[&n];
+        let node = &nodes.nodes[&n];
         if node.subprogram {
             let own = node.line?;
             let (_, v) = field(line, "scopeLine")?;
@@ -192,7 +203,7 @@ pub fn absolute(text: &str) -> String {
         }
         let (_, v) = field(line, "line")?;
         let delta = parse_relative(v)?;
-        let sp = subprogram_line(nodes, node.scope?)?;
+        let (_, sp) = nodes.subprogram_of(node.scope?)?;
         with_field(line, "line", &(sp + delta).to_string())
     })
 }

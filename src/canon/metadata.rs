@@ -175,7 +175,7 @@ fn key_of<S: AsRef<str>>(
 }
 
 /// A distinct node whose content does not describe it: twins are the rule.
-fn is_anonymous(rhs: &str) -> bool {
+pub(crate) fn is_anonymous(rhs: &str) -> bool {
     rhs.starts_with("distinct !{") || rhs.starts_with("distinct !DIAssignID(")
 }
 

@@ -26,6 +26,7 @@
 
 pub mod blocks;
 pub mod debug_lines;
+pub mod debug_locations;
 pub mod globals;
 pub mod metadata;
 pub mod naming;
@@ -44,7 +45,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub const CANON_VERSION: u32 = 6;
+pub const CANON_VERSION: u32 = 7;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -296,13 +297,13 @@ pub fn canonical_text_for(
     module.set_identifier(&id);
     let printed = module.print();
     let printed = if opts.relative_debug_lines {
-        debug_lines::relative(&printed)
+        debug_lines::relative(&debug_locations::inline(&printed))
     } else {
         printed
     };
     let keys = numbering::metadata_keys(&printed, |rhs| {
         if opts.relative_debug_lines {
-            debug_lines::without_absolute_lines(rhs)
+            debug_lines::without_lines(rhs)
         } else {
             rhs.to_string()
         }

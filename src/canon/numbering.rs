@@ -152,32 +152,157 @@ struct MetaDef {
     scope: Option<usize>,
     /// Referenced nodes, in text order.
     refs: Vec<usize>,
+    /// `(line, column)` when the node has a line (`sp+N` read as N).
+    position: Option<(i64, i64)>,
+    /// A `distinct !{...}` or `distinct !DIAssignID()`: known by its anchor.
+    anonymous: bool,
 }
 
 /// A number key for every metadata node of `printed`, local so that an
-/// edit renumbers only what it touches: a node's own text with references
-/// blanked (a file's `checksum:`, which changes with every edit of the
-/// source, left out), its `scope:` read as that node's own text; where nodes
-/// collide, first the keys of the nodes they reference, then of the nodes
-/// and entities (functions, globals) that reference them, for a few rounds
-/// each; what still collides goes by [`super::metadata`]'s identity. A
-/// Merkle hash of the whole graph would not do: every node reaches the
+/// edit renumbers only what it touches:
+/// - a node's own text with references blanked (a file's `checksum:`,
+///   which changes with every edit of the source, left out), and the final
+///   key of its `scope:` node, so a lexical block of `@f` never meets one
+///   of `@g`;
+/// - nodes whose keys are still equal and that have a line (sibling
+///   lexical blocks, when `key_text` leaves lines out) by their rank in
+///   (line, column) order among them;
+/// - an anonymous distinct node (a loop) by its anchor: the entity
+///   (function, global) that first uses it and its rank among the alike
+///   nodes that entity uses first, never by the locations it names;
+/// - what still collides, first by the keys of the nodes it references,
+///   then of the nodes and entities that reference it, for a few rounds
+///   each; then by [`super::metadata`]'s identity.
+///
+/// A Merkle hash of the whole graph would not do: every node reaches the
 /// compile unit and the file, so one new global would renumber every node.
 /// `key_text` may blank more of a definition (the view leaves lines out).
 pub fn metadata_keys(
     printed: &str,
     key_text: impl Fn(&str) -> String,
 ) -> rustc_hash::FxHashMap<u32, u64> {
-    let (defs, users) = metadata_graph(printed, &key_text);
-    let mut keys: Vec<u64> = defs
-        .iter()
-        .map(|d| {
-            let scope = d.scope.map_or(0, |j| defs[j].own);
-            StableHasher::new().u64(d.own).u64(scope).finish()
-        })
-        .collect();
+    let graph = metadata_graph(printed, &key_text);
+    let defs = &graph.defs;
+    let mut keys = scoped_keys(defs, &anchored_keys(&graph));
     let all: Vec<usize> = (0..defs.len()).collect();
-    let mut colliding = colliding_among(&keys, &all);
+    let colliding = colliding_among(&keys, &all);
+    let colliding = refine_rounds(&graph, &mut keys, colliding);
+    if !colliding.is_empty() {
+        let identities = super::metadata::identities_in_text(printed);
+        for &i in &colliding {
+            let id = identities.get(&defs[i].number).copied().unwrap_or(0);
+            keys[i] = StableHasher::new().u64(keys[i]).u64(id).finish();
+        }
+    }
+    defs.iter().map(|d| d.number).zip(keys).collect()
+}
+
+/// The keys of anonymous nodes an entity uses: its own text, the entity,
+/// and its rank among the alike nodes that entity uses first.
+fn anchored_keys(graph: &MetaGraph) -> HashMap<usize, u64> {
+    let mut rank: HashMap<(u64, u64), u64> = HashMap::new();
+    let mut out = HashMap::new();
+    for &(i, entity) in &graph.first_uses {
+        let def = &graph.defs[i];
+        if !def.anonymous {
+            continue;
+        }
+        let r = rank.entry((entity, def.own)).or_insert(0);
+        let key = StableHasher::new()
+            .u64(def.own)
+            .u64(entity)
+            .u64(*r)
+            .finish();
+        *r += 1;
+        out.insert(i, key);
+    }
+    out
+}
+
+/// Keys from a node's own text and its scope's final key, computed scope
+/// depth by scope depth; at each depth, nodes alike are told apart by
+/// their rank in (line, column) order.
+fn scoped_keys(defs: &[MetaDef], anchored: &HashMap<usize, u64>) -> Vec<u64> {
+    let depths = scope_depths(defs);
+    let mut keys = vec![0u64; defs.len()];
+    let max = depths.iter().copied().max().unwrap_or(0);
+    for depth in 0..=max {
+        let level: Vec<usize> = (0..defs.len()).filter(|&i| depths[i] == depth).collect();
+        for &i in &level {
+            let d = &defs[i];
+            keys[i] = match anchored.get(&i) {
+                Some(&k) => k,
+                None => {
+                    let scope = d.scope.filter(|_| depth > 0).map_or(0, |j| keys[j]);
+                    StableHasher::new().u64(d.own).u64(scope).finish()
+                }
+            };
+        }
+        rank_by_position(defs, &mut keys, &level);
+    }
+    keys
+}
+
+/// How many `scope:` links lead from each node to one without a scope (a
+/// cycle, which valid debug info has not, ends a chain).
+fn scope_depths(defs: &[MetaDef]) -> Vec<usize> {
+    fn depth(
+        defs: &[MetaDef],
+        i: usize,
+        memo: &mut [Option<usize>],
+        on_path: &mut Vec<usize>,
+    ) -> usize {
+        if let Some(d) = memo[i] {
+            return d;
+        }
+        let d = match defs[i].scope {
+            Some(j) if !on_path.contains(&j) && j != i => {
+                on_path.push(i);
+                let d = 1 + depth(defs, j, memo, on_path);
+                on_path.pop();
+                d
+            }
+            _ => 0,
+        };
+        memo[i] = Some(d);
+        d
+    }
+    let mut memo = vec![None; defs.len()];
+    (0..defs.len())
+        .map(|i| depth(defs, i, &mut memo, &mut Vec::new()))
+        .collect()
+}
+
+/// Among `level`, nodes with one key and different positions get their
+/// rank in (line, column) order mixed into the key.
+fn rank_by_position(defs: &[MetaDef], keys: &mut [u64], level: &[usize]) {
+    let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
+    for &i in &colliding_among(keys, level) {
+        if defs[i].position.is_some() {
+            groups.entry(keys[i]).or_default().push(i);
+        }
+    }
+    for (key, members) in groups {
+        let mut positions: Vec<(i64, i64)> =
+            members.iter().filter_map(|&i| defs[i].position).collect();
+        positions.sort_unstable();
+        positions.dedup();
+        if positions.len() < 2 {
+            continue;
+        }
+        for i in members {
+            let rank = positions
+                .binary_search(&defs[i].position.unwrap())
+                .unwrap_or(0);
+            keys[i] = StableHasher::new().u64(key).u64(rank as u64).finish();
+        }
+    }
+}
+
+/// Colliding keys absorb the keys of the nodes they reference, then of
+/// their users, for [`METADATA_ROUNDS`] rounds each; returns those that
+/// still collide.
+fn refine_rounds(graph: &MetaGraph, keys: &mut Vec<u64>, mut colliding: Vec<usize>) -> Vec<usize> {
     for round in 0..2 * METADATA_ROUNDS {
         if colliding.is_empty() {
             break;
@@ -186,11 +311,11 @@ pub fn metadata_keys(
         for &i in &colliding {
             let mut h = StableHasher::new().u64(keys[i]);
             if round < METADATA_ROUNDS {
-                for &j in &defs[i].refs {
+                for &j in &graph.defs[i].refs {
                     h = h.u64(keys[j]);
                 }
             } else {
-                let mut up: Vec<u64> = users[i]
+                let mut up: Vec<u64> = graph.users[i]
                     .iter()
                     .map(|u| match u {
                         Ok(j) => keys[*j],
@@ -204,25 +329,40 @@ pub fn metadata_keys(
             }
             next[i] = h.finish();
         }
-        keys = next;
-        colliding = colliding_among(&keys, &colliding);
+        *keys = next;
+        colliding = colliding_among(keys, &colliding);
     }
-    if !colliding.is_empty() {
-        let identities = super::metadata::identities_in_text(printed);
-        for &i in &colliding {
-            let id = identities.get(&defs[i].number).copied().unwrap_or(0);
-            keys[i] = StableHasher::new().u64(keys[i]).u64(id).finish();
-        }
-    }
-    defs.iter().map(|d| d.number).zip(keys).collect()
+    colliding
 }
 
-/// The metadata definitions of `printed` and, for each, who references it:
-/// `Ok(definition)` or `Err(hash of an entity's name)` (a function or global
-/// whose line names the node).
+/// For each definition, who references it: `Ok(definition)` or
+/// `Err(hash of an entity's name)` (a function or global whose line names
+/// the node).
 type Users = Vec<Vec<Result<usize, u64>>>;
 
-fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> (Vec<MetaDef>, Users) {
+/// The metadata definitions of a printed module and their users.
+struct MetaGraph {
+    defs: Vec<MetaDef>,
+    users: Users,
+    /// `(definition, entity)` for each node an entity uses, in the order
+    /// of first use.
+    first_uses: Vec<(usize, u64)>,
+}
+
+/// `(line, column)` of a definition; a view's `sp+N` reads as N.
+fn position(rhs: &str) -> Option<(i64, i64)> {
+    let (_, line) = super::debug_lines::field(rhs, "line")?;
+    let line = line
+        .parse()
+        .ok()
+        .or_else(|| super::debug_lines::parse_relative(line))?;
+    let column = super::debug_lines::field(rhs, "column")
+        .and_then(|(_, c)| c.parse().ok())
+        .unwrap_or(0);
+    Some((line, column))
+}
+
+fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGraph {
     let definition = |l: &str| -> Option<(u32, usize)> {
         let rest = l.strip_prefix('!')?;
         let (n, _) = rest.split_once(" = ")?;
@@ -236,6 +376,7 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> (Vec<Met
         .collect();
     let mut defs = Vec::with_capacity(index.len());
     let mut users: Users = vec![Vec::new(); index.len()];
+    let mut first_uses = Vec::new();
     let mut entity = 0u64;
     for line in printed.lines() {
         if let Some((number, at)) = definition(line) {
@@ -265,10 +406,13 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> (Vec<Met
                     .finish(),
                 scope,
                 refs,
+                position: position(rhs),
+                anonymous: super::metadata::is_anonymous(rhs),
             });
             continue;
         }
-        if line.starts_with("define ") || !line.starts_with([' ', '}', ';']) && !is_label(line) {
+        let starts_entity = !line.is_empty() && !line.starts_with([' ', '}', ';']);
+        if line.starts_with("define ") || starts_entity && !is_label(line) {
             let name = crate::text::function_name(line)
                 .filter(|_| line.starts_with("define "))
                 .or_else(|| line.split_once(" = ").map(|(e, _)| e))
@@ -278,12 +422,19 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> (Vec<Met
         crate::text::scan_refs(line, |_, _, r| {
             if let Ref::Meta(m) = r {
                 if let Some(&j) = index.get(&m) {
+                    if !users[j].iter().any(Result::is_err) {
+                        first_uses.push((j, entity));
+                    }
                     users[j].push(Err(entity));
                 }
             }
         });
     }
-    (defs, users)
+    MetaGraph {
+        defs,
+        users,
+        first_uses,
+    }
 }
 
 /// Whether `line` is a block label (`bb.1:`, `"a b":`), which belongs to
@@ -352,5 +503,28 @@ mod tests {
         // A node without identity: metadata stays as printed.
         let partial = rustc_hash::FxHashMap::from_iter([(0, 3)]);
         assert_eq!(renumber(text, &partial), text);
+    }
+}
+
+#[cfg(test)]
+mod anchor_tests {
+    use super::*;
+
+    #[test]
+    fn a_loop_is_numbered_by_its_function() {
+        let f = |name: &str, n: u32| {
+            format!(
+                "define void @{name}() {{\nentry:\n  br label %loop\n\nloop:\n  br label %loop, !llvm.loop !{n}\n}}\n"
+            )
+        };
+        let defs = "!1 = distinct !{!1, !3}\n!2 = distinct !{!2, !3}\n!3 = !{!\"llvm.loop.mustprogress\"}\n";
+        let both = format!("{}{}{defs}", f("a", 1), f("b", 2));
+        let swapped = format!("{}{}{defs}", f("b", 1), f("a", 2));
+        let (k, s) = (
+            metadata_keys(&both, str::to_string),
+            metadata_keys(&swapped, str::to_string),
+        );
+        assert_eq!(k[&1], s[&2], "@a's loop");
+        assert_eq!(k[&2], s[&1], "@b's loop");
     }
 }

@@ -21,7 +21,9 @@
 //!
 //! In every view, debug lines are relative to their subprogram
 //! ([`super::debug_lines`]): a function moved down its source file shows as
-//! one changed `DISubprogram` line.
+//! one changed `DISubprogram` line; instructions' locations are inline, each
+//! line a step from the one before ([`super::debug_locations`]): a statement
+//! inserted in a function shows as its own lines.
 
 use super::{canonicalize_bytes_with, decode_input, is_bitcode, CanonError, Cleanup};
 use crate::config::CanonOptions;

@@ -1,0 +1,288 @@
+//! Instructions' debug locations in the diff view: inline, each line a step
+//! from the one before.
+//!
+//! ```text
+//! canonical (valid IR, true lines)            view
+//!   store i32 0, ptr %s, !dbg !30               store i32 0, ptr %s, !dbg !DILocation(line: sp+1, column: 7, scope: !12)
+//!   br label %loop, !dbg !31                    br label %loop, !dbg !DILocation(line: +1, column: 3, scope: !14)
+//! !30 = !DILocation(line: 41, column: 7, scope: !12)
+//! !31 = !DILocation(line: 42, column: 3, scope: !14)
+//! ```
+//!
+//! LLVM makes each location a numbered node, so a statement inserted in a
+//! function moves every location below it: each one's definition line and
+//! every instruction line naming it change. In the view, the location of an
+//! instruction (`!dbg`) or a debug record (its last operand) is written
+//! inline, and its line as a step from the previous location of the same
+//! subprogram in the same function, in print order (the first one from the
+//! subprogram's line, `sp+N`): an inserted statement shows as its own lines,
+//! plus the step of the next location when it differs. Line 0 ("no line")
+//! stays 0 and is no step. A location that only instructions and records use
+//! loses its definition; a distinct one, or one that other nodes name (a
+//! loop's bounds, an `inlinedAt:`), stays a node as well.
+//!
+//! LLVM's parser reads inline locations, so [`absolute`] only turns the
+//! steps back into lines: the view of a view is the view.
+
+use std::collections::{HashMap, HashSet};
+
+use super::debug_lines::{field, parse_relative, relative_text, with_field, Nodes};
+use crate::text::Ref;
+
+/// The previous line of each subprogram's locations in one function.
+#[derive(Default)]
+struct Steps(HashMap<u32, i64>);
+
+impl Steps {
+    /// The view's text of `line`, the true line of a location in scope
+    /// `scope`.
+    fn written(&mut self, nodes: &Nodes, scope: u32, line: i64) -> Option<String> {
+        if line == 0 {
+            return None;
+        }
+        let (sp, sp_line) = nodes.subprogram_of(scope)?;
+        let text = match self.0.insert(sp, line) {
+            Some(prev) => step_text(line - prev),
+            None => relative_text(line - sp_line),
+        };
+        Some(text)
+    }
+
+    /// The true line of a location written `value` in scope `scope`.
+    fn read(&mut self, nodes: &Nodes, scope: u32, value: &str) -> Option<i64> {
+        let (sp, sp_line) = nodes.subprogram_of(scope)?;
+        let line = match parse_relative(value) {
+            Some(d) => sp_line + d,
+            None if value.starts_with(['+', '-']) => {
+                self.0.get(&sp)? + value.parse::<i64>().ok()?
+            }
+            None => return None,
+        };
+        self.0.insert(sp, line);
+        Some(line)
+    }
+}
+
+fn step_text(delta: i64) -> String {
+    if delta < 0 {
+        delta.to_string()
+    } else {
+        format!("+{delta}")
+    }
+}
+
+/// The `scope: !N` of a location's text.
+fn scope_of(location: &str) -> Option<u32> {
+    field(location, "scope")?.1.strip_prefix('!')?.parse().ok()
+}
+
+/// Whether `line` is an instruction or a debug record of a function body.
+fn is_body_line(line: &str, in_function: bool) -> bool {
+    in_function && line.starts_with(' ')
+}
+
+/// Walks `text`'s lines, telling `f` which are body lines; a `define`
+/// starts new steps.
+fn for_each_line<'a>(text: &'a str, mut f: impl FnMut(&'a str, bool, &mut Steps)) {
+    let mut steps = Steps::default();
+    let mut in_function = false;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("define ") {
+            in_function = true;
+            steps = Steps::default();
+        } else if line.starts_with('}') {
+            in_function = false;
+        }
+        f(line, is_body_line(line, in_function), &mut steps);
+    }
+}
+
+/// The locations that can be written inline: uniqued `!DILocation`s, by
+/// number, with their text.
+fn inlinable<'a>(lines: &[&'a str], nodes: &Nodes) -> HashMap<u32, &'a str> {
+    nodes
+        .defs
+        .iter()
+        .filter_map(|(&n, &(i, off))| {
+            let rhs = lines[i][off..].trim_end();
+            rhs.starts_with("!DILocation(").then_some((n, rhs))
+        })
+        .collect()
+}
+
+/// The byte range of the location reference of a body line: the `!N`
+/// after `!dbg `, or a debug record's last operand.
+fn location_ref(line: &str) -> Option<(usize, usize, u32)> {
+    let body = line.trim_end();
+    let start = if body.trim_start().starts_with("#dbg_") {
+        body.strip_suffix(')')?.rfind(", !")? + 2
+    } else {
+        body.find(", !dbg !")? + ", !dbg ".len()
+    };
+    let digits = body[start + 1..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    let n = body[start + 1..start + 1 + digits].parse().ok()?;
+    Some((start, start + 1 + digits, n))
+}
+
+/// Numbers that lines other than body lines reference (definitions, named
+/// metadata, globals, function headers): those stay defined.
+fn named_elsewhere(text: &str) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    for_each_line(text, |line, body, _| {
+        if body {
+            return;
+        }
+        let rhs = match line.strip_prefix('!').and_then(|r| r.split_once(" = ")) {
+            Some((n, rhs)) if n.parse::<u32>().is_ok() => rhs,
+            _ => line,
+        };
+        crate::text::scan_refs(rhs, |_, _, r| {
+            if let Ref::Meta(m) = r {
+                out.insert(m);
+            }
+        });
+    });
+    out
+}
+
+/// The view's form of a module printed by LLVM (true lines): locations
+/// inline, in steps, and the definitions only they used left out.
+pub fn inline(text: &str) -> String {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let nodes = Nodes::of(&lines);
+    let locations = inlinable(&lines, &nodes);
+    if locations.is_empty() {
+        return text.to_string();
+    }
+    let kept = named_elsewhere(text);
+    let mut out = String::with_capacity(text.len());
+    for_each_line(text, |line, body, steps| {
+        if body {
+            out.push_str(&inline_line(line, &locations, &nodes, steps));
+            return;
+        }
+        let dropped = crate::canon::metadata::numbered_definition(line)
+            .is_some_and(|(n, _)| locations.contains_key(&n) && !kept.contains(&n));
+        if !dropped {
+            out.push_str(line);
+        }
+    });
+    out
+}
+
+/// A body line with its location written inline.
+fn inline_line(
+    line: &str,
+    locations: &HashMap<u32, &str>,
+    nodes: &Nodes,
+    steps: &mut Steps,
+) -> String {
+    let Some((start, end, n)) = location_ref(line) else {
+        return line.to_string();
+    };
+    let Some(&location) = locations.get(&n) else {
+        return line.to_string();
+    };
+    let written = field(location, "line")
+        .and_then(|(_, v)| v.parse().ok())
+        .zip(scope_of(location))
+        .and_then(|(l, scope)| steps.written(nodes, scope, l))
+        .and_then(|v| with_field(location, "line", &v));
+    let location = written.as_deref().unwrap_or(location);
+    format!("{}{location}{}", &line[..start], &line[end..])
+}
+
+/// Undoes the steps of [`inline`]: every inline location of a body line
+/// gets its true line back (it stays inline: LLVM reads that).
+pub fn absolute(text: &str) -> String {
+    if !text.contains("!dbg !DILocation(") && !text.contains(", !DILocation(") {
+        return text.to_string();
+    }
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let nodes = Nodes::of(&lines);
+    let mut out = String::with_capacity(text.len());
+    for_each_line(text, |line, body, steps| match body {
+        true => out.push_str(&absolute_line(line, &nodes, steps)),
+        false => out.push_str(line),
+    });
+    out
+}
+
+/// A body line with the line of its inline location made true.
+fn absolute_line(line: &str, nodes: &Nodes, steps: &mut Steps) -> String {
+    let Some(start) = line.find("!DILocation(") else {
+        return line.to_string();
+    };
+    let Some(len) = line[start..].find(')') else {
+        return line.to_string();
+    };
+    let location = &line[start..start + len + 1];
+    let fixed = field(location, "line")
+        .zip(scope_of(location))
+        .and_then(|((_, v), scope)| steps.read(nodes, scope, v))
+        .and_then(|l| with_field(location, "line", &l.to_string()));
+    match fixed {
+        Some(f) => format!("{}{f}{}", &line[..start], &line[start + len + 1..]),
+        None => line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "define void @f() !dbg !7 {\n\
+                        entry:\n\
+                        \x20 #dbg_value(i32 0, !9, !DIExpression(), !10)\n\
+                        \x20 store i32 0, ptr null, !dbg !10\n\
+                        \x20 br label %entry, !dbg !11, !llvm.loop !12\n\
+                        \x20 ret void, !dbg !13\n\
+                        }\n\
+                        !7 = distinct !DISubprogram(name: \"f\", line: 40, scopeLine: 41)\n\
+                        !8 = distinct !DILexicalBlock(scope: !7, line: 42, column: 3)\n\
+                        !9 = !DILocalVariable(name: \"x\", scope: !8, line: 42)\n\
+                        !10 = !DILocation(line: 43, column: 7, scope: !8)\n\
+                        !11 = !DILocation(line: 42, column: 3, scope: !8)\n\
+                        !12 = distinct !{!12, !11}\n\
+                        !13 = !DILocation(line: 0, scope: !7)\n";
+
+    #[test]
+    fn locations_are_inline_in_steps_and_come_back() {
+        let v = inline(TEXT);
+        assert!(
+            v.contains("!DIExpression(), !DILocation(line: sp+3, column: 7, scope: !8))"),
+            "{v}"
+        );
+        assert!(
+            v.contains("!dbg !DILocation(line: +0, column: 7, scope: !8)\n"),
+            "{v}"
+        );
+        assert!(
+            v.contains("!dbg !DILocation(line: -1, column: 3, scope: !8), !llvm.loop"),
+            "{v}"
+        );
+        assert!(v.contains("!dbg !DILocation(line: 0, scope: !7)\n"), "{v}");
+        // Only the loop's bound stays a node.
+        assert!(!v.contains("!10 = ") && v.contains("!11 = ") && !v.contains("!13 = "));
+        let back = absolute(&v);
+        assert!(
+            back.contains("!dbg !DILocation(line: 43, column: 7"),
+            "{back}"
+        );
+        assert!(
+            back.contains("!dbg !DILocation(line: 42, column: 3"),
+            "{back}"
+        );
+        assert!(
+            back.contains("!DIExpression(), !DILocation(line: 43, column: 7"),
+            "{back}"
+        );
+        assert!(
+            back.contains("!dbg !DILocation(line: 0, scope: !7)\n"),
+            "{back}"
+        );
+    }
+}

@@ -1,0 +1,193 @@
+//! Debug info in the diff view (issue 18 item 2): real C edits compiled by
+//! clang-22 with `-g`, each version viewed as textconv shows it. An edit in
+//! one function changes no instruction line of another function, and the
+//! view reads back into itself.
+
+mod common;
+
+use common::c_edits::{candidates, compile_c_text, spread, CEdit, CEditKind, Level};
+use irgit::canon::{view::view_bytes, Cleanup};
+use irgit::config::CanonOptions;
+
+fn view(text: &str) -> String {
+    view_bytes(
+        text.as_bytes(),
+        "test.ll",
+        &CanonOptions::default(),
+        Cleanup::Free,
+    )
+    .unwrap_or_else(|e| panic!("view failed: {e}"))
+}
+
+const O0_G: Level = Level {
+    opt: "-O0",
+    debug: true,
+};
+
+const O0: Level = Level {
+    opt: "-O0",
+    debug: false,
+};
+
+/// The text of corpus file `file` and its path.
+fn sources(file: &str) -> (String, std::path::PathBuf) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(file);
+    (std::fs::read_to_string(&path).unwrap(), path)
+}
+
+/// For each line of an IR text, the function whose body it is in.
+fn enclosing_functions(text: &str) -> Vec<Option<&str>> {
+    let mut out = Vec::new();
+    let mut current = None;
+    for line in text.lines() {
+        if line.starts_with("define ") {
+            current = irgit::text::function_name(line);
+        }
+        out.push(current);
+        if line == "}" {
+            current = None;
+        }
+    }
+    out
+}
+
+/// The changed lines of `a` -> `b` inside functions other than `@func`.
+fn changed_outside(a: &str, b: &str, func: &str) -> Vec<String> {
+    use similar::{ChangeTag, TextDiff};
+    let (fa, fb) = (enclosing_functions(a), enclosing_functions(b));
+    let own = format!("@{func}");
+    let other = |f: Option<&str>| f.is_some_and(|f| f != own);
+    TextDiff::from_lines(a, b)
+        .iter_all_changes()
+        .filter(|c| match c.tag() {
+            ChangeTag::Delete => other(fa[c.old_index().unwrap()]),
+            ChangeTag::Insert => other(fb[c.new_index().unwrap()]),
+            ChangeTag::Equal => false,
+        })
+        .map(|c| format!("{}{}", c.tag(), c.value()))
+        .collect()
+}
+
+/// Up to `per_file` edits of `kind` per corpus file, spread over the file, that
+/// compile and change the -O0 -g IR: (file, base, edit, old IR, new IR).
+fn edits(kind: CEditKind, per_file: usize) -> Vec<(String, CEdit, String, String)> {
+    let mut out = Vec::new();
+    for path in common::corpus_sources() {
+        let base = std::fs::read_to_string(&path).unwrap();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(old) = compile_c_text(&base, &file, O0_G, false) else {
+            continue;
+        };
+        let mut kept = 0;
+        for edit in spread(candidates(&base, kind), per_file)
+            .into_iter()
+            .take(4 * per_file)
+        {
+            let Ok(new) = compile_c_text(&edit.apply(&base), &file, O0_G, false) else {
+                continue;
+            };
+            if new != old {
+                out.push((file.clone(), edit, old.clone(), new));
+                kept += 1;
+            }
+            if kept == per_file {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// `total += rows;` inserted at the top of `triangle` in `loops.c`: the
+/// lexical blocks of `sum_to`, above it, are alike.
+fn inserted_in_triangle() -> (String, CEdit, String, String) {
+    let (base, _) = sources("loops.c");
+    let edit = CEdit {
+        kind: CEditKind::InsertStatement,
+        func: "triangle".into(),
+        start: 12,
+        removed: 0,
+        inserted: vec!["  total += rows;".into()],
+    };
+    assert!(base.lines().nth(11).unwrap().contains("long total = 0;"));
+    let compile = |src: &str| compile_c_text(src, "loops.c", O0_G, false).unwrap();
+    let (old, new) = (compile(&base), compile(&edit.apply(&base)));
+    ("loops.c".into(), edit, old, new)
+}
+
+#[test]
+fn a_statement_inserted_or_deleted_changes_no_line_of_another_function() {
+    let mut cases = edits(CEditKind::InsertStatement, 5);
+    cases.extend(edits(CEditKind::DeleteStatement, 5));
+    cases.push(inserted_in_triangle());
+    assert!(cases.len() >= 10, "only {} edits", cases.len());
+    let mut bad = Vec::new();
+    for (file, edit, old, new) in &cases {
+        // A deleted last call deletes a static function: that shows
+        // without -g too.
+        let plain = |src: &str| compile_c_text(src, file, O0, false).unwrap();
+        let (base, _) = sources(file);
+        let (p_old, p_new) = (plain(&base), plain(&edit.apply(&base)));
+        if !changed_outside(&view(&p_old), &view(&p_new), &edit.func).is_empty() {
+            continue;
+        }
+        let outside = changed_outside(&view(old), &view(new), &edit.func);
+        if !outside.is_empty() {
+            bad.push(format!(
+                "{file} {}: {:?}",
+                edit.describe(),
+                &outside[..outside.len().min(4)]
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} of {}:\n{}",
+        bad.len(),
+        cases.len(),
+        bad.join("\n")
+    );
+}
+
+/// Every corpus file at -O0 -g and -O2 -g: the view's locations are inline
+/// steps, its view is itself, and its lines made absolute are the module:
+/// LLVM reads them and canonicalizes them to the canonical form of the
+/// original.
+#[test]
+fn the_view_of_debug_info_reads_back_into_the_module() {
+    let o2_g = Level {
+        opt: "-O2",
+        debug: true,
+    };
+    for path in common::corpus_sources() {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(&path).unwrap();
+        for level in [O0_G, o2_g] {
+            let ll = compile_c_text(&src, &file, level, false).unwrap();
+            let v = view(&ll);
+            let what = format!("{file} {}", level.label());
+            assert!(v.contains("!dbg !DILocation(line: +"), "{what}: no steps");
+            let by_number = v
+                .lines()
+                .filter(|l| l.starts_with("  ") && l.contains("!dbg !"))
+                .find(|l| !l.contains("!dbg !DILocation("));
+            assert!(
+                level.opt != "-O0" || by_number.is_none(),
+                "{what}: a location by number: {by_number:?}"
+            );
+            assert_eq!(view(&v), v, "{what}: the view is not idempotent");
+            let back = irgit::canon::debug_lines::absolute(&v);
+            assert!(
+                !back.contains("line: +") && !back.contains("line: sp"),
+                "{what}"
+            );
+            assert_eq!(
+                common::canon(&back, "back.ll").unwrap(),
+                common::canon(&ll, "orig.ll").unwrap(),
+                "{what}: the view made absolute is another module"
+            );
+        }
+    }
+}
