@@ -95,14 +95,8 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
         theirs: label_or(&args.theirs_label, "theirs"),
     };
     let out_path = args.output.clone().unwrap_or_else(|| args.ours.clone());
-    let read = |p: &Path| {
-        std::fs::read(p).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!("{}: no such file", p.display()),
-            _ => format!("{}: cannot read it: {e}", p.display()),
-        })
-    };
-    let inputs =
-        (|| Ok::<_, String>((read(&args.base)?, read(&args.ours)?, read(&args.theirs)?)))();
+    let inputs = read_input(&args.base)
+        .and_then(|b| Ok((b, read_input(&args.ours)?, read_input(&args.theirs)?)));
     let (base, ours, theirs) = match inputs {
         Ok(x) => x,
         Err(e) => {
@@ -111,100 +105,149 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
         }
     };
     let timeout = Duration::from_secs(args.timeout.unwrap_or(options.timeout_seconds).max(1));
+    let inputs = Inputs {
+        base,
+        ours,
+        theirs,
+        display: display.clone(),
+        markers: markers.clone(),
+    };
+    match structured_merge(inputs, timeout) {
+        Ok((o, bytes)) => write_structured(&o, &bytes, &out_path, &display),
+        Err((reason, may_be_clean)) => {
+            eprintln!("irgit merge: {display}: falling back to a line merge: {reason}");
+            fall_back_to_lines(&args, &markers, &out_path, &display, may_be_clean)
+        }
+    }
+}
 
+/// A merge input's bytes, or a message naming the file.
+fn read_input(p: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(p).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("{}: no such file", p.display()),
+        _ => format!("{}: cannot read it: {e}", p.display()),
+    })
+}
+
+/// What the structured merge's worker thread needs.
+struct Inputs {
+    base: Vec<u8>,
+    ours: Vec<u8>,
+    theirs: Vec<u8>,
+    display: String,
+    markers: Markers,
+}
+
+/// The structured merge in a worker thread (a big stack, panics caught)
+/// under `timeout`: the outcome and the bytes to write, or why not, with
+/// whether a line merge may still be called clean (only when the inputs
+/// themselves were the problem).
+fn structured_merge(
+    inputs: Inputs,
+    timeout: Duration,
+) -> Result<(Outcome, Vec<u8>), (String, bool)> {
     let (tx, rx) = mpsc::channel();
-    let worker_markers = markers.clone();
-    let worker_path = display.clone();
     let spawned = std::thread::Builder::new()
         .name("irgit-merge".into())
         .stack_size(256 << 20)
         .spawn(move || {
+            let Inputs {
+                base,
+                ours,
+                theirs,
+                display,
+                markers,
+            } = inputs;
             let r = std::panic::catch_unwind(|| {
-                merge_bytes(&base, &ours, &theirs, &worker_path, &worker_markers).and_then(|o| {
-                    let bytes = output_bytes(&ours, &o, &worker_path)?;
+                merge_bytes(&base, &ours, &theirs, &display, &markers).and_then(|o| {
+                    let bytes = output_bytes(&ours, &o, &display)?;
                     Ok((o, bytes))
                 })
             });
             let _ = tx.send(r);
         });
-    let result: Result<(Outcome, Vec<u8>), (String, bool)> = match spawned {
-        Err(e) => Err((format!("cannot start the merge: {e}"), false)),
-        Ok(_) => match rx.recv_timeout(timeout).inspect(|_| {
-            crate::canon::PhaseTimer::new().lap("merge: result received");
-        }) {
-            Ok(Ok(Ok(o))) => Ok(o),
-            Ok(Ok(Err(MergeError::Input(e)))) => Err((e, true)),
-            Ok(Ok(Err(MergeError::Internal(e)))) => Err((e, false)),
-            Ok(Err(_)) => Err((
-                "the structured merge panicked (please report this bug)".into(),
-                false,
-            )),
-            Err(mpsc::RecvTimeoutError::Timeout) => Err((
-                format!(
-                    "the structured merge took longer than {}s",
-                    timeout.as_secs()
-                ),
-                false,
-            )),
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                Err(("the structured merge stopped unexpectedly".into(), false))
-            }
-        },
-    };
-    match result {
-        Ok((o, bytes)) => {
-            if let Err(e) = std::fs::write(&out_path, bytes) {
-                eprintln!(
-                    "irgit merge: {display}: cannot write {}: {e}",
-                    out_path.display()
-                );
-                return ExitCode::from(2);
-            }
-            for n in &o.notes {
-                eprintln!("irgit merge: {display}: {n}");
-            }
-            if o.conflicts > 0 {
-                eprintln!("irgit merge: {display}: {} conflict(s)", o.conflicts);
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
+    if let Err(e) = spawned {
+        return Err((format!("cannot start the merge: {e}"), false));
+    }
+    let received = rx.recv_timeout(timeout);
+    crate::canon::PhaseTimer::new().lap("merge: result received");
+    match received {
+        Ok(Ok(Ok(o))) => Ok(o),
+        Ok(Ok(Err(MergeError::Input(e)))) => Err((e, true)),
+        Ok(Ok(Err(MergeError::Internal(e)))) => Err((e, false)),
+        Ok(Err(_)) => Err((
+            "the structured merge panicked (please report this bug)".into(),
+            false,
+        )),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err((
+            format!(
+                "the structured merge took longer than {}s",
+                timeout.as_secs()
+            ),
+            false,
+        )),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Err(("the structured merge stopped unexpectedly".into(), false))
         }
-        Err((reason, may_be_clean)) => {
-            eprintln!("irgit merge: {display}: falling back to a line merge: {reason}");
-            match line_merge(&args.base, &args.ours, &args.theirs, &markers) {
-                Ok(lm) => {
-                    if let Err(e) = std::fs::write(&out_path, &lm.text) {
-                        eprintln!(
-                            "irgit merge: {display}: cannot write {}: {e}",
-                            out_path.display()
-                        );
-                        return ExitCode::from(2);
-                    }
-                    if !(lm.clean && may_be_clean) {
-                        return ExitCode::from(1);
-                    }
-                    // A line merge without conflicts is still only called
-                    // clean when LLVM accepts the result.
-                    match verify_ir(&lm.text, &display) {
-                        Ok(()) => ExitCode::SUCCESS,
-                        Err(why) => {
-                            eprintln!(
-                                "irgit merge: {display}: the line merge has no conflicts, but the \
-                                 result is not valid LLVM IR ({why}); reporting a conflict"
-                            );
-                            ExitCode::from(1)
-                        }
-                    }
-                }
-                Err(e) => {
-                    eprintln!("irgit merge: {display}: {e}; keeping ours");
-                    if out_path != args.ours {
-                        let _ = std::fs::copy(&args.ours, &out_path);
-                    }
-                    ExitCode::from(1)
-                }
+    }
+}
+
+/// Writes the structured merge's result; exit 1 when it has conflicts.
+fn write_structured(o: &Outcome, bytes: &[u8], out_path: &Path, display: &str) -> ExitCode {
+    if let Err(e) = std::fs::write(out_path, bytes) {
+        eprintln!(
+            "irgit merge: {display}: cannot write {}: {e}",
+            out_path.display()
+        );
+        return ExitCode::from(2);
+    }
+    for n in &o.notes {
+        eprintln!("irgit merge: {display}: {n}");
+    }
+    if o.conflicts > 0 {
+        eprintln!("irgit merge: {display}: {} conflict(s)", o.conflicts);
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// The line merge, when the structured one could not decide. Clean only
+/// when it has no conflicts, `may_be_clean`, and LLVM accepts the result.
+fn fall_back_to_lines(
+    args: &MergeArgs,
+    markers: &Markers,
+    out_path: &Path,
+    display: &str,
+    may_be_clean: bool,
+) -> ExitCode {
+    let lm = match line_merge(&args.base, &args.ours, &args.theirs, markers) {
+        Ok(lm) => lm,
+        Err(e) => {
+            eprintln!("irgit merge: {display}: {e}; keeping ours");
+            if out_path != args.ours {
+                let _ = std::fs::copy(&args.ours, out_path);
             }
+            return ExitCode::from(1);
+        }
+    };
+    if let Err(e) = std::fs::write(out_path, &lm.text) {
+        eprintln!(
+            "irgit merge: {display}: cannot write {}: {e}",
+            out_path.display()
+        );
+        return ExitCode::from(2);
+    }
+    if !(lm.clean && may_be_clean) {
+        return ExitCode::from(1);
+    }
+    match verify_ir(&lm.text, display) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(why) => {
+            eprintln!(
+                "irgit merge: {display}: the line merge has no conflicts, but the \
+                 result is not valid LLVM IR ({why}); reporting a conflict"
+            );
+            ExitCode::from(1)
         }
     }
 }
