@@ -94,7 +94,61 @@ pub fn merge3(
 ) -> LineMerge {
     let (b, o, t) = (split(base), split(ours), split(theirs));
     let (mut ho, mut ht) = (hunks(&b, &o), hunks(&b, &t));
-    // Concurrent insertions whose order is free become one insertion.
+    join_free_insertions(&mut ho, &mut ht, free_order);
+    // Walk both hunk lists in base order, grouping conflicting hunks.
+    let mut out = String::with_capacity(ours.len() + theirs.len() / 4);
+    let mut conflicts = 0;
+    let (mut i, mut j, mut pos) = (0, 0, 0);
+    let key = |h: &Hunk<'_>| (h.start, h.end != h.start);
+    while i < ho.len() || j < ht.len() {
+        let take_ours = match (ho.get(i), ht.get(j)) {
+            (Some(x), Some(y)) => key(x) <= key(y),
+            (Some(_), None) => true,
+            _ => false,
+        };
+        let mut g = group(&ho, &ht, i, j, take_ours);
+        out.push_str(&b[pos..g.start.max(pos)].concat());
+        if !g.in_conflict {
+            // One hunk (or the same hunk on both sides).
+            let first = if take_ours { &ho[i] } else { &ht[j] };
+            out.push_str(&first.new.concat());
+            if let (Some(x), Some(y)) = (ho.get(i), ht.get(j)) {
+                if x == y {
+                    g.ours_end = g.ours_end.max(i + 1);
+                    g.theirs_end = g.theirs_end.max(j + 1);
+                }
+            }
+            pos = pos.max(g.end);
+        } else {
+            conflicts += 1;
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(&conflict_hunk(
+                &side_text(&b, &ho[i..g.ours_end], g.start, g.end),
+                &b[g.start..g.end].concat(),
+                &side_text(&b, &ht[j..g.theirs_end], g.start, g.end),
+                m,
+            ));
+            pos = g.end;
+        }
+        i = g.ours_end;
+        j = g.theirs_end;
+    }
+    out.push_str(&b[pos..].concat());
+    LineMerge {
+        text: out,
+        conflicts,
+    }
+}
+
+/// Concurrent insertions at one base line whose order is free (the
+/// caller says) become one insertion: ours' lines, then theirs'.
+fn join_free_insertions<'a>(
+    ho: &mut [Hunk<'a>],
+    ht: &mut Vec<Hunk<'a>>,
+    free_order: &FreeOrder<'_>,
+) {
     for x in ho.iter_mut() {
         if x.start != x.end {
             continue;
@@ -109,111 +163,71 @@ pub fn merge3(
             }
         }
     }
-    // Walk both hunk lists in base order, grouping conflicting hunks.
-    let mut out = String::with_capacity(ours.len() + theirs.len() / 4);
-    let mut conflicts = 0;
-    let (mut i, mut j, mut pos) = (0, 0, 0);
-    let copy = |out: &mut String, from: usize, to: usize| {
-        for l in &b[from..to] {
-            out.push_str(l);
-        }
+}
+
+/// Hunks of both sides chained by conflicts, starting at `ho[i]` or `ht[j]`.
+struct Group {
+    /// One past the group's last hunk of ours, of theirs.
+    ours_end: usize,
+    theirs_end: usize,
+    /// The base lines the group covers.
+    start: usize,
+    end: usize,
+    in_conflict: bool,
+}
+
+/// The group that starts with ours' hunk `i` (`take_ours`) or theirs' `j`:
+/// grown while a hunk of one side conflicts with one of the other's.
+fn group(ho: &[Hunk<'_>], ht: &[Hunk<'_>], i: usize, j: usize, take_ours: bool) -> Group {
+    let first = if take_ours { &ho[i] } else { &ht[j] };
+    let mut g = Group {
+        ours_end: i + usize::from(take_ours),
+        theirs_end: j + usize::from(!take_ours),
+        start: first.start,
+        end: first.end,
+        in_conflict: false,
     };
-    let key = |h: &Hunk<'_>| (h.start, h.end != h.start);
-    while i < ho.len() || j < ht.len() {
-        let take_ours = match (ho.get(i), ht.get(j)) {
-            (Some(x), Some(y)) => key(x) <= key(y),
-            (Some(_), None) => true,
-            _ => false,
-        };
-        let first = if take_ours { &ho[i] } else { &ht[j] };
-        // The group: hunks of either side chained by conflicts.
-        let (mut gi, mut gj) = (i, j);
-        if take_ours {
-            gi += 1;
-        } else {
-            gj += 1;
-        }
-        let (mut start, mut end) = (first.start, first.end);
-        let mut in_conflict = false;
-        loop {
-            let mut grew = false;
-            if let Some(y) = ht.get(gj) {
-                if ho[i..gi].iter().any(|x| conflict(x, y)) {
-                    in_conflict = true;
-                    start = start.min(y.start);
-                    end = end.max(y.end);
-                    gj += 1;
-                    grew = true;
-                }
-            }
-            if let Some(x) = ho.get(gi) {
-                if ht[j..gj].iter().any(|y| conflict(x, y)) {
-                    in_conflict = true;
-                    start = start.min(x.start);
-                    end = end.max(x.end);
-                    gi += 1;
-                    grew = true;
-                }
-            }
-            if !grew {
-                break;
+    loop {
+        let mut grew = false;
+        if let Some(y) = ht.get(g.theirs_end) {
+            if ho[i..g.ours_end].iter().any(|x| conflict(x, y)) {
+                g.take(y);
+                g.theirs_end += 1;
+                grew = true;
             }
         }
-        copy(&mut out, pos, start.max(pos));
-        if !in_conflict {
-            // One hunk (or the same hunk on both sides).
-            for l in &first.new {
-                out.push_str(l);
+        if let Some(x) = ho.get(g.ours_end) {
+            if ht[j..g.theirs_end].iter().any(|y| conflict(x, y)) {
+                g.take(x);
+                g.ours_end += 1;
+                grew = true;
             }
-            if let (Some(x), Some(y)) = (ho.get(i), ht.get(j)) {
-                if x == y {
-                    gi = gi.max(i + 1);
-                    gj = gj.max(j + 1);
-                }
-            }
-            pos = pos.max(end);
-        } else {
-            conflicts += 1;
-            let side_text = |hs: &[Hunk<'_>]| {
-                let mut s = String::new();
-                let mut p = start;
-                for h in hs {
-                    for l in &b[p..h.start.max(p)] {
-                        s.push_str(l);
-                    }
-                    for l in &h.new {
-                        s.push_str(l);
-                    }
-                    p = p.max(h.end);
-                }
-                for l in &b[p..end.max(p)] {
-                    s.push_str(l);
-                }
-                s
-            };
-            let ensure_nl = |s: &mut String| {
-                if !s.is_empty() && !s.ends_with('\n') {
-                    s.push('\n');
-                }
-            };
-            let base_part: String = b[start..end].concat();
-            ensure_nl(&mut out);
-            out.push_str(&conflict_hunk(
-                &side_text(&ho[i..gi]),
-                &base_part,
-                &side_text(&ht[j..gj]),
-                m,
-            ));
-            pos = end;
         }
-        i = gi;
-        j = gj;
+        if !grew {
+            return g;
+        }
     }
-    copy(&mut out, pos, b.len());
-    LineMerge {
-        text: out,
-        conflicts,
+}
+
+impl Group {
+    fn take(&mut self, h: &Hunk<'_>) {
+        self.in_conflict = true;
+        self.start = self.start.min(h.start);
+        self.end = self.end.max(h.end);
     }
+}
+
+/// One side's text of base lines `start..end` with its hunks `hs` applied.
+fn side_text(b: &[&str], hs: &[Hunk<'_>], start: usize, end: usize) -> String {
+    let mut s = String::new();
+    let mut p = start;
+    for h in hs {
+        s.push_str(&b[p..h.start.max(p)].concat());
+        s.push_str(&h.new.concat());
+        p = p.max(h.end);
+    }
+    s.push_str(&b[p..end.max(p)].concat());
+    s
 }
 
 #[cfg(test)]
