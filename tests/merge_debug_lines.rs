@@ -23,8 +23,13 @@ const SOURCE: &str = include_str!("corpus/recursion.c");
 
 /// `SOURCE` with `extra` inserted after each `(line, extra)` (1-based).
 fn edited(inserts: &[(usize, &str)]) -> String {
+    edited_source(SOURCE, inserts)
+}
+
+/// `source` with `extra` inserted after each `(line, extra)` (1-based).
+fn edited_source(source: &str, inserts: &[(usize, &str)]) -> String {
     let mut out = String::new();
-    for (k, line) in SOURCE.lines().enumerate() {
+    for (k, line) in source.lines().enumerate() {
         out.push_str(line);
         out.push('\n');
         for (at, extra) in inserts {
@@ -43,11 +48,20 @@ const THEIRS: (usize, &str) = (21, "  (*moves)++;");
 /// clang-22 -O0 -g of `src`, always in `dir` under one name (as a build
 /// does: the debug info names the file and its directory).
 fn compile_g(dir: &Path, src: &str) -> String {
-    std::fs::write(dir.join("recursion.c"), src).unwrap();
+    compile(dir, "recursion", src, "-O0")
+}
+
+/// clang-22 `opt` -g of `src`, as `dir/name.c`, the directory named
+/// `/src` in the debug info (the same module whatever the temporary
+/// directory: metadata numbers, and the order they give, depend on it).
+fn compile(dir: &Path, name: &str, src: &str, opt: &str) -> String {
+    std::fs::write(dir.join(format!("{name}.c")), src).unwrap();
+    let prefix_map = format!("-fdebug-prefix-map={}=/irgit-bench/src", dir.display());
     let out = Command::new(clang())
         .current_dir(dir)
-        .args(["-S", "-emit-llvm", "-w", "-O0", "-g", "recursion.c"])
-        .args(["-o", "recursion.ll"])
+        .args(["-S", "-emit-llvm", "-w", opt, "-g", &prefix_map])
+        .arg(format!("{name}.c"))
+        .args(["-o", &format!("{name}.ll")])
         .output()
         .expect("run clang-22");
     assert!(
@@ -55,7 +69,7 @@ fn compile_g(dir: &Path, src: &str) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::read_to_string(dir.join("recursion.ll")).unwrap()
+    std::fs::read_to_string(dir.join(format!("{name}.ll"))).unwrap()
 }
 
 /// `text` without its source files' checksums (no merge can know the
@@ -102,6 +116,52 @@ fn two_edits_in_two_functions_of_a_g_build_merge_with_the_lines_clang_gives() {
     assert!(!merged.contains("checksum:"), "a checksum no source has");
     assert_eq!(
         canon(&merged, "merged"),
+        canon(&without_checksums(&both), "both edits"),
+        "the merge is not what clang gives for both edits (code and debug info)"
+    );
+}
+
+/// `git merge` of `ours` and `theirs` (over `base`) in a new repository with
+/// the driver installed: the merged file, or a panic naming why git stopped.
+fn git_merge_clean(file: &str, [base, ours, theirs]: [&str; 3]) -> String {
+    let repo = Repo::new();
+    repo.install_driver();
+    repo.commit_file(file, base, "base");
+    repo.ok(&["checkout", "-q", "-b", "theirs"]);
+    repo.commit_file(file, theirs, "theirs");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file(file, ours, "ours");
+    let out = repo.git(&["merge", "--no-edit", "theirs"]);
+    let merged = repo.read(file);
+    assert!(
+        out.status.success() && !has_conflict_markers(&merged, 7),
+        "git merge stopped:\n{}\n{merged}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    merged
+}
+
+/// At -O2 -g, theirs counts calls twice in `next_id`, a static helper
+/// inlined into `main`; ours runs `main`'s second loop once more. Every
+/// location of `main` keeps its line, but the helper's inlined code in
+/// `main` changed on theirs: `main`'s variables and locations must still be
+/// the same nodes on both sides (a cycle of debug info, a subprogram and its
+/// variables, known the same whichever node leads to it).
+#[test]
+fn an_edit_of_a_helper_inlined_at_o2_merges_with_an_edit_of_its_caller() {
+    let source = include_str!("corpus/globals.c");
+    let build = tempfile::tempdir().unwrap();
+    let ir = |src: &str| compile(build.path(), "globals", src, "-O2");
+    let ours_src = source.replace("k < 25", "k <= 25");
+    let theirs_src = edited_source(source, &[(13, "  calls++;")]);
+    let both_src = edited_source(&ours_src, &[(13, "  calls++;")]);
+    assert_ne!(ours_src, source);
+    let (base, ours, theirs, both) = (ir(source), ir(&ours_src), ir(&theirs_src), ir(&both_src));
+    assert!(theirs.contains("inlinedAt:"), "next_id is not inlined");
+    let merged = git_merge_clean("globals.ll", [&base, &ours, &theirs]);
+    // stdio.h's checksum is the same on all sides, and kept.
+    assert_eq!(
+        canon(&without_checksums(&merged), "merged"),
         canon(&without_checksums(&both), "both edits"),
         "the merge is not what clang gives for both edits (code and debug info)"
     );

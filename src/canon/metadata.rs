@@ -6,8 +6,8 @@
 //! not depend on numbers:
 //!
 //! - a node is known by its **content**: its text with every `!M` replaced
-//!   by M's content (a reference to the node itself reads `!self`, one back
-//!   into an enclosing cycle `!upK`);
+//!   by M's content (a reference to the node itself reads `!self`; the
+//!   nodes of a cycle are keyed together, [`super::metadata_keys`]);
 //! - nodes of equal content (*twins*: every loop's
 //!   `distinct !{!self, !"llvm.loop.mustprogress"}`) are told apart by their
 //!   **anchor**: the first entity (function, global, named metadata) that
@@ -38,7 +38,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
 
 use crate::hash::StableHasher;
-use crate::text::{rewrite, scan_refs, Ref};
+use crate::text::{scan_refs, Ref};
 
 /// A reference to metadata node `!node` made by `entity` (a function,
 /// global or named-metadata name), in text order.
@@ -69,10 +69,7 @@ pub fn identities<S: AsRef<str>>(
     // Every other node is known by its text with each reference read as
     // the referenced node's identity: a location whose scope became another
     // twin is another location.
-    for &n in defs.keys() {
-        let mut visiting = Vec::new();
-        key_of(defs, n, &mut visiting, &mut anchored);
-    }
+    super::metadata_keys::fill_keys(defs, &mut anchored);
     anchored
 }
 
@@ -132,46 +129,8 @@ pub fn uses_in<'a>(line: &str, entity: &'a str, uses: &mut Vec<MetaUse<'a>>) {
 /// The content key of every defined node (twins share one).
 pub fn content_keys<S: AsRef<str>>(defs: &BTreeMap<u32, S>) -> HashMap<u32, u64> {
     let mut keys = HashMap::default();
-    for &n in defs.keys() {
-        let mut visiting = Vec::new();
-        key_of(defs, n, &mut visiting, &mut keys);
-    }
+    super::metadata_keys::fill_keys(defs, &mut keys);
     keys
-}
-
-/// The key of node `n`: its text with `!self` for itself, `!upK` for a
-/// reference back into the cycle being walked and the key of any other
-/// node it references. Keys already in `keys` (memoized, or given: the
-/// identities of anchored twins) are taken as they are.
-fn key_of<S: AsRef<str>>(
-    defs: &BTreeMap<u32, S>,
-    n: u32,
-    visiting: &mut Vec<u32>,
-    keys: &mut HashMap<u32, u64>,
-) -> u64 {
-    if let Some(&k) = keys.get(&n) {
-        return k;
-    }
-    let Some(rhs) = defs.get(&n) else {
-        return StableHasher::new().str("missing").u64(n as u64).finish();
-    };
-    visiting.push(n);
-    let text = rewrite(rhs.as_ref(), |r| match r {
-        Ref::Meta(x) if x == n => Some("!self".into()),
-        Ref::Meta(x) => Some(match visiting.iter().position(|&v| v == x) {
-            Some(depth) => format!("!up{}", visiting.len() - depth),
-            None => format!("!k{:x}", key_of(defs, x, visiting, keys)),
-        }),
-        _ => None,
-    });
-    visiting.pop();
-    let k = crate::hash::hash_str(&text);
-    // Inside a cycle a key depends on where the walk entered: memoize only
-    // keys that do not.
-    if visiting.is_empty() || !text.contains("!up") {
-        keys.insert(n, k);
-    }
-    k
 }
 
 /// A distinct node whose content does not describe it: twins are the rule.
@@ -365,6 +324,43 @@ define void @c() {\n  load i32, ptr null, !alias.scope !6\n}
         assert_eq!(split[&3], shared[&3]);
         assert_ne!(split[&2], shared[&2]);
         assert_eq!(split[&4], shared[&4]);
+    }
+
+    /// A function's subprogram, its variable and the list that retains it
+    /// form a cycle (the variable's scope is the subprogram).
+    const CYCLE: &str = "\
+define void @f() {\n  ret void, !dbg !5\n}
+!1 = !DILocalVariable(name: \"v\", scope: !2, line: 3)
+!2 = distinct !DISubprogram(name: \"f\", line: 1, retainedNodes: !3)
+!3 = !{!1}
+!5 = !DILocation(line: 4, scope: !2)
+";
+
+    #[test]
+    fn a_cycle_is_known_the_same_whichever_node_the_walk_reaches_first() {
+        let ids = identities_in_text(CYCLE);
+        // A location numbered first reaches the cycle at the subprogram,
+        // not at the variable: the same nodes.
+        let first = CYCLE.replace("!dbg !5", "!dbg !0").replace("!5 =", "!0 =");
+        let again = identities_in_text(&first);
+        for n in [1, 2, 3] {
+            assert_eq!(again[&n], ids[&n], "!{n}");
+        }
+        assert_eq!(again[&0], ids[&5]);
+        // Numbered the other way round: the same identities.
+        let swapped = CYCLE
+            .replace("!1", "!X")
+            .replace("!3", "!1")
+            .replace("!X", "!3");
+        let third = identities_in_text(&swapped);
+        assert_eq!(third[&3], ids[&1]);
+        assert_eq!(third[&1], ids[&3]);
+        assert_eq!(third[&2], ids[&2]);
+        // Another variable name is another cycle.
+        let other = identities_in_text(&CYCLE.replace("\"v\"", "\"w\""));
+        for n in [1, 2, 3, 5] {
+            assert_ne!(other[&n], ids[&n], "!{n}");
+        }
     }
 
     #[test]

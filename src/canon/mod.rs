@@ -29,6 +29,7 @@ pub mod debug_lines;
 pub mod debug_locations;
 pub mod globals;
 pub mod metadata;
+pub mod metadata_keys;
 pub mod naming;
 pub mod numbering;
 pub mod operands;
