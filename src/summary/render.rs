@@ -118,6 +118,25 @@ fn detail(f: &FunctionReport) -> String {
 /// unchanged, moved code, module-level changes.
 pub fn summary(r: &Report, paint: Paint) -> String {
     let mut out = String::new();
+    write_functions(&mut out, r, paint);
+    write_moved(&mut out, r, paint);
+    write_globals(&mut out, r, paint);
+    let a = &r.attributes;
+    if !a.added.is_empty() || !a.removed.is_empty() {
+        let _ = writeln!(out, "attributes used by instructions:");
+        for x in &a.added {
+            let _ = writeln!(out, "  {} {x}", paint.paint(GREEN, "+"));
+        }
+        for x in &a.removed {
+            let _ = writeln!(out, "  {} {x}", paint.paint(RED, "-"));
+        }
+    }
+    out
+}
+
+/// `functions: 1 changed, 3 unchanged`, then one line per function that is
+/// not unchanged.
+fn write_functions(out: &mut String, r: &Report, paint: Paint) {
     let t = &r.summary;
     let mut counts = Vec::new();
     for (n, what) in [
@@ -132,14 +151,9 @@ pub fn summary(r: &Report, paint: Paint) -> String {
         }
     }
     let _ = writeln!(out, "functions: {}", counts.join(", "));
-    let width = r
-        .functions
-        .iter()
-        .filter(|f| f.status != Status::Unchanged)
-        .map(|f| display_name(f).len())
-        .max()
-        .unwrap_or(0);
-    for f in r.functions.iter().filter(|f| f.status != Status::Unchanged) {
+    let shown = || r.functions.iter().filter(|f| f.status != Status::Unchanged);
+    let width = shown().map(|f| display_name(f).len()).max().unwrap_or(0);
+    for f in shown() {
         let d = detail(f);
         let line = format!(
             "  {} {:<width$}  {d}",
@@ -148,6 +162,10 @@ pub fn summary(r: &Report, paint: Paint) -> String {
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }
+}
+
+/// `moved: 6 instructions moved from @f to @g`, with the ranges.
+fn write_moved(out: &mut String, r: &Report, paint: Paint) {
     for m in &r.moved {
         let verb = match m.kind {
             MoveKind::Moved => "moved",
@@ -178,37 +196,31 @@ pub fn summary(r: &Report, paint: Paint) -> String {
             );
         }
     }
-    if !r.globals.is_empty() {
-        let _ = writeln!(out, "module:");
-        for g in &r.globals {
-            let colour = match g.status {
-                super::Change::Added => GREEN,
-                super::Change::Removed => RED,
-                super::Change::Changed => YELLOW,
-            };
-            let name = match &g.old_name {
-                Some(o) => format!("{o} -> {}", g.name),
-                None => g.name.clone(),
-            };
-            let _ = writeln!(
-                out,
-                "  {} {:<11} {name}",
-                paint.paint(colour, &format!("{:<9}", g.status.label())),
-                g.kind.label()
-            );
-        }
+}
+
+/// `module:` and one line per global, alias or declaration that changed.
+fn write_globals(out: &mut String, r: &Report, paint: Paint) {
+    if r.globals.is_empty() {
+        return;
     }
-    let a = &r.attributes;
-    if !a.added.is_empty() || !a.removed.is_empty() {
-        let _ = writeln!(out, "attributes used by instructions:");
-        for x in &a.added {
-            let _ = writeln!(out, "  {} {x}", paint.paint(GREEN, "+"));
-        }
-        for x in &a.removed {
-            let _ = writeln!(out, "  {} {x}", paint.paint(RED, "-"));
-        }
+    let _ = writeln!(out, "module:");
+    for g in &r.globals {
+        let colour = match g.status {
+            super::Change::Added => GREEN,
+            super::Change::Removed => RED,
+            super::Change::Changed => YELLOW,
+        };
+        let name = match &g.old_name {
+            Some(o) => format!("{o} -> {}", g.name),
+            None => g.name.clone(),
+        };
+        let _ = writeln!(
+            out,
+            "  {} {:<11} {name}",
+            paint.paint(colour, &format!("{:<9}", g.status.label())),
+            g.kind.label()
+        );
     }
-    out
 }
 
 /// `--stat`: one line per function that is not unchanged, with a bar of
@@ -425,38 +437,17 @@ pub fn write_hunks(
     paint: Paint,
 ) {
     const CONTEXT: usize = 3;
-    let common = diff::common(ok, nk);
-    let mut ops = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    for (a, b) in common
-        .into_iter()
-        .chain(std::iter::once((ok.len(), nk.len())))
-    {
-        while i < a {
-            ops.push(Op::Del(i));
-            i += 1;
-        }
-        while j < b {
-            ops.push(Op::Ins(j));
-            j += 1;
-        }
-        if a < ok.len() {
-            ops.push(Op::Same(a, b));
-        }
-        i = a + 1;
-        j = b + 1;
-    }
+    let ops = edit_script(ok, nk);
     // Group edits with their context into hunks.
     let changed: Vec<usize> = (0..ops.len())
         .filter(|&k| !matches!(ops[k], Op::Same(..)))
         .collect();
+    let old_lines = |ops: &[Op]| ops.iter().filter(|o| !matches!(o, Op::Ins(_))).count();
+    let new_lines = |ops: &[Op]| ops.iter().filter(|o| !matches!(o, Op::Del(_))).count();
     let mut k = 0;
     while k < changed.len() {
         let start = changed[k].saturating_sub(CONTEXT);
-        let first_change = ops[..changed[k]]
-            .iter()
-            .filter(|o| !matches!(o, Op::Ins(_)))
-            .count();
+        let first_change = old_lines(&ops[..changed[k]]);
         let mut end = changed[k];
         while k < changed.len() && changed[k] <= end + 2 * CONTEXT + 1 {
             end = changed[k];
@@ -464,49 +455,56 @@ pub fn write_hunks(
         }
         let end = (end + CONTEXT + 1).min(ops.len());
         let hunk = &ops[start..end];
-        // Line numbers of the hunk's first line on each side.
-        let first_old = ops[..start]
-            .iter()
-            .filter(|o| !matches!(o, Op::Ins(_)))
-            .count();
-        let first_new = ops[..start]
-            .iter()
-            .filter(|o| !matches!(o, Op::Del(_)))
-            .count();
-        let n_old = hunk.iter().filter(|o| !matches!(o, Op::Ins(_))).count();
-        let n_new = hunk.iter().filter(|o| !matches!(o, Op::Del(_))).count();
-        let at = |off: usize, n: usize| {
+        let range = |first: usize, n: usize| {
             if n == 0 {
-                format!("{off},0")
+                format!("{first},0")
             } else {
-                format!("{},{n}", off + 1)
+                format!("{},{n}", first + 1)
             }
         };
+        let old = range(old_lines(&ops[..start]), old_lines(hunk));
+        let new = range(new_lines(&ops[..start]), new_lines(hunk));
         let _ = writeln!(
             out,
             "{}{}",
-            paint.paint(
-                CYAN,
-                &format!("@@ -{} +{} @@", at(first_old, n_old), at(first_new, n_new))
-            ),
+            paint.paint(CYAN, &format!("@@ -{old} +{new} @@")),
             match header(first_change) {
                 h if h.is_empty() => h,
                 h => format!(" {h}"),
             }
         );
-        for op in hunk {
-            match *op {
-                Op::Same(_, b) => {
-                    let _ = writeln!(out, " {}", nl[b]);
-                }
-                Op::Del(a) => {
-                    let _ = writeln!(out, "{}", paint.paint(RED, &format!("-{}", ol[a])));
-                }
-                Op::Ins(b) => {
-                    let _ = writeln!(out, "{}", paint.paint(GREEN, &format!("+{}", nl[b])));
-                }
-            }
+        write_ops(out, hunk, ol, nl, paint);
+    }
+}
+
+/// The line-level edit script from keys `ok` to keys `nk`, along their
+/// longest common subsequence.
+fn edit_script(ok: &[String], nk: &[String]) -> Vec<Op> {
+    let mut ops = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    for (a, b) in diff::common(ok, nk)
+        .into_iter()
+        .chain(std::iter::once((ok.len(), nk.len())))
+    {
+        ops.extend((i..a).map(Op::Del));
+        ops.extend((j..b).map(Op::Ins));
+        if a < ok.len() {
+            ops.push(Op::Same(a, b));
         }
+        i = a + 1;
+        j = b + 1;
+    }
+    ops
+}
+
+/// One hunk's lines: context from the new side, `-` old lines, `+` new.
+fn write_ops(out: &mut String, hunk: &[Op], ol: &[String], nl: &[String], paint: Paint) {
+    for op in hunk {
+        let _ = match *op {
+            Op::Same(_, b) => writeln!(out, " {}", nl[b]),
+            Op::Del(a) => writeln!(out, "{}", paint.paint(RED, &format!("-{}", ol[a]))),
+            Op::Ins(b) => writeln!(out, "{}", paint.paint(GREEN, &format!("+{}", nl[b]))),
+        };
     }
 }
 
