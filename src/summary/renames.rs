@@ -114,8 +114,28 @@ pub fn detect(
     if removed.is_empty() || added.is_empty() {
         return Vec::new();
     }
-    let mut out = Vec::new();
-    // 1. Equal numbered bodies.
+    let mut out = equal_bodies(old, new, removed, added);
+    if threshold <= 1.0 {
+        let left: Vec<usize> = removed
+            .iter()
+            .copied()
+            .filter(|&r| !out.iter().any(|x| x.old == r))
+            .collect();
+        let right: Vec<usize> = added
+            .iter()
+            .copied()
+            .filter(|&a| !out.iter().any(|x| x.new == a))
+            .collect();
+        out.extend(similar_bodies(old, new, &left, &right, threshold));
+    }
+    out.sort_by_key(|x| x.new);
+    out
+}
+
+/// Step 1: a removed and an added function whose numbered bodies hash
+/// alike, one of each, and compare as unchanged (the hash proposes; the
+/// comparison decides).
+fn equal_bodies(old: &Side, new: &Side, removed: &[usize], added: &[usize]) -> Vec<Rename> {
     let mut buckets: HashMap<u64, (Vec<usize>, Vec<usize>)> = HashMap::default();
     for &r in removed {
         buckets
@@ -129,58 +149,33 @@ pub fn detect(
             b.1.push(a);
         }
     }
-    let mut done_old = vec![false; old.funcs.len()];
-    let mut done_new = vec![false; new.funcs.len()];
     let mut exact: Vec<(usize, usize)> = buckets
         .values()
         .filter(|(r, a)| r.len() == 1 && a.len() == 1)
         .map(|(r, a)| (r[0], a[0]))
         .collect();
     exact.sort_unstable();
-    for (r, a) in exact {
-        let d = compare(&old.funcs[r], &new.funcs[a]);
-        // The hash proposes; the comparison decides.
-        if !d.is_change() {
-            done_old[r] = true;
-            done_new[a] = true;
-            out.push(Rename { old: r, new: a });
-        }
-    }
-    if threshold > 1.0 {
-        return out;
-    }
-    // 2. Similar bodies of the same type.
-    let left: Vec<usize> = removed.iter().copied().filter(|&r| !done_old[r]).collect();
-    let right: Vec<usize> = added.iter().copied().filter(|&a| !done_new[a]).collect();
-    let shapes_old: HashMap<usize, Vec<u64>> = left
-        .iter()
-        .map(|&r| (r, sorted_shapes(&old.funcs[r])))
-        .collect();
-    let shapes_new: HashMap<usize, Vec<u64>> = right
-        .iter()
-        .map(|&a| (a, sorted_shapes(&new.funcs[a])))
-        .collect();
-    let mut candidates: Vec<(f64, usize, usize)> = Vec::new();
-    for &r in &left {
-        for &a in &right {
-            if old.funcs[r].fn_type != new.funcs[a].fn_type {
-                continue;
-            }
-            let bound = similarity_bound(&shapes_old[&r], &shapes_new[&a]);
-            if bound >= threshold {
-                candidates.push((bound, r, a));
-            }
-        }
-    }
-    // Most promising first, so the cap cuts the least likely pairs.
-    candidates.sort_by(|x, y| y.0.total_cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));
-    candidates.truncate(MAX_COMPARISONS);
-    let scored: Vec<(usize, usize, FuncDiff)> = candidates
+    exact
         .into_iter()
-        .map(|(_, r, a)| (r, a, compare(&old.funcs[r], &new.funcs[a])))
+        .filter(|&(r, a)| !compare(&old.funcs[r], &new.funcs[a]).is_change())
+        .map(|(r, a)| Rename { old: r, new: a })
+        .collect()
+}
+
+/// Step 2: similar bodies of the same type, at least `threshold` alike; a
+/// pair is chosen when it is the unique best of both its functions.
+fn similar_bodies(
+    old: &Side,
+    new: &Side,
+    left: &[usize],
+    right: &[usize],
+    threshold: f64,
+) -> Vec<Rename> {
+    let scored: Vec<(usize, usize, FuncDiff)> = candidate_pairs(old, new, left, right, threshold)
+        .into_iter()
+        .map(|(r, a)| (r, a, compare(&old.funcs[r], &new.funcs[a])))
         .filter(|(_, _, d)| d.similarity() >= threshold)
         .collect();
-    // A pair is chosen when it is the unique best of both its functions.
     let unique_best = |of: &dyn Fn(&(usize, usize, FuncDiff)) -> bool| -> Option<usize> {
         let mine: Vec<(usize, f64)> = scored
             .iter()
@@ -193,18 +188,52 @@ pub fn detect(
         let first = top.next()?;
         top.next().is_none().then_some(first.0)
     };
-    let chosen: Vec<usize> = (0..scored.len())
+    (0..scored.len())
         .filter(|&k| {
             let (r, a, _) = &scored[k];
             unique_best(&|x| x.0 == *r) == Some(k) && unique_best(&|x| x.1 == *a) == Some(k)
         })
+        .map(|k| Rename {
+            old: scored[k].0,
+            new: scored[k].1,
+        })
+        .collect()
+}
+
+/// The pairs worth comparing: same type, and an upper bound of their
+/// similarity (from instruction shapes) at least `threshold`; the most
+/// promising first, at most [`MAX_COMPARISONS`].
+fn candidate_pairs(
+    old: &Side,
+    new: &Side,
+    left: &[usize],
+    right: &[usize],
+    threshold: f64,
+) -> Vec<(usize, usize)> {
+    let shapes_old: HashMap<usize, Vec<u64>> = left
+        .iter()
+        .map(|&r| (r, sorted_shapes(&old.funcs[r])))
         .collect();
-    for k in chosen {
-        let (r, a, _) = &scored[k];
-        out.push(Rename { old: *r, new: *a });
+    let shapes_new: HashMap<usize, Vec<u64>> = right
+        .iter()
+        .map(|&a| (a, sorted_shapes(&new.funcs[a])))
+        .collect();
+    let mut candidates: Vec<(f64, usize, usize)> = Vec::new();
+    for &r in left {
+        for &a in right {
+            if old.funcs[r].fn_type != new.funcs[a].fn_type {
+                continue;
+            }
+            let bound = similarity_bound(&shapes_old[&r], &shapes_new[&a]);
+            if bound >= threshold {
+                candidates.push((bound, r, a));
+            }
+        }
     }
-    out.sort_by_key(|x| x.new);
-    out
+    // Most promising first, so the cap cuts the least likely pairs.
+    candidates.sort_by(|x, y| y.0.total_cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+    candidates.truncate(MAX_COMPARISONS);
+    candidates.into_iter().map(|(_, r, a)| (r, a)).collect()
 }
 
 #[cfg(test)]
