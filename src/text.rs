@@ -71,6 +71,68 @@ pub fn scan_refs<'a>(line: &'a str, mut f: impl FnMut(usize, usize, Ref<'a>)) {
     }
 }
 
+/// Calls `f(start, end, number)` for every `!N` (`sigil` `b'!'`) or `#N`
+/// (`b'#'`) reference of `line`: exactly those [`scan_refs`] reports as
+/// [`Ref::Meta`] or [`Ref::Attr`] (no other token can hold a `!` or `#`),
+/// found by jumping from one quote or sigil to the next.
+pub fn scan_numbered(line: &str, sigil: u8, mut f: impl FnMut(usize, usize, u32)) {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while let Some(k) = memchr::memchr2(b'"', sigil, &bytes[i..]) {
+        let at = i + k;
+        if bytes[at] == b'"' {
+            i = memchr::memchr(b'"', &bytes[at + 1..]).map_or(bytes.len(), |e| at + e + 2);
+            continue;
+        }
+        let start = at + 1;
+        let digits = bytes[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let end = start + digits;
+        if digits > 0 && !bytes.get(end).is_some_and(|&b| is_id_byte(b)) {
+            f(at, end, line[start..end].parse().unwrap_or(u32::MAX));
+            i = end;
+        } else {
+            i = start;
+        }
+    }
+}
+
+/// Appends `n` in decimal.
+pub fn push_decimal(out: &mut String, n: u32) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
+/// The lines of `text` exactly as [`str::lines`] splits them (`\n` or
+/// `\r\n` ends a line), found by a vectorized search: the text passes
+/// walk whole printed modules several times.
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    lines_inclusive(text).map(|l| {
+        let Some(l) = l.strip_suffix('\n') else {
+            return l;
+        };
+        l.strip_suffix('\r').unwrap_or(l)
+    })
+}
+
+/// The lines of `text` with their `\n`, as `text.split_inclusive('\n')`.
+pub fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+    std::iter::from_fn(move || {
+        let end = ends.next().map_or(text.len(), |e| e + 1);
+        (start < end).then(|| {
+            let line = &text[start..end];
+            start = end;
+            line
+        })
+    })
+}
+
 /// Rewrites every reference in `line`: `f` either writes the replacement
 /// to the output and returns `true`, or returns `false` to keep the token.
 pub fn rewrite_with(line: &str, mut f: impl FnMut(Ref<'_>, &mut String) -> bool) -> String {
@@ -120,4 +182,75 @@ pub fn function_name(header: &str) -> Option<&str> {
         search = &search[at + 1..];
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tricky lines: strings holding sigils, unclosed strings, sigils at the
+    /// end, names and numbers glued to sigils.
+    const LINES: &[&str] = &[
+        "  store i32 %v, ptr %p, align 4, !tbaa !5, !noalias !12",
+        "@s = constant [5 x i8] c\"#0!1\\00\", align 1 #3",
+        "!7 = !{!\"a!1\", !8, i64 0}",
+        "  call void @f() #12 !dbg !3abc !4",
+        "!",
+        "x #",
+        "%\"q!1\" = load i32, ptr %a#2!3",
+        "unclosed \"!1 #2",
+        "!1!2#3#4\"!5\"!6",
+    ];
+
+    #[test]
+    fn scan_numbered_finds_what_scan_refs_finds() {
+        for line in LINES {
+            for (sigil, want) in [(b'!', true), (b'#', false)] {
+                let mut all = Vec::new();
+                scan_refs(line, |s, e, r| match r {
+                    Ref::Meta(n) if want => all.push((s, e, n)),
+                    Ref::Attr(n) if !want => all.push((s, e, n)),
+                    _ => {}
+                });
+                let mut fast = Vec::new();
+                scan_numbered(line, sigil, |s, e, n| fast.push((s, e, n)));
+                assert_eq!(fast, all, "{line:?}, sigil {}", sigil as char);
+            }
+        }
+    }
+
+    #[test]
+    fn lines_split_like_std() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\r\nb\r",
+            "a\n\nb\r\n",
+            "\r\n\r",
+            "x\ry\nz",
+        ] {
+            assert_eq!(
+                lines(text).collect::<Vec<_>>(),
+                text.lines().collect::<Vec<_>>()
+            );
+            assert_eq!(
+                lines_inclusive(text).collect::<Vec<_>>(),
+                text.split_inclusive('\n').collect::<Vec<_>>()
+            );
+        }
+        let all = LINES.join("\n");
+        assert_eq!(lines(&all).collect::<Vec<_>>(), LINES);
+    }
+
+    #[test]
+    fn push_decimal_writes_like_display() {
+        let mut n = String::new();
+        for k in [0, 7, 10, 99, 100, 4_294_967_295] {
+            n.clear();
+            push_decimal(&mut n, k);
+            assert_eq!(n, k.to_string());
+        }
+    }
 }

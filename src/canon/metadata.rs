@@ -89,7 +89,7 @@ pub fn identities_in_text(text: &str) -> HashMap<u32, u64> {
     let mut defs: BTreeMap<u32, &str> = BTreeMap::new();
     let mut uses = Vec::new();
     let mut function: Option<&str> = None;
-    for line in text.lines() {
+    for line in crate::text::lines(text) {
         if line.starts_with("define ") {
             function = Some(crate::text::function_name(line).unwrap_or(line));
         }
@@ -119,10 +119,8 @@ pub fn numbered_definition(line: &str) -> Option<(u32, &str)> {
 
 /// Appends the metadata references of `line` as uses by `entity`.
 pub fn uses_in<'a>(line: &str, entity: &'a str, uses: &mut Vec<MetaUse<'a>>) {
-    scan_refs(line, |_, _, r| {
-        if let Ref::Meta(node) = r {
-            uses.push(MetaUse { entity, node });
-        }
+    crate::text::scan_numbered(line, b'!', |_, _, node| {
+        uses.push(MetaUse { entity, node });
     });
 }
 

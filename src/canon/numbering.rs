@@ -59,7 +59,7 @@ fn number_at(line: &str, at: usize) -> Option<(u32, usize)> {
 
 /// The attribute groups of a printed module: old number and content hash.
 fn attribute_identities(text: &str) -> Vec<(u64, u32)> {
-    text.lines()
+    crate::text::lines(text)
         .filter_map(|l| {
             let rest = l.strip_prefix("attributes #")?;
             let (n, len) = number_at(rest, 0)?;
@@ -75,8 +75,7 @@ fn attribute_identities(text: &str) -> Vec<(u64, u32)> {
 /// identity.
 pub fn renumber(printed: &str, metadata: &rustc_hash::FxHashMap<u32, u64>) -> String {
     let attrs = assign(attribute_identities(printed), ATTRIBUTE_SPACE);
-    let defined: Vec<u32> = printed
-        .lines()
+    let defined: Vec<u32> = crate::text::lines(printed)
         .filter_map(|l| number_at(l.strip_prefix('!')?, 0).map(|(n, _)| n))
         .collect();
     if attrs.is_empty() && defined.is_empty() {
@@ -92,8 +91,8 @@ pub fn renumber(printed: &str, metadata: &rustc_hash::FxHashMap<u32, u64>) -> St
     };
     let mut out = String::with_capacity(printed.len() + printed.len() / 8);
     let mut lines: Vec<Cow<str>> = Vec::new();
-    for line in printed.split_inclusive('\n') {
-        if line.contains(['#', '!']) {
+    for line in crate::text::lines_inclusive(printed) {
+        if memchr::memchr2(b'#', b'!', line.as_bytes()).is_some() {
             lines.push(Cow::Owned(rewrite_line(line, &attrs, &meta)));
         } else {
             lines.push(Cow::Borrowed(line));
@@ -110,10 +109,17 @@ pub fn renumber(printed: &str, metadata: &rustc_hash::FxHashMap<u32, u64>) -> St
 /// `line` with every `#N` and `!N` outside strings mapped (numbers without
 /// a mapping stay).
 fn rewrite_line(line: &str, attrs: &HashMap<u32, u32>, meta: &HashMap<u32, u32>) -> String {
-    crate::text::rewrite(line, |r| match r {
-        Ref::Attr(n) => attrs.get(&n).map(|m| format!("#{m}")),
-        Ref::Meta(n) => meta.get(&n).map(|m| format!("!{m}")),
-        Ref::Local(_) => None,
+    crate::text::rewrite_with(line, |r, out| {
+        let (sigil, new) = match r {
+            Ref::Attr(n) => ('#', attrs.get(&n)),
+            Ref::Meta(n) => ('!', meta.get(&n)),
+            Ref::Local(_) => return false,
+        };
+        new.map(|&m| {
+            out.push(sigil);
+            crate::text::push_decimal(out, m);
+        })
+        .is_some()
     })
 }
 
@@ -368,31 +374,35 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
         let (n, _) = rest.split_once(" = ")?;
         Some((n.parse().ok()?, n.len() + 4))
     };
-    let index: HashMap<u32, usize> = printed
-        .lines()
+    let index: HashMap<u32, usize> = crate::text::lines(printed)
         .filter_map(|l| definition(l).map(|(n, _)| n))
         .enumerate()
         .map(|(i, n)| (n, i))
         .collect();
+    if index.is_empty() {
+        return MetaGraph {
+            defs: Vec::new(),
+            users: Vec::new(),
+            first_uses: Vec::new(),
+        };
+    }
     let mut defs = Vec::with_capacity(index.len());
     let mut users: Users = vec![Vec::new(); index.len()];
     let mut first_uses = Vec::new();
     let mut entity = 0u64;
-    for line in printed.lines() {
+    for line in crate::text::lines(printed) {
         if let Some((number, at)) = definition(line) {
             let rhs = &line[at..];
             let mut refs = Vec::new();
             let mut scope = None;
             let scope_at = rhs.find("scope: !").map(|k| k + "scope: ".len());
             let text = key_text(rhs);
-            crate::text::scan_refs(rhs, |start, _, r| {
-                if let Ref::Meta(m) = r {
-                    if let Some(&j) = index.get(&m) {
-                        refs.push(j);
-                        users[j].push(Ok(defs.len()));
-                        if Some(start) == scope_at {
-                            scope = Some(j);
-                        }
+            crate::text::scan_numbered(rhs, b'!', |start, _, m| {
+                if let Some(&j) = index.get(&m) {
+                    refs.push(j);
+                    users[j].push(Ok(defs.len()));
+                    if Some(start) == scope_at {
+                        scope = Some(j);
                     }
                 }
             });
@@ -419,14 +429,12 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
                 .unwrap_or(line);
             entity = StableHasher::new().str(name).finish();
         }
-        crate::text::scan_refs(line, |_, _, r| {
-            if let Ref::Meta(m) = r {
-                if let Some(&j) = index.get(&m) {
-                    if !users[j].iter().any(Result::is_err) {
-                        first_uses.push((j, entity));
-                    }
-                    users[j].push(Err(entity));
+        crate::text::scan_numbered(line, b'!', |_, _, m| {
+            if let Some(&j) = index.get(&m) {
+                if !users[j].iter().any(Result::is_err) {
+                    first_uses.push((j, entity));
                 }
+                users[j].push(Err(entity));
             }
         });
     }
@@ -440,7 +448,11 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
 /// Whether `line` is a block label (`bb.1:`, `"a b":`), which belongs to
 /// the function it is in: not an entity of its own.
 fn is_label(line: &str) -> bool {
-    let head = line.split(" ;").next().unwrap_or(line).trim_end();
+    let bytes = line.as_bytes();
+    let head = memchr::memchr_iter(b';', bytes)
+        .find(|&k| k > 0 && bytes[k - 1] == b' ')
+        .map_or(line, |k| &line[..k - 1])
+        .trim_end();
     head.ends_with(':') && !head.contains(" = ")
 }
 

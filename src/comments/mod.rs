@@ -177,13 +177,10 @@ pub fn has_user_comments(text: &str) -> bool {
     // next (most lines of compiler output have none).
     let bytes = text.as_bytes();
     let mut from = 0;
-    while let Some(k) = text[from..].find(';') {
+    while let Some(k) = memchr::memchr(b';', &bytes[from..]) {
         let at = from + k;
-        let start = bytes[..at]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        let end = text[at..].find('\n').map_or(text.len(), |e| at + e);
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |p| p + 1);
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(text.len(), |e| at + e);
         let line = &text[start..end];
         if layout::comment_start(line).is_some_and(|c| !user_part(&line[c..]).trim().is_empty()) {
             return true;
