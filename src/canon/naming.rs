@@ -25,8 +25,13 @@ use crate::ir::{Func, Inst, Val};
 
 /// The readable part of a value name.
 pub fn mnemonic(inst: Inst) -> &'static str {
+    mnemonic_of(inst.opcode())
+}
+
+/// The readable part of the name of an instruction with opcode `op`.
+fn mnemonic_of(op: LLVMOpcode) -> &'static str {
     use LLVMOpcode::*;
-    match inst.opcode() {
+    match op {
         LLVMAlloca => "var",
         LLVMLoad => "ld",
         LLVMGetElementPtr => "gep",
@@ -41,9 +46,13 @@ pub fn mnemonic(inst: Inst) -> &'static str {
         LLVMAtomicRMW => "rmw",
         LLVMAtomicCmpXchg => "cas",
         LLVMLandingPad => "lp",
-        _ => inst.opcode_name(),
+        _ => crate::ir::opcode_name(op),
     }
 }
+
+/// One named instruction: (mnemonic class, full hash, canonical position,
+/// index in `sigs.insts`).
+type Named = (u32, u64, u32, u32);
 
 /// Names every argument and every non-void instruction of `func`; with
 /// `only_unnamed`, only those the input left unnamed (`%0`, `%5`).
@@ -64,19 +73,43 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions, only_unnamed:
     // in `sigs.insts` breaks ties between unplaced values): after sorting,
     // a group is a run, and so are the groups sharing a hash prefix. Each
     // group's name depends only on the groups, not on any visiting order.
-    let mut named: Vec<(u32, u64, u32, u32)> = sigs
+    let mut mnemonics = vec![""; sigs.insts.len()];
+    let mut named: Vec<Named> = sigs
         .insts
         .iter()
         .zip(&sigs.full)
         .enumerate()
         .filter(|(_, (i, _))| !i.val().is_void())
         .map(|(k, (&i, &h))| {
+            let op = i.opcode();
+            mnemonics[k] = mnemonic_of(op);
             let pos = positions.get(&i.val()).copied().unwrap_or(usize::MAX);
             let pos = u32::try_from(pos).unwrap_or(u32::MAX);
-            (mnemonic_class(i), h, pos, k as u32)
+            (mnemonic_class(op), h, pos, k as u32)
         })
         .collect();
     named.sort_unstable();
+    let stems = group_stems(&named);
+    for at in naming_order(&named, only_unnamed) {
+        let (_, h, _, k) = named[at];
+        let (digits, member) = stems[at];
+        name.clear();
+        name.push_str(mnemonics[k as usize]);
+        name.push('.');
+        push_hex(&mut name, h >> (64 - 4 * digits), digits);
+        if member > 0 {
+            name.push('.');
+            push_decimal(&mut name, member as usize);
+        }
+        renamer.set(sigs.insts[k as usize].val(), &name);
+    }
+    renamer.finish();
+}
+
+/// For each entry of the sorted `named`: how many hex digits of its hash
+/// its name shows (4, or 8 or 16 where groups of its mnemonic share the
+/// shorter prefix), and its rank in its group (`.1`, `.2`... after the first).
+fn group_stems(named: &[Named]) -> Vec<(u32, u32)> {
     // (mnemonic, hash, first member, end of members) per group
     let groups: Vec<(u32, u64, usize, usize)> = named
         .chunk_by(|a, b| a.0 == b.0 && a.1 == b.1)
@@ -96,35 +129,42 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions, only_unnamed:
     };
     let short = sharing(48);
     let long = sharing(32);
-    for (g, &(_, h, start, end)) in groups.iter().enumerate() {
-        name.clear();
-        name.push_str(mnemonic(sigs.insts[named[start].3 as usize]));
-        name.push('.');
-        if short[g] == 1 {
-            push_hex(&mut name, h >> 48, 4);
+    let mut stems = Vec::with_capacity(named.len());
+    for (g, &(_, _, start, end)) in groups.iter().enumerate() {
+        let digits = if short[g] == 1 {
+            4
         } else if long[g] == 1 {
-            push_hex(&mut name, h >> 32, 8);
+            8
         } else {
-            push_hex(&mut name, h, 16);
-        }
-        let stem = name.len();
-        for (k, member) in named[start..end].iter().enumerate() {
-            name.truncate(stem);
-            if k > 0 {
-                name.push('.');
-                push_decimal(&mut name, k);
-            }
-            renamer.set(sigs.insts[member.3 as usize].val(), &name);
-        }
+            16
+        };
+        stems.extend((0..(end - start) as u32).map(|member| (digits, member)));
     }
-    renamer.finish();
+    stems
+}
+
+/// The order in which the entries of `named` are renamed. A canonical
+/// function is renamed in canonical position order: LLVM then allocates
+/// the names in the order it prints them (the printer reads them in
+/// sequence instead of all over memory). The names do not depend on this
+/// order: every value gets a new name, each unique, and a name still held
+/// by an old one is set again at the end ([`Renamer`]). With `only_unnamed`
+/// some values keep the input's names, a new name can clash with one for
+/// good, and LLVM's suffix for it would depend on the order: there the
+/// order stays that of the groups.
+fn naming_order(named: &[Named], only_unnamed: bool) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..named.len()).collect();
+    if !only_unnamed {
+        order.sort_unstable_by_key(|&at| (named[at].2, named[at].3));
+    }
+    order
 }
 
 /// A number per mnemonic: equal numbers are equal [`mnemonic`]s (the
 /// opcodes that share one map to one of them), cheaper to sort than strings.
-fn mnemonic_class(inst: Inst) -> u32 {
+fn mnemonic_class(op: LLVMOpcode) -> u32 {
     use LLVMOpcode::*;
-    (match inst.opcode() {
+    (match op {
         LLVMFCmp => LLVMICmp,
         LLVMInvoke | LLVMCallBr => LLVMCall,
         op => op,
