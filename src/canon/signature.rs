@@ -248,21 +248,13 @@ impl GlobalKeys {
 /// Computes base and refined hashes for every instruction of `func`.
 pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
     let based = base_hashes(func, &layout.order, layout, globals);
-    let users = users_of(&based.insts, &based.operands);
-    let block_of: Vec<u64> = layout
-        .order
+    let users = users_of(&based.opcodes, &based.operands);
+    let block_of: Vec<u64> = based
+        .blocks
         .iter()
-        .enumerate()
-        .flat_map(|(bi, b)| std::iter::repeat_n(layout.keys[bi], b.iter_instructions().count()))
+        .map(|&bi| layout.keys[bi as usize])
         .collect();
-    let full = refine(
-        based.base.clone(),
-        &based.base,
-        &based.insts,
-        &based.operands,
-        &users,
-        &block_of,
-    );
+    let full = refine(based.base.clone(), &based, &users, &block_of);
     Signatures::from_base(based, full)
 }
 
@@ -275,6 +267,12 @@ pub(super) struct BaseHashes {
     pub base: Vec<u64>,
     pub operands: OperandLists,
     pub leaf: HashMap<Val, u64>,
+    /// Opcode and compare predicate of each instruction, and the index of
+    /// its block in `blocks` (read once: the refinement rounds would
+    /// otherwise reach into every colliding instruction again).
+    pub opcodes: Vec<LLVMOpcode>,
+    pub predicates: Vec<Option<&'static str>>,
+    pub blocks: Vec<u32>,
 }
 
 /// Base hashes of the instructions of `blocks` (all of `func`'s blocks, in
@@ -292,7 +290,14 @@ pub(super) fn base_hashes(
         .enumerate()
         .map(|(i, a)| (a, i))
         .collect();
-    let insts: Vec<Inst> = blocks.iter().flat_map(|b| b.iter_instructions()).collect();
+    let mut insts: Vec<Inst> = Vec::new();
+    let mut block_index: Vec<u32> = Vec::new();
+    for (bi, b) in blocks.iter().enumerate() {
+        for inst in b.iter_instructions() {
+            insts.push(inst);
+            block_index.push(bi as u32);
+        }
+    }
     let index: HashMap<Val, usize> = insts
         .iter()
         .enumerate()
@@ -307,6 +312,8 @@ pub(super) fn base_hashes(
     };
     operands.start.push(0);
     let mut base = Vec::with_capacity(insts.len());
+    let mut opcodes = Vec::with_capacity(insts.len());
+    let mut predicates = Vec::with_capacity(insts.len());
     let mut attributes = String::new();
     let mut descriptors: Vec<u64> = Vec::new();
     let mut pairs: Vec<(u64, Result<usize, u64>, u64)> = Vec::new();
@@ -364,6 +371,8 @@ pub(super) fn base_hashes(
         let pred = inst.predicate_name();
         h = feed_operands(h, op, pred, &mut descriptors);
         base.push(h.finish());
+        opcodes.push(op);
+        predicates.push(pred);
     }
     BaseHashes {
         insts,
@@ -371,6 +380,9 @@ pub(super) fn base_hashes(
         base,
         operands,
         leaf,
+        opcodes,
+        predicates,
+        blocks: block_index,
     }
 }
 
@@ -420,11 +432,10 @@ impl Describe<'_> {
 /// For each instruction, its users as (user index, operand position); the
 /// position is `u32::MAX` where operand order carries no meaning (commutative
 /// operations, compares, PHIs).
-fn users_of(insts: &[Inst], operands: &OperandLists) -> Vec<Vec<(usize, u32)>> {
-    let mut users: Vec<Vec<(usize, u32)>> = vec![Vec::new(); insts.len()];
-    for (u, inst) in insts.iter().enumerate() {
+fn users_of(opcodes: &[LLVMOpcode], operands: &OperandLists) -> Vec<Vec<(usize, u32)>> {
+    let mut users: Vec<Vec<(usize, u32)>> = vec![Vec::new(); opcodes.len()];
+    for (u, &op) in opcodes.iter().enumerate() {
         let ops = operands.of(u);
-        let op = inst.opcode();
         let unordered = is_commutative_binop(op) || is_compare(op) || op == LLVMOpcode::LLVMPHI;
         for (k, o) in ops.iter().enumerate() {
             if let Ok(j) = o {
@@ -461,12 +472,11 @@ enum Step {
 /// the `Down`s after it separate nothing, or after [`MAX_ROUNDS`] rounds.
 fn refine(
     mut full: Vec<u64>,
-    base: &[u64],
-    insts: &[Inst],
-    operands: &OperandLists,
+    based: &BaseHashes,
     users: &[Vec<(usize, u32)>],
     block_of: &[u64],
 ) -> Vec<u64> {
+    let (base, insts, operands) = (&based.base, &based.insts, &based.operands);
     let all: Vec<usize> = (0..full.len()).collect();
     let mut colliding = collisions(&full, &all);
     let mut down_seen = vec![0u64; full.len()];
@@ -478,7 +488,7 @@ fn refine(
             break;
         }
         full = match step {
-            Step::Down => refine_down(&full, &colliding, insts, operands, &mut down_seen),
+            Step::Down => refine_down(&full, &colliding, based, &mut down_seen),
             Step::Block => {
                 // Only groups that span several blocks: where all copies sit
                 // in one block, its identity separates nothing and would only
@@ -585,23 +595,21 @@ fn refine_user_shapes(
 fn refine_down(
     full: &[u64],
     colliding: &[usize],
-    insts: &[Inst],
-    operands: &OperandLists,
+    based: &BaseHashes,
     seen: &mut [u64],
 ) -> Vec<u64> {
     let mut next = full.to_vec();
     let mut ops: Vec<u64> = Vec::new();
     for &i in colliding {
         ops.clear();
-        ops.extend(operands.of(i).iter().map(|o| match o {
+        ops.extend(based.operands.of(i).iter().map(|o| match o {
             Ok(j) => full[*j],
             Err(h) => *h,
         }));
-        let inst = insts[i];
         let absorbed = feed_operands(
             StableHasher::new(),
-            inst.opcode(),
-            inst.predicate_name(),
+            based.opcodes[i],
+            based.predicates[i],
             &mut ops,
         )
         .finish();
