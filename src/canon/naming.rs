@@ -73,37 +73,80 @@ pub fn apply(func: Func, sigs: &Signatures, positions: &Positions, only_unnamed:
     // in `sigs.insts` breaks ties between unplaced values): after sorting,
     // a group is a run, and so are the groups sharing a hash prefix. Each
     // group's name depends only on the groups, not on any visiting order.
-    let mut mnemonics = vec![""; sigs.insts.len()];
-    let mut named: Vec<Named> = sigs
-        .insts
-        .iter()
-        .zip(&sigs.full)
-        .enumerate()
-        .filter(|(_, (i, _))| !i.val().is_void())
-        .map(|(k, (&i, &h))| {
-            let op = i.opcode();
-            mnemonics[k] = mnemonic_of(op);
-            let pos = positions.get(&i.val()).copied().unwrap_or(usize::MAX);
-            let pos = u32::try_from(pos).unwrap_or(u32::MAX);
-            (mnemonic_class(op), h, pos, k as u32)
-        })
+    let mut named: Vec<Named> = (0..sigs.insts.len())
+        .filter(|&k| !sigs.voids[k])
+        .map(|k| (mnemonic_class(sigs.opcodes[k]), sigs.full[k], 0, k as u32))
         .collect();
     named.sort_unstable();
+    place_group_members(&mut named, sigs, positions);
     let stems = group_stems(&named);
-    for at in naming_order(&named, only_unnamed) {
-        let (_, h, _, k) = named[at];
-        let (digits, member) = stems[at];
-        name.clear();
-        name.push_str(mnemonics[k as usize]);
-        name.push('.');
-        push_hex(&mut name, h >> (64 - 4 * digits), digits);
-        if member > 0 {
-            name.push('.');
-            push_decimal(&mut name, member as usize);
+    let mut rename = |k: usize, stem: (u32, u32)| {
+        write_name(&mut name, mnemonic_of(sigs.opcodes[k]), sigs.full[k], stem);
+        renamer.set(sigs.insts[k].val(), &name);
+    };
+    if only_unnamed {
+        for (entry, &stem) in named.iter().zip(&stems) {
+            rename(entry.3 as usize, stem);
         }
-        renamer.set(sigs.insts[k as usize].val(), &name);
+    } else {
+        for (k, stem) in stems_by_index(&named, &stems, sigs.insts.len()) {
+            rename(k, stem);
+        }
     }
     renamer.finish();
+}
+
+/// Sorts the members of each group (a run of equal mnemonic and hash) by
+/// canonical position, then index: `named` is then in (mnemonic, hash,
+/// position, index) order. Only members of a group need their position.
+fn place_group_members(named: &mut [Named], sigs: &Signatures, positions: &Positions) {
+    for run in named.chunk_by_mut(|a, b| a.0 == b.0 && a.1 == b.1) {
+        if run.len() > 1 {
+            for entry in run.iter_mut() {
+                let v = sigs.insts[entry.3 as usize].val();
+                let pos = positions.get(&v).copied().unwrap_or(usize::MAX);
+                entry.2 = u32::try_from(pos).unwrap_or(u32::MAX);
+            }
+            run.sort_unstable();
+        }
+    }
+}
+
+/// `mnemonic.<hash digits>`, then `.member` after a group's first.
+fn write_name(name: &mut String, mnemonic: &str, h: u64, (digits, member): (u32, u32)) {
+    name.clear();
+    name.push_str(mnemonic);
+    name.push('.');
+    push_hex(name, h >> (64 - 4 * digits), digits);
+    if member > 0 {
+        name.push('.');
+        push_decimal(name, member as usize);
+    }
+}
+
+/// The stems of the named instructions in instruction order (the canonical
+/// block order): a canonical function is renamed in that order, so LLVM
+/// allocates the names about in the order it prints them (the printer
+/// reads them in sequence instead of all over memory). The names do not
+/// depend on this order: every value gets a new name, each unique, and a
+/// name still held by an old one is set again at the end ([`Renamer`]).
+/// (With `only_unnamed` some values keep the input's names, a new name can
+/// clash with one for good, and LLVM's suffix for it would depend on the
+/// order: there the order stays that of the groups.)
+fn stems_by_index(
+    named: &[Named],
+    stems: &[(u32, u32)],
+    len: usize,
+) -> impl Iterator<Item = (usize, (u32, u32))> {
+    // digits 0: not named
+    let mut by_index = vec![(0, 0); len];
+    for (entry, &stem) in named.iter().zip(stems) {
+        by_index[entry.3 as usize] = stem;
+    }
+    by_index
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (digits, _))| *digits > 0)
 }
 
 /// For each entry of the sorted `named`: how many hex digits of its hash
@@ -141,23 +184,6 @@ fn group_stems(named: &[Named]) -> Vec<(u32, u32)> {
         stems.extend((0..(end - start) as u32).map(|member| (digits, member)));
     }
     stems
-}
-
-/// The order in which the entries of `named` are renamed. A canonical
-/// function is renamed in canonical position order: LLVM then allocates
-/// the names in the order it prints them (the printer reads them in
-/// sequence instead of all over memory). The names do not depend on this
-/// order: every value gets a new name, each unique, and a name still held
-/// by an old one is set again at the end ([`Renamer`]). With `only_unnamed`
-/// some values keep the input's names, a new name can clash with one for
-/// good, and LLVM's suffix for it would depend on the order: there the
-/// order stays that of the groups.
-fn naming_order(named: &[Named], only_unnamed: bool) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..named.len()).collect();
-    if !only_unnamed {
-        order.sort_unstable_by_key(|&at| (named[at].2, named[at].3));
-    }
-    order
 }
 
 /// A number per mnemonic: equal numbers are equal [`mnemonic`]s (the

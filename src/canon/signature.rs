@@ -54,6 +54,11 @@ pub struct Signatures {
     pub base: Vec<u64>,
     /// Hashes of non-instruction operands (arguments, constants, globals...).
     pub(super) leaf: HashMap<Val, u64>,
+    /// The opcode of each instruction (same indexing as `insts`), read once:
+    /// the later stages need not reach into every instruction for it.
+    pub opcodes: Vec<LLVMOpcode>,
+    /// Whether each instruction's result is `void` (same indexing).
+    pub voids: Vec<bool>,
 }
 
 impl Signatures {
@@ -65,6 +70,8 @@ impl Signatures {
             full,
             base: based.base,
             leaf: based.leaf,
+            opcodes: based.opcodes,
+            voids: based.voids,
         }
     }
 
@@ -273,6 +280,7 @@ pub(super) struct BaseHashes {
     pub opcodes: Vec<LLVMOpcode>,
     pub predicates: Vec<Option<&'static str>>,
     pub blocks: Vec<u32>,
+    pub voids: Vec<bool>,
 }
 
 /// Base hashes of the instructions of `blocks` (all of `func`'s blocks, in
@@ -314,6 +322,7 @@ pub(super) fn base_hashes(
     let mut base = Vec::with_capacity(insts.len());
     let mut opcodes = Vec::with_capacity(insts.len());
     let mut predicates = Vec::with_capacity(insts.len());
+    let mut voids = Vec::with_capacity(insts.len());
     let mut attributes = String::new();
     let mut descriptors: Vec<u64> = Vec::new();
     let mut pairs: Vec<(u64, Result<usize, u64>, u64)> = Vec::new();
@@ -373,6 +382,7 @@ pub(super) fn base_hashes(
         base.push(h.finish());
         opcodes.push(op);
         predicates.push(pred);
+        voids.push(inst.val().is_void());
     }
     BaseHashes {
         insts,
@@ -383,6 +393,7 @@ pub(super) fn base_hashes(
         opcodes,
         predicates,
         blocks: block_index,
+        voids,
     }
 }
 
@@ -431,19 +442,41 @@ impl Describe<'_> {
 
 /// For each instruction, its users as (user index, operand position); the
 /// position is `u32::MAX` where operand order carries no meaning (commutative
-/// operations, compares, PHIs).
-fn users_of(opcodes: &[LLVMOpcode], operands: &OperandLists) -> Vec<Vec<(usize, u32)>> {
-    let mut users: Vec<Vec<(usize, u32)>> = vec![Vec::new(); opcodes.len()];
+/// operations, compares, PHIs). Flattened, one slice per instruction.
+struct Users {
+    flat: Vec<(usize, u32)>,
+    start: Vec<usize>,
+}
+
+impl Users {
+    fn of(&self, i: usize) -> &[(usize, u32)] {
+        &self.flat[self.start[i]..self.start[i + 1]]
+    }
+}
+
+fn users_of(opcodes: &[LLVMOpcode], operands: &OperandLists) -> Users {
+    let used = |u: usize| operands.of(u).iter().filter_map(|o| o.ok());
+    let mut start = vec![0usize; opcodes.len() + 1];
+    for u in 0..opcodes.len() {
+        for j in used(u) {
+            start[j + 1] += 1;
+        }
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut next = start.clone();
+    let mut flat = vec![(0, 0); start[opcodes.len()]];
     for (u, &op) in opcodes.iter().enumerate() {
-        let ops = operands.of(u);
         let unordered = is_commutative_binop(op) || is_compare(op) || op == LLVMOpcode::LLVMPHI;
-        for (k, o) in ops.iter().enumerate() {
-            if let Ok(j) = o {
-                users[*j].push((u, if unordered { u32::MAX } else { k as u32 }));
+        for (k, o) in operands.of(u).iter().enumerate() {
+            if let Ok(j) = *o {
+                flat[next[j]] = (u, if unordered { u32::MAX } else { k as u32 });
+                next[j] += 1;
             }
         }
     }
-    users
+    Users { flat, start }
 }
 
 /// A refinement step.
@@ -470,12 +503,7 @@ enum Step {
 /// next step of the schedule `Block`, `UserShapes`, `Up`, `Up`, ... runs once,
 /// followed again by `Down`s. Stops when nothing collides, when an `Up` and
 /// the `Down`s after it separate nothing, or after [`MAX_ROUNDS`] rounds.
-fn refine(
-    mut full: Vec<u64>,
-    based: &BaseHashes,
-    users: &[Vec<(usize, u32)>],
-    block_of: &[u64],
-) -> Vec<u64> {
+fn refine(mut full: Vec<u64>, based: &BaseHashes, users: &Users, block_of: &[u64]) -> Vec<u64> {
     let (base, insts, operands) = (&based.base, &based.insts, &based.operands);
     let all: Vec<usize> = (0..full.len()).collect();
     let mut colliding = collisions(&full, &all);
@@ -569,15 +597,10 @@ fn refine(
 }
 
 /// One round of refinement by the set of users' base shapes.
-fn refine_user_shapes(
-    full: &[u64],
-    colliding: &[usize],
-    users: &[Vec<(usize, u32)>],
-    base: &[u64],
-) -> Vec<u64> {
+fn refine_user_shapes(full: &[u64], colliding: &[usize], users: &Users, base: &[u64]) -> Vec<u64> {
     let mut next = full.to_vec();
     for &i in colliding {
-        let mut ctx: Vec<(u64, u32)> = users[i].iter().map(|&(u, k)| (base[u], k)).collect();
+        let mut ctx: Vec<(u64, u32)> = users.of(i).iter().map(|&(u, k)| (base[u], k)).collect();
         ctx.sort_unstable();
         ctx.dedup();
         let mut h = StableHasher::new().u64(full[i]).str("shapes");
@@ -627,10 +650,10 @@ fn refine_down(
 }
 
 /// One round of refinement by user hashes.
-fn refine_up(full: &[u64], colliding: &[usize], users: &[Vec<(usize, u32)>]) -> Vec<u64> {
+fn refine_up(full: &[u64], colliding: &[usize], users: &Users) -> Vec<u64> {
     let mut next = full.to_vec();
     for &i in colliding {
-        let mut ctx: Vec<(u64, u32)> = users[i].iter().map(|&(u, k)| (full[u], k)).collect();
+        let mut ctx: Vec<(u64, u32)> = users.of(i).iter().map(|&(u, k)| (full[u], k)).collect();
         ctx.sort_unstable();
         let mut h = StableHasher::new().u64(full[i]).str("up");
         for (uh, k) in ctx {
