@@ -296,7 +296,8 @@ pub fn canonical_text_for(
         module.set_source_filename("");
     }
     module.set_identifier(&id);
-    let printed = module.print();
+    // The canonical text of a textual input is about as long as the input.
+    let printed = module.print_with_capacity(input.len() + input.len() / 4);
     let printed = if opts.relative_debug_lines {
         debug_lines::relative(&debug_locations::inline(&printed))
     } else {

@@ -28,11 +28,6 @@ pub mod edit;
 pub mod passes;
 pub mod summary;
 
-extern "C" {
-    #[link_name = "free"]
-    fn libc_free(p: *mut std::ffi::c_void);
-}
-
 mod shim {
     use llvm_sys::prelude::*;
     extern "C" {
@@ -51,7 +46,11 @@ mod shim {
         pub fn irgit_may_read_memory(i: LLVMValueRef) -> i32;
         pub fn irgit_is_commutative(i: LLVMValueRef) -> i32;
         pub fn irgit_sort_block_uses(f: LLVMValueRef);
-        pub fn irgit_print_module(m: LLVMModuleRef, len: *mut usize) -> *mut std::os::raw::c_char;
+        pub fn irgit_print_module_to(
+            m: LLVMModuleRef,
+            sink: extern "C" fn(*mut std::ffi::c_void, *const std::os::raw::c_char, usize),
+            ctx: *mut std::ffi::c_void,
+        );
     }
 }
 
@@ -221,16 +220,35 @@ impl<'ctx> IrModule<'ctx> {
 
     /// Prints the module as textual IR (LLVM's own printer).
     pub fn print(&self) -> String {
+        self.print_with_capacity(0)
+    }
+
+    /// [`Self::print`] into a buffer that first reserves `capacity` bytes
+    /// (what the text is expected to take: the buffer then never moves).
+    pub fn print_with_capacity(&self, capacity: usize) -> String {
+        extern "C" fn append(
+            out: *mut std::ffi::c_void,
+            bytes: *const std::os::raw::c_char,
+            len: usize,
+        ) {
+            // SAFETY: `out` is the Vec below, `bytes` a chunk of `len` bytes.
+            unsafe {
+                let out = &mut *(out as *mut Vec<u8>);
+                out.extend_from_slice(std::slice::from_raw_parts(bytes as *const u8, len));
+            }
+        }
+        let mut bytes: Vec<u8> = Vec::with_capacity(capacity);
         // Through the shim: a buffered stream (LLVMPrintModuleToString's is
         // unbuffered, which costs more than the rest of the printing).
         unsafe {
-            let mut len = 0usize;
-            let p = shim::irgit_print_module(self.raw(), &mut len);
-            let bytes = std::slice::from_raw_parts(p as *const u8, len).to_vec();
-            libc_free(p as *mut std::ffi::c_void);
-            String::from_utf8(bytes)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+            shim::irgit_print_module_to(
+                self.raw(),
+                append,
+                &mut bytes as *mut Vec<u8> as *mut std::ffi::c_void,
+            );
         }
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 
     /// Runs LLVM's verifier.

@@ -136,24 +136,40 @@ char *irgit_operand_texts(const LLVMValueRef *Vals, size_t N) {
 
 } // extern "C"
 
+namespace {
+// A buffered stream that passes each full buffer to a callback.
+class SinkStream : public raw_ostream {
+  void (*Sink)(void *, const char *, size_t);
+  void *Ctx;
+  uint64_t Written = 0;
+
+  void write_impl(const char *Ptr, size_t Size) override {
+    Sink(Ctx, Ptr, Size);
+    Written += Size;
+  }
+  uint64_t current_pos() const override { return Written; }
+
+public:
+  SinkStream(void (*S)(void *, const char *, size_t), void *C)
+      : Sink(S), Ctx(C) {
+    SetBufferSize(1 << 16);
+  }
+  ~SinkStream() override { flush(); }
+};
+} // namespace
+
 extern "C" {
 
-// Prints module M as textual IR into a malloc'ed buffer of *Len bytes (free
-// with free()). LLVMPrintModuleToString writes through an unbuffered string
-// stream, so every token crosses formatted_raw_ostream's column tracking on
-// its own; a buffered stream prints the same text in 64 KiB chunks.
-char *irgit_print_module(LLVMModuleRef M, size_t *Len) {
-  std::string Out;
-  {
-    raw_string_ostream OS(Out);
-    OS.SetBufferSize(1 << 16);
-    unwrap(M)->print(OS, nullptr);
-  }
-  char *Buf = static_cast<char *>(malloc(Out.size() + 1));
-  memcpy(Buf, Out.data(), Out.size());
-  Buf[Out.size()] = 0;
-  *Len = Out.size();
-  return Buf;
+// Prints module M as textual IR, handing the text to Sink(Ctx, bytes, len)
+// in 64 KiB chunks: the caller's buffer is the only copy of the text (a
+// string stream would grow and copy its own, then another for the caller).
+// LLVMPrintModuleToString writes through an unbuffered string stream, so
+// every token would cross formatted_raw_ostream's column tracking on its own.
+void irgit_print_module_to(LLVMModuleRef M,
+                           void (*Sink)(void *, const char *, size_t),
+                           void *Ctx) {
+  SinkStream OS(Sink, Ctx);
+  unwrap(M)->print(OS, nullptr);
 }
 
 } // extern "C"
