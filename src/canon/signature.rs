@@ -664,16 +664,20 @@ fn refine_up(full: &[u64], colliding: &[usize], users: &Users) -> Vec<u64> {
     next
 }
 
-/// Those of `among` whose hash occurs more than once in `among`.
+/// Those of `among` whose hash occurs more than once in `among` (found by
+/// sorting: a hash map of every hash costs a cache miss per value).
 fn collisions(hashes: &[u64], among: &[usize]) -> Vec<usize> {
-    let mut count: HashMap<u64, u32> =
-        HashMap::with_capacity_and_hasher(among.len(), Default::default());
-    for &i in among {
-        *count.entry(hashes[i]).or_insert(0) += 1;
-    }
+    let mut sorted: Vec<u64> = among.iter().map(|&i| hashes[i]).collect();
+    sorted.sort_unstable();
+    let mut repeated: Vec<u64> = sorted
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    repeated.dedup();
     among
         .iter()
         .copied()
-        .filter(|&i| count[&hashes[i]] > 1)
+        .filter(|&i| repeated.binary_search(&hashes[i]).is_ok())
         .collect()
 }
