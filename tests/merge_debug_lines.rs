@@ -150,16 +150,42 @@ fn git_merge_clean(file: &str, [base, ours, theirs]: [&str; 3]) -> String {
 #[test]
 fn an_edit_of_a_helper_inlined_at_o2_merges_with_an_edit_of_its_caller() {
     let source = include_str!("corpus/globals.c");
+    let ours = source.replace("k < 25", "k <= 25");
+    let theirs = edited_source(source, &[(13, "  calls++;")]);
+    let both = edited_source(&ours, &[(13, "  calls++;")]);
+    assert_o2_merge_is_both_edits("globals", [source, &ours, &theirs, &both]);
+}
+
+/// At -O2 -g, theirs changes the loop of `insertion_sort`, a static helper
+/// inlined into `main`; ours changes a shift in `main`. Theirs' edit
+/// renumbers the atom groups of `main`'s locations, among them those of
+/// instructions next to ours' change: the code merges, then each
+/// instruction's location (theirs', which is the one that changed).
+#[test]
+fn a_location_one_side_changed_next_to_the_others_code_merges() {
+    let source = include_str!("corpus/arrays.c");
+    let ours = source.replace("(seed >> 16)", "(seed >> 17)");
+    let theirs = source.replace(
+        "for (int i = 1; i < n; i++)",
+        "for (int i = 1; i <= n; i++)",
+    );
+    let both = ours.replace(
+        "for (int i = 1; i < n; i++)",
+        "for (int i = 1; i <= n; i++)",
+    );
+    assert_ne!(theirs, source);
+    assert_o2_merge_is_both_edits("arrays", [source, &ours, &theirs, &both]);
+}
+
+/// Compiles `[base, ours, theirs, both]` (C sources of `name.c`) at -O2 -g,
+/// merges with git and the driver, and checks the merge is clean and what
+/// clang gives for both edits, code and debug info.
+fn assert_o2_merge_is_both_edits(name: &str, sources: [&str; 4]) {
     let build = tempfile::tempdir().unwrap();
-    let ir = |src: &str| compile(build.path(), "globals", src, "-O2");
-    let ours_src = source.replace("k < 25", "k <= 25");
-    let theirs_src = edited_source(source, &[(13, "  calls++;")]);
-    let both_src = edited_source(&ours_src, &[(13, "  calls++;")]);
-    assert_ne!(ours_src, source);
-    let (base, ours, theirs, both) = (ir(source), ir(&ours_src), ir(&theirs_src), ir(&both_src));
-    assert!(theirs.contains("inlinedAt:"), "next_id is not inlined");
-    let merged = git_merge_clean("globals.ll", [&base, &ours, &theirs]);
-    // stdio.h's checksum is the same on all sides, and kept.
+    let [base, ours, theirs, both] = sources.map(|s| compile(build.path(), name, s, "-O2"));
+    assert!(theirs.contains("inlinedAt:"), "the helper is not inlined");
+    let merged = git_merge_clean(&format!("{name}.ll"), [&base, &ours, &theirs]);
+    // Checksums the same on all sides (stdio.h's) are kept.
     assert_eq!(
         canon(&without_checksums(&merged), "merged"),
         canon(&without_checksums(&both), "both edits"),

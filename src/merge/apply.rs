@@ -22,7 +22,7 @@ use std::borrow::Cow;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::conflict::{merge3, Chunk};
+use super::conflict::Chunk;
 use super::matching::{match_function, Matching, Matchings};
 use super::model::{
     def_name, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref, Side,
@@ -483,7 +483,7 @@ fn merge_function<'a>(
                 sep(&mut local);
                 labels.push(label);
                 local.text(format!("{label}:"));
-                for c in merge3(ol, la, lb) {
+                for c in super::locations::merge_block(ol, la, lb) {
                     match c {
                         Chunk::Clean(v) => {
                             for l in v {

@@ -17,7 +17,8 @@
 //! Stages: [`model`] (parse canonical text), [`matching`] (A→O, B→O),
 //! [`diff`] (block diffs as maximal intervals), [`conflict`] (rules and
 //! union), [`apply`] (module-wide union over base identities), [`render`]
-//! (markers), [`isomorphic`] (the structured result recognized in git's),
+//! (markers), [`locations`] (a block's `!dbg` merged after its code),
+//! [`isomorphic`] (the structured result recognized in git's),
 //! [`faithful`], [`lines`] and [`placed`] (ours' text), [`fallback`] (line merge),
 //! [`cli`] (the driver).
 
@@ -32,6 +33,7 @@ pub mod fallback;
 pub mod isomorphic;
 pub mod lines;
 pub mod llvm_comments;
+pub mod locations;
 pub mod matching;
 pub mod model;
 pub mod placed;

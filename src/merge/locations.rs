@@ -1,0 +1,307 @@
+//! Debug locations merged apart from the code they are attached to.
+//!
+//! At -O2 -g one side's edit changes the `!dbg` of instructions it did not
+//! otherwise touch (a helper inlined into the edited function: its atom
+//! groups renumbered), next to the other side's change of code. Merged as
+//! whole lines, that is a conflict. Here a block's code merges first (its
+//! lines without their `!dbg`, under the usual rules), then each merged
+//! instruction's location: an instruction is paired with the base's (equal
+//! code, or the same value or kind of instruction at the same place in a
+//! stretch both versions replaced line for line); the side that changed the
+//! location wins, and two sides that changed it differently conflict on that
+//! instruction.
+//!
+//! ```text
+//! base:   %t = trunc i32 %x to i16, !dbg !5
+//! ours:   %t = trunc nuw i32 %x to i16, !dbg !5     (the code)
+//! theirs: %t = trunc i32 %x to i16, !dbg !9         (the location)
+//! merged: %t = trunc nuw i32 %x to i16, !dbg !9
+//! ```
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::conflict::{merge3, Chunk};
+use super::diff;
+use super::model::{def_name, Line};
+
+/// How a `!dbg` attachment starts.
+const DBG: &str = ", !dbg !";
+
+/// Marks the end of a line's code and the start of where it came from.
+const ORIGIN: char = '\u{0}';
+
+/// Three-way merge of a block's lines, code first, then locations.
+pub fn merge_block<'a>(o: &[Line<'a>], a: &[Line<'a>], b: &[Line<'a>]) -> Vec<Chunk<'a>> {
+    let sides = [o, a, b];
+    if !sides.iter().any(|s| s.iter().any(|l| l.key.contains(DBG))) {
+        return merge3(o, a, b);
+    }
+    let code: [Vec<Line<'a>>; 3] = std::array::from_fn(|s| {
+        let lines = sides[s].iter().enumerate();
+        lines.map(|(i, l)| code_of(l, s, i)).collect()
+    });
+    let to_base = [partners(&code[0], &code[1]), partners(&code[0], &code[2])];
+    let from_base = to_base
+        .clone()
+        .map(|m| m.into_iter().map(|(s, o)| (o, s)).collect());
+    let located = Located {
+        sides,
+        to_base,
+        from_base,
+    };
+    let mut out: Vec<Chunk<'a>> = Vec::new();
+    for chunk in merge3(&code[0], &code[1], &code[2]) {
+        let pieces = match chunk {
+            Chunk::Clean(v) => located.clean(&v),
+            Chunk::Conflict { ours, base, theirs } => vec![Chunk::Conflict {
+                ours: located.originals(&ours),
+                base: located.originals(&base),
+                theirs: located.originals(&theirs),
+            }],
+        };
+        for p in pieces {
+            match (out.last_mut(), p) {
+                (Some(Chunk::Clean(v)), Chunk::Clean(w)) => v.extend(w),
+                (_, p) => out.push(p),
+            }
+        }
+    }
+    out
+}
+
+/// The byte range of `s`'s `!dbg` attachment (`, !dbg !N`).
+fn attachment(s: &str) -> Option<std::ops::Range<usize>> {
+    let at = s.find(DBG)?;
+    let token = at + DBG.len();
+    let end = s[token..]
+        .find(|c: char| c == ',' || c.is_whitespace())
+        .map_or(s.len(), |e| token + e);
+    Some(at..end)
+}
+
+/// `s` without its `!dbg` attachment.
+fn without_location(s: &str) -> Cow<'_, str> {
+    match attachment(s) {
+        Some(r) => Cow::Owned(format!("{}{}", &s[..r.start], &s[r.end..])),
+        None => Cow::Borrowed(s),
+    }
+}
+
+/// Line `i` of version `side` without its location, its origin appended
+/// to its output.
+fn code_of<'a>(l: &Line<'a>, side: usize, i: usize) -> Line<'a> {
+    Line {
+        key: Cow::Owned(without_location(&l.key).into_owned()),
+        out: Cow::Owned(format!("{}{ORIGIN}{side}:{i}", without_location(&l.out))),
+    }
+}
+
+/// (version, index) of a line made by [`code_of`].
+fn origin(l: &Line) -> (usize, usize) {
+    let (_, tag) = l.out.rsplit_once(ORIGIN).expect("a line of the code merge");
+    let (s, i) = tag.split_once(':').expect("an origin");
+    (s.parse().expect("a version"), i.parse().expect("an index"))
+}
+
+/// What kind of instruction a line is: the value it defines, else its
+/// first word.
+fn shape(l: &Line) -> String {
+    let text = l.out.split(ORIGIN).next().unwrap_or("");
+    match def_name(text) {
+        Some(d) => format!("%{d}"),
+        None => text.split_whitespace().next().unwrap_or("").to_string(),
+    }
+}
+
+/// Each side line's base line: equal code (the diff's common lines), or in
+/// a stretch both replaced with as many lines, the line at the same place
+/// when it is the same value or kind of instruction.
+fn partners(o: &[Line], s: &[Line]) -> HashMap<usize, usize> {
+    let ok: Vec<&str> = o.iter().map(|l| &*l.key).collect();
+    let sk: Vec<&str> = s.iter().map(|l| &*l.key).collect();
+    let mut out = HashMap::default();
+    let (mut pi, mut pj) = (0, 0);
+    let ends = std::iter::once((o.len(), s.len()));
+    for (i, j) in diff::common(&ok, &sk).into_iter().chain(ends) {
+        if i - pi == j - pj {
+            let gap = (pi..i).zip(pj..j);
+            out.extend(
+                gap.filter(|&(x, y)| shape(&o[x]) == shape(&s[y]))
+                    .map(|(x, y)| (y, x)),
+            );
+        }
+        if i < o.len() {
+            out.insert(j, i);
+        }
+        (pi, pj) = (i + 1, j + 1);
+    }
+    out
+}
+
+/// The three versions and how ours' and theirs' lines pair with the base's.
+struct Located<'s, 'a> {
+    sides: [&'s [Line<'a>]; 3],
+    /// Ours', theirs': side index → base index.
+    to_base: [HashMap<usize, usize>; 2],
+    /// Ours', theirs': base index → side index.
+    from_base: [HashMap<usize, usize>; 2],
+}
+
+impl<'a> Located<'_, 'a> {
+    /// The lines as the versions have them.
+    fn originals(&self, lines: &[Line]) -> Vec<Line<'a>> {
+        lines
+            .iter()
+            .map(|l| {
+                let (s, i) = origin(l);
+                self.sides[s][i].clone()
+            })
+            .collect()
+    }
+
+    /// Line `i` of version `side` and its partners: [base, ours, theirs].
+    fn partners_of(&self, side: usize, i: usize) -> [Option<usize>; 3] {
+        let base = match side {
+            0 => Some(i),
+            s => self.to_base[s - 1].get(&i).copied(),
+        };
+        let partner = |s: usize| match s == side {
+            true => Some(i),
+            false => base.and_then(|o| self.from_base[s - 1].get(&o).copied()),
+        };
+        [base, partner(1), partner(2)]
+    }
+
+    /// A clean stretch of merged code, each line with its location decided.
+    fn clean(&self, v: &[Line]) -> Vec<Chunk<'a>> {
+        v.iter().map(|l| self.located(l)).collect()
+    }
+
+    fn located(&self, l: &Line) -> Chunk<'a> {
+        let (side, i) = origin(l);
+        let own = &self.sides[side][i];
+        let at = self.partners_of(side, i);
+        let Some(o) = at[0] else {
+            return Chunk::Clean(vec![own.clone()]);
+        };
+        let loc = |s: usize| at[s].map(|x| self.sides[s][x].key.as_ref()).map(key_loc);
+        let base = key_loc(&self.sides[0][o].key);
+        let (ours, theirs) = (loc(1).unwrap_or(base), loc(2).unwrap_or(base));
+        let winner = if ours == base {
+            2
+        } else if theirs == base || ours == theirs {
+            1
+        } else {
+            let line = |s: usize| at[s].map(|x| self.sides[s][x].clone());
+            return Chunk::Conflict {
+                ours: line(1).into_iter().collect(),
+                base: vec![self.sides[0][o].clone()],
+                theirs: line(2).into_iter().collect(),
+            };
+        };
+        let from = at[winner].map_or(&self.sides[0][o], |x| &self.sides[winner][x]);
+        Chunk::Clean(vec![with_location_of(own, from)])
+    }
+}
+
+/// The location part of a key (`None`: no `!dbg`).
+fn key_loc(key: &str) -> Option<&str> {
+    attachment(key).map(|r| &key[r])
+}
+
+/// `line` with the `!dbg` attachment `from` has (or none).
+fn with_location_of<'a>(line: &Line<'a>, from: &Line) -> Line<'a> {
+    if key_loc(&line.key) == key_loc(&from.key) {
+        return line.clone();
+    }
+    let moved = |s: &str, f: &str| -> String {
+        let code = without_location(s);
+        let Some(r) = attachment(f) else {
+            return code.into_owned();
+        };
+        let at = attachment(s).map_or_else(|| first_attachment(&code), |r| r.start);
+        format!("{}{}{}", &code[..at], &f[r], &code[at..])
+    };
+    Line {
+        key: Cow::Owned(moved(&line.key, &from.key)),
+        out: Cow::Owned(moved(&line.out, &from.out)),
+    }
+}
+
+/// Where LLVM prints a `!dbg` attachment in an instruction that has none:
+/// before its other attachments (`, !tbaa !3`), else at the end.
+fn first_attachment(code: &str) -> usize {
+    code.match_indices(", !")
+        .find(|(p, _)| {
+            let c = code[p + 3..].chars().next();
+            c.is_some_and(|c| c.is_ascii_alphabetic())
+        })
+        .map_or(code.len(), |(p, _)| p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(v: &[&'static str]) -> Vec<Line<'static>> {
+        v.iter().map(|s| Line::verbatim(s)).collect()
+    }
+
+    fn clean(c: &[Chunk]) -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        for x in c {
+            match x {
+                Chunk::Clean(v) => out.extend(v.iter().map(|l| l.out.to_string())),
+                Chunk::Conflict { .. } => return None,
+            }
+        }
+        Some(out)
+    }
+
+    #[test]
+    fn code_from_one_side_and_location_from_the_other() {
+        let o = lines(&[
+            "%t = trunc i32 %x to i16, !dbg !5",
+            "%u = urem i16 %t, 10, !dbg !5",
+        ]);
+        let a = lines(&[
+            "%t = trunc nuw i32 %x to i16, !dbg !5",
+            "%u = urem i16 %t, 10, !dbg !5",
+        ]);
+        let b = lines(&[
+            "%t = trunc i32 %x to i16, !dbg !9",
+            "%u = urem i16 %t, 10, !dbg !9",
+        ]);
+        assert_eq!(
+            clean(&merge_block(&o, &a, &b)).unwrap(),
+            [
+                "%t = trunc nuw i32 %x to i16, !dbg !9",
+                "%u = urem i16 %t, 10, !dbg !9"
+            ]
+        );
+    }
+
+    #[test]
+    fn two_new_locations_of_one_instruction_conflict() {
+        let o = lines(&["store i32 %x, ptr @g, !dbg !5", "ret void"]);
+        let a = lines(&["store i32 %x, ptr @g, !dbg !6", "ret void"]);
+        let b = lines(&["store i32 %x, ptr @g, !dbg !7", "ret void"]);
+        assert_eq!(clean(&merge_block(&o, &a, &b)), None);
+    }
+
+    #[test]
+    fn a_location_given_or_taken_keeps_the_other_attachments() {
+        let o = lines(&["%v = load i32, ptr @g, !tbaa !3", "ret i32 %v, !dbg !4"]);
+        let a = lines(&[
+            "%v = load i32, ptr @g, !dbg !8, !tbaa !3",
+            "ret i32 %v, !dbg !4",
+        ]);
+        let b = lines(&["%v = load i32, ptr @g, !tbaa !3", "ret i32 %v"]);
+        assert_eq!(
+            clean(&merge_block(&o, &a, &b)).unwrap(),
+            ["%v = load i32, ptr @g, !dbg !8, !tbaa !3", "ret i32 %v"]
+        );
+    }
+}
