@@ -257,3 +257,50 @@ fn an_inserted_call_renames_at_most_its_block() {
         failures.join("\n")
     );
 }
+
+/// The lines of function `@name` in a canonical text.
+fn function_lines<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
+    let head = format!("@{name}(");
+    text.lines()
+        .skip_while(|l| !(l.starts_with("define ") && l.contains(&head)))
+        .take_while(|l| *l != "}")
+        .collect()
+}
+
+/// Issue 16: a value's name does not change when only other instructions
+/// change. `total += rows;` inserted at the top of `triangle` (loops.c,
+/// clang-22 -O0) adds a load of a variable that the loop header also loads;
+/// every line of the old function must still be there, unchanged.
+#[test]
+fn an_inserted_read_of_a_variable_renames_no_other_value() {
+    use common::c_edits::{compile_c_text, Level};
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/loops.c"))
+        .unwrap();
+    let mut lines: Vec<&str> = src.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim() == "long total = 0;")
+        .expect("loops.c declares total in triangle");
+    lines.insert(at + 1, "  total += rows;");
+    let edited = lines.join("\n") + "\n";
+    let level = Level::ALL[0];
+    assert_eq!((level.opt, level.debug), ("-O0", false));
+    let old = compile_c_text(&src, "loops.c", level, false).unwrap();
+    let new = compile_c_text(&edited, "loops.c", level, false).unwrap();
+    let (old, new) = (
+        canon(&old, "loops.ll").unwrap(),
+        canon(&new, "loops.ll").unwrap(),
+    );
+    let (before, after) = (
+        function_lines(&old, "triangle"),
+        function_lines(&new, "triangle"),
+    );
+    assert!(before.len() > 30, "triangle not found:\n{old}");
+    let gone: Vec<&&str> = before.iter().filter(|l| !after.contains(l)).collect();
+    assert!(
+        gone.is_empty(),
+        "{} lines of @triangle changed:\n{}",
+        gone.len(),
+        first_diff_labeled(&before.join("\n"), &after.join("\n"), 60, "before", "after")
+    );
+}

@@ -19,10 +19,10 @@
 //!
 //! Names are not positions: a block is `bb.` + a hash of its place in the
 //! CFG (terminator and successor count, refined by its neighbours' places
-//! where blocks collide) and of its own outputs' opcodes. A neighbour's
-//! contents never enter, so a statement inserted in one block renames at
-//! most that block, and adding an `if` renames the blocks around it, not
-//! every block after it. The entry block is `entry`.
+//! where blocks collide). No block's contents enter, so a statement inserted
+//! in or deleted from a block renames no block, and adding an `if` renames
+//! the blocks around it, not every block after it. The entry block is
+//! `entry`.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -55,8 +55,8 @@ impl Layout {
 /// Canonical block keys of any function, each function's layout computed
 /// once: what a `blockaddress(@f, %bb)` constant stands for when `@f` has
 /// not been canonicalized yet (its labels are still the input's). A block's
-/// key comes from the CFG and the block's outputs, so it is the same before
-/// and after its function is canonicalized.
+/// key comes from the CFG alone, so it is the same before and after its
+/// function is canonicalized.
 #[derive(Default)]
 pub struct BlockKeyCache(std::cell::RefCell<HashMap<Func, Layout>>);
 
@@ -117,11 +117,10 @@ const BLOCK_ROUNDS: usize = 2;
 
 /// A block's identity: its terminator's opcode and successor count; where
 /// those collide, refined for a couple of rounds by the same of its
-/// predecessors and successors; then the opcode names of its own outputs
-/// (the instructions whose relative order is fixed). Editing a computation
-/// inside a block, or anything in a neighbour, leaves it alone. What still
-/// collides is told apart by reverse post-order rank within the collision.
-/// In a test ([`layout_as_written`]) the outputs are left out.
+/// predecessors and successors. The block's contents never enter (its
+/// outputs did up to form version 6: each inserted or deleted statement
+/// renamed its block). What still collides is told apart by reverse
+/// post-order rank within the collision.
 fn block_keys(order: &[Block], index: &HashMap<Block, usize>, as_written: bool) -> Vec<u64> {
     let n = order.len();
     let mut keys: Vec<u64> = order
@@ -187,19 +186,11 @@ fn block_keys(order: &[Block], index: &HashMap<Block, usize>, as_written: bool) 
             .collect();
         keys = next;
     }
-    // Then the block's own outputs: what it does, never its neighbours'.
-    if !as_written {
-        for (k, b) in keys.iter_mut().zip(order) {
-            let mut h = StableHasher::new().u64(*k).str("outputs");
-            for inst in b.iter_instructions() {
-                if super::order::is_output(inst) {
-                    h = h.str(inst.opcode_name());
-                }
-            }
-            *k = h.finish();
-        }
-    }
-    // Residual ties: rank in reverse post-order within the tie.
+    ranked(&keys)
+}
+
+/// Residual ties: rank in reverse post-order within the tie.
+fn ranked(keys: &[u64]) -> Vec<u64> {
     let mut seen: HashMap<u64, u64> = HashMap::default();
     keys.iter()
         .map(|&k| {

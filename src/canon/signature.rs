@@ -19,8 +19,11 @@
 //! are refined (Weisfeiler-Lehman style): first with the hashes of their
 //! operands (constant values included) as deep as that separates them, then
 //! with the index of their block, then with the hashes of their users. Instructions
-//! that are already unique keep their base hash, so an edit only renames the
+//! that are already unique keep their base hash, and a step that splits no
+//! group of equal hashes changes none of them, so an edit only renames the
 //! edited instruction and the few values whose disambiguation looked at it.
+//! Variables (allocas) and their reads are told apart before any of this
+//! ([`super::variables`]).
 //! Whatever still collides after refinement is structurally interchangeable
 //! as far as a bounded neighbourhood can tell; [`crate::canon::naming`]
 //! separates those by canonical position.
@@ -254,15 +257,52 @@ impl GlobalKeys {
 
 /// Computes base and refined hashes for every instruction of `func`.
 pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
-    let based = base_hashes(func, &layout.order, layout, globals);
+    let mut based = base_hashes(func, &layout.order, layout, globals);
     let users = users_of(&based.opcodes, &based.operands);
     let block_of: Vec<u64> = based
         .blocks
         .iter()
         .map(|&bi| layout.keys[bi as usize])
         .collect();
+    let reads_variables = super::variables::absorb_variables(
+        &mut based.base,
+        &based.insts,
+        &based.opcodes,
+        &based.operands,
+        &users,
+    );
+    absorb_variable_reads(&mut based, &reads_variables);
     let full = refine(based.base.clone(), &based, &users, &block_of);
     Signatures::from_base(based, full)
+}
+
+/// Every instruction with operands that use variables (`reads[j]`, see
+/// [`super::variables`]) absorbs their base hashes: `sext` of a load of
+/// `%a` and `sext` of a load of `%b` differ before any refinement, so one
+/// more `sext` of another variable collides with neither and renames
+/// neither. Other operands count as one and the same shape, so nothing
+/// changes at -O2, where there are no variables.
+fn absorb_variable_reads(based: &mut BaseHashes, reads: &[bool]) {
+    let own = based.base.clone();
+    let mut ops: Vec<u64> = Vec::new();
+    for (i, base) in based.base.iter_mut().enumerate() {
+        let list = based.operands.of(i);
+        if !list.iter().any(|o| matches!(o, Ok(j) if reads[*j])) {
+            continue;
+        }
+        ops.clear();
+        ops.extend(
+            list.iter()
+                .map(|o| o.map_or(0, |j| if reads[j] { own[j] } else { 0 })),
+        );
+        *base = feed_operands(
+            StableHasher::new().u64(own[i]).str("shapes"),
+            based.opcodes[i],
+            based.predicates[i],
+            &mut ops,
+        )
+        .finish();
+    }
 }
 
 /// The base hashes of a function's instructions, before any refinement.
@@ -443,13 +483,13 @@ impl Describe<'_> {
 /// For each instruction, its users as (user index, operand position); the
 /// position is `u32::MAX` where operand order carries no meaning (commutative
 /// operations, compares, PHIs). Flattened, one slice per instruction.
-struct Users {
+pub(super) struct Users {
     flat: Vec<(usize, u32)>,
     start: Vec<usize>,
 }
 
 impl Users {
-    fn of(&self, i: usize) -> &[(usize, u32)] {
+    pub(super) fn of(&self, i: usize) -> &[(usize, u32)] {
         &self.flat[self.start[i]..self.start[i + 1]]
     }
 }
@@ -493,7 +533,9 @@ enum Step {
     UserShapes,
     /// Colliding outputs (allocas, stores, calls: instructions whose
     /// relative order is fixed) absorb their rank among the outputs sharing
-    /// their hash; what they feed separates in the `Down`s that follow.
+    /// their hash, but the first keeps its hash: a copy of a call inserted
+    /// after it leaves its name alone. What they feed separates in the
+    /// `Down`s that follow.
     Anchor,
     /// Absorb the refined hashes of all users (off: see [`USE_FULL_USERS`]).
     Up,
@@ -515,6 +557,7 @@ fn refine(mut full: Vec<u64>, based: &BaseHashes, users: &Users, block_of: &[u64
         if colliding.is_empty() {
             break;
         }
+        let before = full.clone();
         full = match step {
             Step::Down => refine_down(&full, &colliding, based, &mut down_seen),
             Step::Block => {
@@ -543,6 +586,10 @@ fn refine(mut full: Vec<u64>, based: &BaseHashes, users: &Users, block_of: &[u64
                 for &i in &colliding {
                     if super::order::is_output(insts[i]) {
                         let r = rank.entry(full[i]).or_insert(0);
+                        if *r == 0 {
+                            *r += 1;
+                            continue;
+                        }
                         next[i] = StableHasher::new()
                             .u64(full[i])
                             .str("anchor")
@@ -576,6 +623,7 @@ fn refine(mut full: Vec<u64>, based: &BaseHashes, users: &Users, block_of: &[u64
                 }
             }
         };
+        keep_unsplit(&before, &mut full, &colliding);
         // Only colliding values were re-hashed, each to a fresh 64-bit hash,
         // so new collisions can only be among them.
         let now = collisions(&full, &colliding);
@@ -594,6 +642,22 @@ fn refine(mut full: Vec<u64>, based: &BaseHashes, users: &Users, block_of: &[u64
         };
     }
     full
+}
+
+/// Undoes a step for the groups it did not split: a step that tells
+/// nothing apart changes no name.
+fn keep_unsplit(before: &[u64], full: &mut [u64], colliding: &[usize]) {
+    let mut first: HashMap<u64, u64> = HashMap::default();
+    let mut split: HashMap<u64, bool> = HashMap::default();
+    for &i in colliding {
+        let f = *first.entry(before[i]).or_insert(full[i]);
+        *split.entry(before[i]).or_insert(false) |= f != full[i];
+    }
+    for &i in colliding {
+        if !split[&before[i]] {
+            full[i] = before[i];
+        }
+    }
 }
 
 /// One round of refinement by the set of users' base shapes.
