@@ -1,27 +1,70 @@
-//! Debug locations in the diff view, relative to their function.
+//! Debug lines in the diff view, relative to their function and block.
 //!
 //! ```text
 //! canonical (true lines)                                 view
 //! !12 = distinct !DISubprogram(name: "f", line: 40, ...) !12 = distinct !DISubprogram(name: "f", line: 40, ...)
-//! !30 = !DILocation(line: 43, column: 7, scope: !12)     !30 = !DILocation(line: sp+3, column: 7, scope: !12)
+//! !20 = distinct !DILexicalBlock(scope: !12, line: 42)   !20 = distinct !DILexicalBlock(scope: !12, line: sp+2)
+//! !21 = !DILocalVariable(name: "i", scope: !20, line: 42) !21 = !DILocalVariable(name: "i", scope: !20, line: scope+0)
+//! !30 = !DILocation(line: 43, column: 7, scope: !20)     !30 = !DILocation(line: scope+1, column: 7, scope: !20)
 //! ```
 //!
 //! A source line inserted above a function moves every location in it by
-//! the same amount. In the view, every `line:` of a node whose scope chain
-//! reaches a `DISubprogram` (locations, lexical blocks, local variables,
-//! labels) and the subprogram's `scopeLine:` are written relative to the
-//! subprogram's `line:` (`sp+3`, `sp-1`), so that shift shows once, on the
-//! subprogram. That is not LLVM syntax: [`absolute`] turns it back before a
-//! view is parsed again, so the view of a view is the view. The locations of
-//! instructions are written inline before this ([`super::debug_locations`]);
-//! the ones left here are those other nodes name.
+//! the same amount, and one inserted above a loop moves the loop's block
+//! and all that is in it. In the view, every `line:` of a node whose scope
+//! chain reaches a `DISubprogram` (lexical blocks, local variables, labels,
+//! the locations other nodes name) is written relative to the line of its
+//! scope: `scope+1` in a lexical block, `sp+3` in the subprogram itself (and
+//! the subprogram's `scopeLine:` relative to its `line:`), so that a shift
+//! shows once, on the outermost node it moves. That is not LLVM syntax:
+//! [`absolute`] turns it back before a view is parsed again, so the view of
+//! a view is the view. The locations of instructions are written inline
+//! before this ([`super::debug_locations`]); the ones left here are those
+//! other nodes name.
 
 use std::collections::HashMap;
+
+/// A `line:` value: true, or as the view writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line {
+    /// `line: 43`
+    At(i64),
+    /// `line: sp+3`: from the subprogram's line.
+    Sp(i64),
+    /// `line: scope+1`: from the line of the scope (a lexical block).
+    Scope(i64),
+}
+
+impl Line {
+    pub fn parse(v: &str) -> Option<Line> {
+        let delta = |d: &str| d.strip_prefix('+').unwrap_or(d).parse().ok();
+        if let Ok(n) = v.parse() {
+            return Some(Line::At(n));
+        }
+        match v.strip_prefix("sp") {
+            Some(d) => delta(d).map(Line::Sp),
+            None => delta(v.strip_prefix("scope")?).map(Line::Scope),
+        }
+    }
+
+    /// The number written, whatever it is relative to.
+    pub fn value(self) -> i64 {
+        match self {
+            Line::At(n) | Line::Sp(n) | Line::Scope(n) => n,
+        }
+    }
+
+    fn true_line(self) -> Option<i64> {
+        match self {
+            Line::At(n) => Some(n),
+            _ => None,
+        }
+    }
+}
 
 /// One `!N = ...` definition: its kind, `line:`, `scope:`.
 pub(super) struct Node {
     subprogram: bool,
-    line: Option<i64>,
+    line: Option<Line>,
     scope: Option<u32>,
 }
 
@@ -41,7 +84,7 @@ impl Nodes {
                 let rhs = &lines[i][off..];
                 (
                     n,
-                    node(rhs, field(rhs, "line").and_then(|(_, v)| v.parse().ok())),
+                    node(rhs, field(rhs, "line").and_then(|(_, v)| Line::parse(v))),
                 )
             })
             .collect();
@@ -53,11 +96,38 @@ impl Nodes {
         for _ in 0..64 {
             let node = self.nodes.get(&n)?;
             if node.subprogram {
-                return Some((n, node.line?));
+                return Some((n, node.line?.true_line()?));
             }
             n = node.scope?;
         }
         None
+    }
+
+    /// The first node from `n` up its scope chain that has a line (a
+    /// lexical block, a subprogram; not a lexical block file).
+    fn base_of(&self, mut n: u32) -> Option<u32> {
+        for _ in 0..64 {
+            let node = self.nodes.get(&n)?;
+            if node.subprogram || node.line.is_some() {
+                return Some(n);
+            }
+            n = node.scope?;
+        }
+        None
+    }
+
+    /// The true line of node `n`, whichever way it is written.
+    fn true_line(&self, n: u32, depth: usize) -> Option<i64> {
+        let node = self.nodes.get(&n)?;
+        match node.line? {
+            Line::At(l) => Some(l),
+            Line::Sp(d) => Some(self.subprogram_of(node.scope?)?.1 + d),
+            Line::Scope(d) if depth < 64 => {
+                let base = self.base_of(node.scope?)?;
+                Some(self.true_line(base, depth + 1)? + d)
+            }
+            Line::Scope(_) => None,
+        }
     }
 }
 
@@ -101,7 +171,7 @@ fn definitions(lines: &[&str]) -> HashMap<u32, (usize, usize)> {
     out
 }
 
-fn node(rhs: &str, line: Option<i64>) -> Node {
+fn node(rhs: &str, line: Option<Line>) -> Node {
     let body = rhs.strip_prefix("distinct ").unwrap_or(rhs);
     Node {
         subprogram: body.starts_with("!DISubprogram("),
@@ -141,39 +211,53 @@ pub fn with_field(line: &str, name: &str, value: &str) -> Option<String> {
     ))
 }
 
+/// `sp+D`: a line D below the subprogram's.
 pub(super) fn relative_text(delta: i64) -> String {
+    with_sign("sp", delta)
+}
+
+fn with_sign(base: &str, delta: i64) -> String {
     if delta < 0 {
-        format!("sp{delta}")
+        format!("{base}{delta}")
     } else {
-        format!("sp+{delta}")
+        format!("{base}+{delta}")
     }
 }
 
-/// The view's text of a printed module: lines relative to subprograms.
+/// The view's text of a printed module: lines relative to subprograms,
+/// or to the lexical block a node is in.
 pub fn relative(text: &str) -> String {
     rewrite_definitions(text, |nodes, n, line| {
         let node = &nodes.nodes[&n];
         if node.subprogram {
-            let own = node.line?;
+            let own = node.line?.true_line()?;
             let (_, scope_line) = field(line, "scopeLine")?;
             let delta = scope_line.parse::<i64>().ok()? - own;
             return with_field(line, "scopeLine", &relative_text(delta));
         }
         // Line 0 is "no line": not a position to move.
-        let at = node.line.filter(|&l| l != 0)?;
-        let (_, sp) = nodes.subprogram_of(node.scope?)?;
-        with_field(line, "line", &relative_text(at - sp))
+        let at = node.line?.true_line().filter(|&l| l != 0)?;
+        let scope = node.scope?;
+        let (_, sp) = nodes.subprogram_of(scope)?;
+        let base = nodes.base_of(scope)?;
+        let written = match nodes.nodes[&base].subprogram {
+            true => relative_text(at - sp),
+            false => with_sign("scope", at - nodes.true_line(base, 0)?),
+        };
+        with_field(line, "line", &written)
     })
 }
 
-/// A definition's text as the view numbers it: lines left out, absolute
-/// (a subprogram's, a global variable's, a type's) or relative (`sp+3`), so
-/// that a function moved down its source file keeps its `!N`, and so do
-/// its nodes when a line is inserted above them; nodes alike in one scope
-/// are told apart by their order ([`super::numbering::metadata_keys`]).
-pub fn without_lines(rhs: &str) -> String {
+/// A definition's text as the view numbers it: positions left out, lines
+/// absolute (a subprogram's, a global variable's, a type's) or relative
+/// (`sp+3`) and columns, so that a function moved down its source file
+/// keeps its `!N`, so do its nodes when a line is inserted above them, and
+/// so does a lexical block whose `for (...)` got longer, with all it holds;
+/// nodes alike in one scope are told apart by their order
+/// ([`super::numbering::metadata_keys`]).
+pub fn without_positions(rhs: &str) -> String {
     let mut out = rhs.to_string();
-    for name in ["line", "scopeLine"] {
+    for name in ["line", "scopeLine", "column"] {
         if field(&out, name).is_some() {
             out = with_field(&out, name, "_").unwrap_or(out);
         }
@@ -191,20 +275,23 @@ pub fn parse_relative(v: &str) -> Option<i64> {
 /// absolute lines, so that a view parses again.
 pub fn absolute(text: &str) -> String {
     let text = &super::debug_locations::absolute(text);
-    if !text.contains(": sp+") && !text.contains(": sp-") {
+    if ![": sp+", ": sp-", ": scope+", ": scope-"]
+        .iter()
+        .any(|p| text.contains(p))
+    {
         return text.to_string();
     }
     rewrite_definitions(text, |nodes, n, line| {
         let node = &nodes.nodes[&n];
         if node.subprogram {
-            let own = node.line?;
+            let own = node.line?.true_line()?;
             let (_, v) = field(line, "scopeLine")?;
             return with_field(line, "scopeLine", &(own + parse_relative(v)?).to_string());
         }
-        let (_, v) = field(line, "line")?;
-        let delta = parse_relative(v)?;
-        let (_, sp) = nodes.subprogram_of(node.scope?)?;
-        with_field(line, "line", &(sp + delta).to_string())
+        if matches!(node.line?, Line::At(_)) {
+            return None;
+        }
+        with_field(line, "line", &nodes.true_line(n, 0)?.to_string())
     })
 }
 
@@ -226,7 +313,7 @@ mod tests {
             r.contains("!DILexicalBlock(scope: !7, file: !1, line: sp+2,"),
             "{r}"
         );
-        assert!(r.contains("!DILocation(line: sp+3, column: 7"), "{r}");
+        assert!(r.contains("!DILocation(line: scope+1, column: 7"), "{r}");
         assert!(r.contains("!DILocation(line: sp-1, column: 1"), "{r}");
         assert_eq!(absolute(&r), TEXT);
         let shifted = TEXT

@@ -17,7 +17,9 @@
 //! subprogram in the same function, in print order (the first one from the
 //! subprogram's line, `sp+N`): an inserted statement shows as its own lines,
 //! plus the step of the next location when it differs. Line 0 ("no line")
-//! stays 0 and is no step. A location that only instructions and records use
+//! stays 0 and is no step. Its `atomGroup:` (key instructions, numbered in
+//! codegen order) is a step from the function's previous one in the same
+//! way. A location that only instructions and records use
 //! loses its definition; a distinct one, or one that other nodes name (a
 //! loop's bounds, an `inlinedAt:`), stays a node as well.
 //!
@@ -29,9 +31,13 @@ use std::collections::{HashMap, HashSet};
 use super::debug_lines::{field, parse_relative, relative_text, with_field, Nodes};
 use crate::text::Ref;
 
-/// The previous line of each subprogram's locations in one function.
+/// The previous line of each subprogram's locations in one function, and
+/// the previous `atomGroup:`.
 #[derive(Default)]
-struct Steps(HashMap<u32, i64>);
+struct Steps {
+    lines: HashMap<u32, i64>,
+    atom: Option<i64>,
+}
 
 impl Steps {
     /// The view's text of `line`, the true line of a location in scope
@@ -41,7 +47,7 @@ impl Steps {
             return None;
         }
         let (sp, sp_line) = nodes.subprogram_of(scope)?;
-        let text = match self.0.insert(sp, line) {
+        let text = match self.lines.insert(sp, line) {
             Some(prev) => step_text(line - prev),
             None => relative_text(line - sp_line),
         };
@@ -54,13 +60,39 @@ impl Steps {
         let line = match parse_relative(value) {
             Some(d) => sp_line + d,
             None if value.starts_with(['+', '-']) => {
-                self.0.get(&sp)? + value.parse::<i64>().ok()?
+                self.lines.get(&sp)? + value.parse::<i64>().ok()?
             }
             None => return None,
         };
-        self.0.insert(sp, line);
+        self.lines.insert(sp, line);
         Some(line)
     }
+
+    /// The view's text of an `atomGroup:` (numbered in codegen order, so
+    /// one statement more shifts every group after it): a step from the
+    /// previous group of the function, the first one as it is.
+    fn written_atom(&mut self, group: i64) -> String {
+        match self.atom.replace(group) {
+            Some(prev) => step_text(group - prev),
+            None => group.to_string(),
+        }
+    }
+
+    /// The true group of an `atomGroup:` written `value`.
+    fn read_atom(&mut self, value: &str) -> Option<i64> {
+        let group = match value.starts_with(['+', '-']) {
+            true => self.atom? + value.parse::<i64>().ok()?,
+            false => value.parse().ok()?,
+        };
+        self.atom = Some(group);
+        Some(group)
+    }
+}
+
+/// `location` with its `atomGroup:` rewritten by `f`, if it has one.
+fn with_atom(location: &str, f: impl FnOnce(&str) -> Option<String>) -> Option<String> {
+    let (_, v) = field(location, "atomGroup")?;
+    with_field(location, "atomGroup", &f(v)?)
 }
 
 fn step_text(delta: i64) -> String {
@@ -192,6 +224,8 @@ fn inline_line(
         .and_then(|(l, scope)| steps.written(nodes, scope, l))
         .and_then(|v| with_field(location, "line", &v));
     let location = written.as_deref().unwrap_or(location);
+    let atom = with_atom(location, |v| Some(steps.written_atom(v.parse().ok()?)));
+    let location = atom.as_deref().unwrap_or(location);
     format!("{}{location}{}", &line[..start], &line[end..])
 }
 
@@ -224,10 +258,10 @@ fn absolute_line(line: &str, nodes: &Nodes, steps: &mut Steps) -> String {
         .zip(scope_of(location))
         .and_then(|((_, v), scope)| steps.read(nodes, scope, v))
         .and_then(|l| with_field(location, "line", &l.to_string()));
-    match fixed {
-        Some(f) => format!("{}{f}{}", &line[..start], &line[start + len + 1..]),
-        None => line.to_string(),
-    }
+    let fixed = fixed.as_deref().unwrap_or(location);
+    let atom = with_atom(fixed, |v| Some(steps.read_atom(v)?.to_string()));
+    let fixed = atom.as_deref().unwrap_or(fixed);
+    format!("{}{fixed}{}", &line[..start], &line[start + len + 1..])
 }
 
 #[cfg(test)]
@@ -244,8 +278,8 @@ mod tests {
                         !7 = distinct !DISubprogram(name: \"f\", line: 40, scopeLine: 41)\n\
                         !8 = distinct !DILexicalBlock(scope: !7, line: 42, column: 3)\n\
                         !9 = !DILocalVariable(name: \"x\", scope: !8, line: 42)\n\
-                        !10 = !DILocation(line: 43, column: 7, scope: !8)\n\
-                        !11 = !DILocation(line: 42, column: 3, scope: !8)\n\
+                        !10 = !DILocation(line: 43, column: 7, scope: !8, atomGroup: 5, atomRank: 1)\n\
+                        !11 = !DILocation(line: 42, column: 3, scope: !8, atomGroup: 3, atomRank: 1)\n\
                         !12 = distinct !{!12, !11}\n\
                         !13 = !DILocation(line: 0, scope: !7)\n";
 
@@ -253,15 +287,17 @@ mod tests {
     fn locations_are_inline_in_steps_and_come_back() {
         let v = inline(TEXT);
         assert!(
-            v.contains("!DIExpression(), !DILocation(line: sp+3, column: 7, scope: !8))"),
+            v.contains("!DIExpression(), !DILocation(line: sp+3, column: 7, scope: !8, atomGroup: 5, atomRank: 1))"),
             "{v}"
         );
         assert!(
-            v.contains("!dbg !DILocation(line: +0, column: 7, scope: !8)\n"),
+            v.contains(
+                "!dbg !DILocation(line: +0, column: 7, scope: !8, atomGroup: +0, atomRank: 1)\n"
+            ),
             "{v}"
         );
         assert!(
-            v.contains("!dbg !DILocation(line: -1, column: 3, scope: !8), !llvm.loop"),
+            v.contains("!dbg !DILocation(line: -1, column: 3, scope: !8, atomGroup: -2, atomRank: 1), !llvm.loop"),
             "{v}"
         );
         assert!(v.contains("!dbg !DILocation(line: 0, scope: !7)\n"), "{v}");

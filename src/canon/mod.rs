@@ -306,7 +306,7 @@ pub fn canonical_text_for(
     };
     let keys = numbering::metadata_keys(&printed, |rhs| {
         if opts.relative_debug_lines {
-            debug_lines::without_lines(rhs)
+            debug_lines::without_positions(rhs)
         } else {
             rhs.to_string()
         }

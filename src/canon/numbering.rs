@@ -158,7 +158,8 @@ struct MetaDef {
     scope: Option<usize>,
     /// Referenced nodes, in text order.
     refs: Vec<usize>,
-    /// `(line, column)` when the node has a line (`sp+N` read as N).
+    /// `(line, column)` when the node has a line (`sp+N`, `scope+N` read
+    /// as N: nodes of one scope are relative to one line).
     position: Option<(i64, i64)>,
     /// A `distinct !{...}` or `distinct !DIAssignID()`: known by its anchor.
     anonymous: bool,
@@ -355,13 +356,10 @@ struct MetaGraph {
     first_uses: Vec<(usize, u64)>,
 }
 
-/// `(line, column)` of a definition; a view's `sp+N` reads as N.
+/// `(line, column)` of a definition; a view's `sp+N` or `scope+N` reads as N.
 fn position(rhs: &str) -> Option<(i64, i64)> {
     let (_, line) = super::debug_lines::field(rhs, "line")?;
-    let line = line
-        .parse()
-        .ok()
-        .or_else(|| super::debug_lines::parse_relative(line))?;
+    let line = super::debug_lines::Line::parse(line)?.value();
     let column = super::debug_lines::field(rhs, "column")
         .and_then(|(_, c)| c.parse().ok())
         .unwrap_or(0);
