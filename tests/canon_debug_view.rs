@@ -151,6 +151,31 @@ fn a_statement_inserted_or_deleted_changes_no_line_of_another_function() {
     );
 }
 
+/// The global lines of a text, by name.
+fn globals(text: &str) -> std::collections::HashMap<&str, &str> {
+    text.lines()
+        .filter(|l| l.starts_with('@'))
+        .filter_map(|l| Some((l.split_once(" = ")?.0, l)))
+        .collect()
+}
+
+#[test]
+fn a_global_kept_by_an_edit_keeps_its_line() {
+    let mut cases = edits(CEditKind::DeleteStatement, 5);
+    cases.extend(edits(CEditKind::InsertStatement, 5));
+    let mut bad = Vec::new();
+    for (file, edit, old, new) in &cases {
+        let (a, b) = (view(old), view(new));
+        let (ga, gb) = (globals(&a), globals(&b));
+        for (name, line) in &ga {
+            if gb.get(name).is_some_and(|l| l != line) {
+                bad.push(format!("{file} {}: {line}", edit.describe()));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}:\n{}", bad.len(), bad.join("\n"));
+}
+
 /// Every corpus file at -O0 -g and -O2 -g: the view's locations are inline
 /// steps, its view is itself, and its lines made absolute are the module:
 /// LLVM reads them and canonicalizes them to the canonical form of the

@@ -161,7 +161,8 @@ struct MetaDef {
     /// `(line, column)` when the node has a line (`sp+N`, `scope+N` read
     /// as N: nodes of one scope are relative to one line).
     position: Option<(i64, i64)>,
-    /// A `distinct !{...}` or `distinct !DIAssignID()`: known by its anchor.
+    /// A `distinct !{...}`, `distinct !DIAssignID()` or a global's
+    /// `!DIGlobalVariableExpression`: known by its anchor.
     anonymous: bool,
 }
 
@@ -171,13 +172,17 @@ struct MetaDef {
 ///   which changes with every edit of the source, left out), and the final
 ///   key of its `scope:` node, so a lexical block of `@f` never meets one
 ///   of `@g`;
-/// - nodes whose keys are still equal and that have a line (sibling
-///   lexical blocks, when `key_text` leaves lines out) by their rank in
-///   (line, column) order among them;
-/// - an anonymous distinct node (a loop) by its anchor: the entity
-///   (function, global) that first uses it and its rank among the alike
-///   nodes that entity uses first, never by the locations it names;
+/// - nodes whose keys are still equal and that have a scope and a line
+///   (sibling lexical blocks, when `key_text` leaves lines out) by their
+///   rank in (line, column) order among them;
+/// - an anonymous distinct node (a loop) or a global's
+///   `DIGlobalVariableExpression` by its anchor: the entity (function,
+///   global) that first uses it and its rank among the alike nodes that
+///   entity uses first, never by the locations it names; a node without a
+///   scope that only such a node uses (a string literal's
+///   `DIGlobalVariable`) by that node's key;
 /// - what still collides, first by the keys of the nodes it references,
+///   then of the entities that name it (or, when none does, the nodes),
 ///   then of the nodes and entities that reference it, for a few rounds
 ///   each; then by [`super::metadata`]'s identity.
 ///
@@ -190,7 +195,7 @@ pub fn metadata_keys(
 ) -> rustc_hash::FxHashMap<u32, u64> {
     let graph = metadata_graph(printed, &key_text);
     let defs = &graph.defs;
-    let mut keys = scoped_keys(defs, &anchored_keys(&graph));
+    let mut keys = scoped_keys(&graph, &anchored_keys(&graph));
     let all: Vec<usize> = (0..defs.len()).collect();
     let colliding = colliding_among(&keys, &all);
     let colliding = refine_rounds(&graph, &mut keys, colliding);
@@ -229,7 +234,8 @@ fn anchored_keys(graph: &MetaGraph) -> HashMap<usize, u64> {
 /// Keys from a node's own text and its scope's final key, computed scope
 /// depth by scope depth; at each depth, nodes alike are told apart by
 /// their rank in (line, column) order.
-fn scoped_keys(defs: &[MetaDef], anchored: &HashMap<usize, u64>) -> Vec<u64> {
+fn scoped_keys(graph: &MetaGraph, anchored: &HashMap<usize, u64>) -> Vec<u64> {
+    let defs = &graph.defs;
     let depths = scope_depths(defs);
     let mut keys = vec![0u64; defs.len()];
     let max = depths.iter().copied().max().unwrap_or(0);
@@ -240,7 +246,10 @@ fn scoped_keys(defs: &[MetaDef], anchored: &HashMap<usize, u64>) -> Vec<u64> {
             keys[i] = match anchored.get(&i) {
                 Some(&k) => k,
                 None => {
-                    let scope = d.scope.filter(|_| depth > 0).map_or(0, |j| keys[j]);
+                    let scope = match d.scope.filter(|_| depth > 0) {
+                        Some(j) => keys[j],
+                        None => sole_anchored_user(&graph.users[i], anchored).unwrap_or(0),
+                    };
                     StableHasher::new().u64(d.own).u64(scope).finish()
                 }
             };
@@ -248,6 +257,15 @@ fn scoped_keys(defs: &[MetaDef], anchored: &HashMap<usize, u64>) -> Vec<u64> {
         rank_by_position(defs, &mut keys, &level);
     }
     keys
+}
+
+/// The anchored key of a node's only user, when it has one user and that
+/// user is anchored.
+fn sole_anchored_user(users: &[Result<usize, u64>], anchored: &HashMap<usize, u64>) -> Option<u64> {
+    match users {
+        [Ok(j)] => anchored.get(j).copied(),
+        _ => None,
+    }
 }
 
 /// How many `scope:` links lead from each node to one without a scope (a
@@ -280,12 +298,15 @@ fn scope_depths(defs: &[MetaDef]) -> Vec<usize> {
         .collect()
 }
 
-/// Among `level`, nodes with one key and different positions get their
-/// rank in (line, column) order mixed into the key.
+/// Among `level`, nodes with one key, a scope and different positions get
+/// their rank in (line, column) order mixed into the key.
 fn rank_by_position(defs: &[MetaDef], keys: &mut [u64], level: &[usize]) {
     let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
     for &i in &colliding_among(keys, level) {
-        if defs[i].position.is_some() {
+        // Only nodes of one scope: lines of unrelated nodes (a string
+        // literal's `DIGlobalVariable`, `scope: null`) are no order that an
+        // edit elsewhere in the file leaves alone.
+        if defs[i].position.is_some() && defs[i].scope.is_some() {
             groups.entry(keys[i]).or_default().push(i);
         }
     }
@@ -322,13 +343,7 @@ fn refine_rounds(graph: &MetaGraph, keys: &mut Vec<u64>, mut colliding: Vec<usiz
                     h = h.u64(keys[j]);
                 }
             } else {
-                let mut up: Vec<u64> = graph.users[i]
-                    .iter()
-                    .map(|u| match u {
-                        Ok(j) => keys[*j],
-                        Err(entity) => *entity,
-                    })
-                    .collect();
+                let mut up = user_keys(&graph.users[i], keys, round == METADATA_ROUNDS);
                 up.sort_unstable();
                 for k in up {
                     h = h.u64(k);
@@ -340,6 +355,24 @@ fn refine_rounds(graph: &MetaGraph, keys: &mut Vec<u64>, mut colliding: Vec<usiz
         colliding = colliding_among(keys, &colliding);
     }
     colliding
+}
+
+/// The keys of a node's users. `entities_first`: only the functions and
+/// globals that name it, when some do (a string literal's
+/// `DIGlobalVariableExpression` is known by its global, not by the
+/// compile unit's list of globals, which every new global changes).
+fn user_keys(users: &[Result<usize, u64>], keys: &[u64], entities_first: bool) -> Vec<u64> {
+    let entities: Vec<u64> = users.iter().filter_map(|u| u.err()).collect();
+    if entities_first && !entities.is_empty() {
+        return entities;
+    }
+    users
+        .iter()
+        .map(|u| match u {
+            Ok(j) => keys[*j],
+            Err(entity) => *entity,
+        })
+        .collect()
 }
 
 /// For each definition, who references it: `Ok(definition)` or
@@ -415,7 +448,8 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
                 scope,
                 refs,
                 position: position(rhs),
-                anonymous: super::metadata::is_anonymous(rhs),
+                anonymous: super::metadata::is_anonymous(rhs)
+                    || rhs.starts_with("!DIGlobalVariableExpression("),
             });
             continue;
         }
