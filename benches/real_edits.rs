@@ -72,7 +72,8 @@ struct Sizes {
     raw_outside: bool,
     /// `irgit diff` reports a function other than the edited one as
     /// changed (computed at -O0 and -O0 -g only).
-    diff_names_other: Option<bool>,
+    /// (`irgit diff` names another function, and every one it names was removed).
+    diff_names_other: Option<(bool, bool)>,
 }
 
 fn main() {
@@ -267,17 +268,28 @@ fn patch_lines(a: &Path, b: &Path) -> usize {
 }
 
 /// Whether `irgit diff --json` reports a function other than `func` as
-/// changed, added, removed or renamed.
-fn diff_names_other(a: &Path, b: &Path, func: &str) -> bool {
+/// changed, added, removed or renamed; and whether each one it reports was
+/// removed (clang drops a static function whose only call the edit deleted:
+/// the IR really lost it).
+fn diff_names_other(a: &Path, b: &Path, func: &str) -> (bool, bool) {
     let out = stdout_of(irgit().args(["diff", "--json"]).arg(a).arg(b), "irgit diff");
     let v: serde_json::Value = serde_json::from_str(&out)
         .unwrap_or_else(|e| panic!("irgit diff --json printed no JSON ({e}): {out}"));
-    v["functions"].as_array().is_some_and(|fs| {
-        fs.iter().any(|f| {
-            f["status"].as_str() != Some("unchanged")
-                && f["name"].as_str() != Some(&format!("@{func}"))
+    let others: Vec<&serde_json::Value> = v["functions"]
+        .as_array()
+        .map(|fs| {
+            fs.iter()
+                .filter(|f| {
+                    f["status"].as_str() != Some("unchanged")
+                        && f["name"].as_str() != Some(&format!("@{func}"))
+                })
+                .collect()
         })
-    })
+        .unwrap_or_default();
+    let all_removed = others
+        .iter()
+        .all(|f| f["status"].as_str() == Some("removed"));
+    (!others.is_empty(), all_removed)
 }
 
 /// Differing lines llvm-diff reports (cached: it depends on LLVM only).
@@ -538,15 +550,18 @@ fn locality_lines(by_level: &BTreeMap<Level, Vec<(usize, Sizes)>>) -> String {
             rows.len()
         )
         .unwrap();
-        let named: Vec<bool> = rows
+        let named: Vec<(bool, bool)> = rows
             .iter()
             .filter_map(|(_, s)| s.diff_names_other)
             .collect();
         if !named.is_empty() {
-            let n = named.iter().filter(|&&b| b).count();
+            let n = named.iter().filter(|x| x.0).count();
+            let removed = named.iter().filter(|x| x.0 && x.1).count();
             write!(
                 md,
-                "; `irgit diff` names another function in {n} of {}",
+                "; `irgit diff` names another function in {n} of {} ({removed} of them only as \
+                 removed: the deleted statement was the only call of a static function, which \
+                 clang then drops)",
                 named.len()
             )
             .unwrap();
