@@ -6,18 +6,7 @@
 mod common;
 
 use common::c_edits::{candidates, compile_c_text, spread, CEdit, CEditKind, Level};
-use irgit::canon::{view::view_bytes, Cleanup};
-use irgit::config::CanonOptions;
-
-fn view(text: &str) -> String {
-    view_bytes(
-        text.as_bytes(),
-        "test.ll",
-        &CanonOptions::default(),
-        Cleanup::Free,
-    )
-    .unwrap_or_else(|e| panic!("view failed: {e}"))
-}
+use common::view;
 
 const O0_G: Level = Level {
     opt: "-O0",

@@ -9,19 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{canon, clang_to_ll, diff_size, first_diff_labeled};
-use irgit::canon::{view::view_bytes, Cleanup};
-use irgit::config::CanonOptions;
-
-fn view(text: &str) -> String {
-    view_bytes(
-        text.as_bytes(),
-        "test.ll",
-        &CanonOptions::default(),
-        Cleanup::Free,
-    )
-    .unwrap_or_else(|e| panic!("view failed: {e}"))
-}
+use common::{canon, clang_to_ll, diff_size, first_diff_labeled, view};
 
 /// The changed lines of a diff: removed + added.
 fn changed(a: &str, b: &str) -> usize {

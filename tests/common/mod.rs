@@ -412,6 +412,18 @@ pub fn canon(text: &str, name: &str) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The textconv view of `text` (as `test.ll`, default settings); panics
+/// with the reason when there is none.
+pub fn view(text: &str) -> String {
+    irgit::canon::view::view_bytes(
+        text.as_bytes(),
+        "test.ll",
+        &CanonOptions::default(),
+        irgit::canon::Cleanup::Free,
+    )
+    .unwrap_or_else(|e| panic!("view failed: {e}"))
+}
+
 /// `irgit::merge::merge_bytes` with default markers on `m.ll`: the outcome
 /// and the bytes it writes, as text.
 pub fn merge_in_process(base: &str, ours: &str, theirs: &str) -> (irgit::merge::Outcome, String) {
