@@ -32,11 +32,24 @@ pub enum Line {
     Sp(i64),
     /// `line: scope+1`: from the line of the scope (a lexical block).
     Scope(i64),
+    /// `line: +1`: from the previous location of the same scope (an
+    /// instruction's location, [`super::debug_locations`]).
+    Step(i64),
+    /// `line: !7+18`: from the line of node `!7` ([`super::debug_chain`]).
+    After(u32, i64),
 }
 
 impl Line {
     pub fn parse(v: &str) -> Option<Line> {
         let delta = |d: &str| d.strip_prefix('+').unwrap_or(d).parse().ok();
+        if v.starts_with(['+', '-']) {
+            return v.parse().ok().map(Line::Step);
+        }
+        if let Some(chained) = v.strip_prefix('!') {
+            let at = chained.find(['+', '-'])?;
+            let delta = delta(&chained[at..])?;
+            return Some(Line::After(chained[..at].parse().ok()?, delta));
+        }
         if let Ok(n) = v.parse() {
             return Some(Line::At(n));
         }
@@ -49,7 +62,7 @@ impl Line {
     /// The number written, whatever it is relative to.
     pub fn value(self) -> i64 {
         match self {
-            Line::At(n) | Line::Sp(n) | Line::Scope(n) => n,
+            Line::At(n) | Line::Sp(n) | Line::Scope(n) | Line::Step(n) | Line::After(_, n) => n,
         }
     }
 
@@ -73,6 +86,8 @@ pub(super) struct Nodes {
     /// Number -> (line index, rhs offset).
     pub defs: HashMap<u32, (usize, usize)>,
     pub nodes: HashMap<u32, Node>,
+    /// Line index -> number.
+    by_line: HashMap<usize, u32>,
 }
 
 impl Nodes {
@@ -88,7 +103,12 @@ impl Nodes {
                 )
             })
             .collect();
-        Nodes { defs, nodes }
+        let by_line = defs.iter().map(|(&n, &(i, _))| (i, n)).collect();
+        Nodes {
+            defs,
+            nodes,
+            by_line,
+        }
     }
 
     /// The subprogram that `n`'s scope chain reaches, and its line.
@@ -101,6 +121,47 @@ impl Nodes {
             n = node.scope?;
         }
         None
+    }
+
+    /// How node `n`'s `line:` is written, if it has one.
+    pub fn line(&self, n: u32) -> Option<Line> {
+        self.nodes.get(&n)?.line
+    }
+
+    /// The node defined on line `i` of the text.
+    pub fn number_at(&self, i: usize) -> Option<u32> {
+        self.by_line.get(&i).copied()
+    }
+
+    /// The node a relative line of `n` (`sp+N`, `scope+N`) counts from.
+    pub fn line_base(&self, n: u32) -> Option<u32> {
+        self.base_of(self.nodes.get(&n)?.scope?)
+    }
+
+    /// Whether `n` is inside a function: its scope chain reaches a
+    /// subprogram.
+    pub fn in_function(&self, n: u32) -> bool {
+        let mut scope = self.nodes.get(&n).and_then(|node| node.scope);
+        for _ in 0..64 {
+            let Some(node) = scope.and_then(|s| self.nodes.get(&s)) else {
+                return false;
+            };
+            if node.subprogram {
+                return true;
+            }
+            scope = node.scope;
+        }
+        false
+    }
+
+    /// `sp+D` or `scope+D`, as [`relative`] writes a line D below the
+    /// line `n`'s scope counts from.
+    pub fn scope_relative_text(&self, n: u32, delta: i64) -> Option<String> {
+        let base = self.line_base(n)?;
+        Some(match self.nodes.get(&base)?.subprogram {
+            true => relative_text(delta),
+            false => with_sign("scope", delta),
+        })
     }
 
     /// The first node from `n` up its scope chain that has a line (a
@@ -126,8 +187,25 @@ impl Nodes {
                 let base = self.base_of(node.scope?)?;
                 Some(self.true_line(base, depth + 1)? + d)
             }
-            Line::Scope(_) => None,
+            Line::Scope(_) | Line::Step(_) | Line::After(..) => None,
         }
+    }
+
+    /// The true line of the first node up `scope`'s chain that has one.
+    pub fn scope_line(&self, scope: u32) -> Option<i64> {
+        self.true_line(self.base_of(scope)?, 0)
+    }
+
+    /// `line` (true) as the view writes the first location in `scope`:
+    /// `sp+N` where the scope's line is its subprogram's, `scope+N` from a
+    /// lexical block's.
+    pub fn relative_to_scope(&self, scope: u32, line: i64) -> Option<String> {
+        let base = self.base_of(scope)?;
+        let base_line = self.true_line(base, 0)?;
+        Some(match self.nodes[&base].subprogram {
+            true => relative_text(line - base_line),
+            false => with_sign("scope", line - base_line),
+        })
     }
 }
 
@@ -190,10 +268,9 @@ fn rewrite_definitions(text: &str, f: impl Fn(&Nodes, u32, &str) -> Option<Strin
     if nodes.defs.is_empty() {
         return text.to_string();
     }
-    let by_line: HashMap<usize, u32> = nodes.defs.iter().map(|(&n, &(i, _))| (i, n)).collect();
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     for (i, l) in lines.iter().enumerate() {
-        match by_line.get(&i).and_then(|&n| f(&nodes, n, l)) {
+        match nodes.number_at(i).and_then(|n| f(&nodes, n, l)) {
             Some(new) => out.push_str(&new),
             None => out.push_str(l),
         }
@@ -274,7 +351,7 @@ pub fn parse_relative(v: &str) -> Option<i64> {
 /// Undoes [`relative`] and [`super::debug_locations::inline`]'s steps:
 /// absolute lines, so that a view parses again.
 pub fn absolute(text: &str) -> String {
-    let text = &super::debug_locations::absolute(text);
+    let text = &super::debug_locations::absolute(&super::debug_chain::unchained(text));
     if ![": sp+", ": sp-", ": scope+", ": scope-"]
         .iter()
         .any(|p| text.contains(p))

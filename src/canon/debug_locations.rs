@@ -4,7 +4,7 @@
 //! ```text
 //! canonical (valid IR, true lines)            view
 //!   store i32 0, ptr %s, !dbg !30               store i32 0, ptr %s, !dbg !DILocation(line: sp+1, column: 7, scope: !12)
-//!   br label %loop, !dbg !31                    br label %loop, !dbg !DILocation(line: +1, column: 3, scope: !14)
+//!   br label %loop, !dbg !31                    br label %loop, !dbg !DILocation(line: scope+0, column: 3, scope: !14)
 //! !30 = !DILocation(line: 41, column: 7, scope: !12)
 //! !31 = !DILocation(line: 42, column: 3, scope: !14)
 //! ```
@@ -14,9 +14,11 @@
 //! every instruction line naming it change. In the view, the location of an
 //! instruction (`!dbg`) or a debug record (its last operand) is written
 //! inline, and its line as a step from the previous location of the same
-//! subprogram in the same function, in print order (the first one from the
-//! subprogram's line, `sp+N`): an inserted statement shows as its own lines,
-//! plus the step of the next location when it differs. Line 0 ("no line")
+//! scope in the same function, in print order (the first one from the
+//! scope's line, `sp+N` or `scope+N`), its column a step as well when that
+//! previous location is on the same line: an inserted statement shows as
+//! its own lines, plus the step of the next location when it differs, and
+//! an operator made longer once, not on every location after it. Line 0 ("no line")
 //! stays 0 and is no step. Its `atomGroup:` (key instructions, numbered in
 //! codegen order) is a step from the function's previous one in the same
 //! way. A location that only instructions and records use
@@ -28,44 +30,60 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::debug_lines::{field, parse_relative, relative_text, with_field, Nodes};
+use super::debug_lines::{field, with_field, Line, Nodes};
 use crate::text::Ref;
 
-/// The previous line of each subprogram's locations in one function, and
-/// the previous `atomGroup:`.
+/// The previous location of each scope in one function, `(line,
+/// column)`, and the previous `atomGroup:`.
 #[derive(Default)]
 struct Steps {
-    lines: HashMap<u32, i64>,
+    last: HashMap<u32, (i64, i64)>,
     atom: Option<i64>,
 }
 
+/// A location's `line:` and `column:` as the view writes them.
+struct Written {
+    line: String,
+    column: Option<String>,
+}
+
 impl Steps {
-    /// The view's text of `line`, the true line of a location in scope
-    /// `scope`.
-    fn written(&mut self, nodes: &Nodes, scope: u32, line: i64) -> Option<String> {
+    /// The view's text of `(line, column)`, the true position of a
+    /// location in scope `scope`: a step from the scope's previous
+    /// location, the first one from the scope's own line; the column a
+    /// step too on the line of the previous location.
+    fn written(&mut self, nodes: &Nodes, scope: u32, line: i64, column: i64) -> Option<Written> {
         if line == 0 {
             return None;
         }
-        let (sp, sp_line) = nodes.subprogram_of(scope)?;
-        let text = match self.lines.insert(sp, line) {
-            Some(prev) => step_text(line - prev),
-            None => relative_text(line - sp_line),
+        let written = match self.last.insert(scope, (line, column)) {
+            Some((prev, prev_column)) => Written {
+                line: step_text(line - prev),
+                column: (prev == line).then(|| step_text(column - prev_column)),
+            },
+            None => Written {
+                line: nodes.relative_to_scope(scope, line)?,
+                column: None,
+            },
         };
-        Some(text)
+        Some(written)
     }
 
-    /// The true line of a location written `value` in scope `scope`.
-    fn read(&mut self, nodes: &Nodes, scope: u32, value: &str) -> Option<i64> {
-        let (sp, sp_line) = nodes.subprogram_of(scope)?;
-        let line = match parse_relative(value) {
-            Some(d) => sp_line + d,
-            None if value.starts_with(['+', '-']) => {
-                self.lines.get(&sp)? + value.parse::<i64>().ok()?
-            }
-            None => return None,
+    /// The true `(line, column)` of a location written `(value, column)`
+    /// in scope `scope`.
+    fn read(&mut self, nodes: &Nodes, scope: u32, value: &str, column: &str) -> Option<(i64, i64)> {
+        let line = match Line::parse(value)? {
+            Line::At(_) | Line::After(..) => return None,
+            Line::Sp(d) => nodes.subprogram_of(scope)?.1 + d,
+            Line::Scope(d) => nodes.scope_line(scope)? + d,
+            Line::Step(d) => self.last.get(&scope)?.0 + d,
         };
-        self.lines.insert(sp, line);
-        Some(line)
+        let column = match column.starts_with(['+', '-']) {
+            true => self.last.get(&scope)?.1 + column.parse::<i64>().ok()?,
+            false => column.parse().ok()?,
+        };
+        self.last.insert(scope, (line, column));
+        Some((line, column))
     }
 
     /// The view's text of an `atomGroup:` (numbered in codegen order, so
@@ -218,15 +236,41 @@ fn inline_line(
     let Some(&location) = locations.get(&n) else {
         return line.to_string();
     };
-    let written = field(location, "line")
-        .and_then(|(_, v)| v.parse().ok())
-        .zip(scope_of(location))
-        .and_then(|(l, scope)| steps.written(nodes, scope, l))
-        .and_then(|v| with_field(location, "line", &v));
-    let location = written.as_deref().unwrap_or(location);
+    let location = match with_steps(location, nodes, steps) {
+        Some(written) => written,
+        None => location.to_string(),
+    };
+    let location = location.as_str();
     let atom = with_atom(location, |v| Some(steps.written_atom(v.parse().ok()?)));
     let location = atom.as_deref().unwrap_or(location);
     format!("{}{location}{}", &line[..start], &line[end..])
+}
+
+/// `location` (true lines) with its line and column as the view writes
+/// them; `None` when it stays as it is (line 0, no scope).
+fn with_steps(location: &str, nodes: &Nodes, steps: &mut Steps) -> Option<String> {
+    let line = field(location, "line")?.1.parse().ok()?;
+    let column = field(location, "column").map(|(_, c)| c);
+    let column_value = column.map_or(Some(0), |c| c.parse().ok())?;
+    let written = steps.written(nodes, scope_of(location)?, line, column_value)?;
+    let location = with_field(location, "line", &written.line)?;
+    match (column, written.column) {
+        (Some(_), Some(step)) => with_field(&location, "column", &step),
+        _ => Some(location),
+    }
+}
+
+/// `location` as the view wrote it with its true line and column back.
+fn true_position(location: &str, nodes: &Nodes, steps: &mut Steps) -> Option<String> {
+    let (_, line) = field(location, "line")?;
+    let column = field(location, "column").map(|(_, c)| c);
+    let (line, column_value) =
+        steps.read(nodes, scope_of(location)?, line, column.unwrap_or("0"))?;
+    let location = with_field(location, "line", &line.to_string())?;
+    match column {
+        Some(_) => with_field(&location, "column", &column_value.to_string()),
+        None => Some(location),
+    }
 }
 
 /// Undoes the steps of [`inline`]: every inline location of a body line
@@ -254,10 +298,7 @@ fn absolute_line(line: &str, nodes: &Nodes, steps: &mut Steps) -> String {
         return line.to_string();
     };
     let location = &line[start..start + len + 1];
-    let fixed = field(location, "line")
-        .zip(scope_of(location))
-        .and_then(|((_, v), scope)| steps.read(nodes, scope, v))
-        .and_then(|l| with_field(location, "line", &l.to_string()));
+    let fixed = true_position(location, nodes, steps);
     let fixed = fixed.as_deref().unwrap_or(location);
     let atom = with_atom(fixed, |v| Some(steps.read_atom(v)?.to_string()));
     let fixed = atom.as_deref().unwrap_or(fixed);
@@ -287,12 +328,12 @@ mod tests {
     fn locations_are_inline_in_steps_and_come_back() {
         let v = inline(TEXT);
         assert!(
-            v.contains("!DIExpression(), !DILocation(line: sp+3, column: 7, scope: !8, atomGroup: 5, atomRank: 1))"),
+            v.contains("!DIExpression(), !DILocation(line: scope+1, column: 7, scope: !8, atomGroup: 5, atomRank: 1))"),
             "{v}"
         );
         assert!(
             v.contains(
-                "!dbg !DILocation(line: +0, column: 7, scope: !8, atomGroup: +0, atomRank: 1)\n"
+                "!dbg !DILocation(line: +0, column: +0, scope: !8, atomGroup: +0, atomRank: 1)\n"
             ),
             "{v}"
         );

@@ -25,6 +25,7 @@
 //! 7. [`naming`]: every value, argument and block gets its canonical name.
 
 pub mod blocks;
+mod debug_chain;
 pub mod debug_lines;
 pub mod debug_locations;
 pub mod globals;
@@ -47,7 +48,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub const CANON_VERSION: u32 = 9;
+pub const CANON_VERSION: u32 = 10;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -312,6 +313,10 @@ pub fn canonical_text_for(
         }
     });
     let printed = numbering::renumber(&printed, &keys);
+    let printed = match opts.relative_debug_lines {
+        true => debug_chain::chained(&printed),
+        false => printed,
+    };
     let text = match carried {
         Some(c) => c.render(&printed, module),
         None => printed,
