@@ -187,6 +187,50 @@ fn a_line_inserted_above_everything_shows_once() {
     }
 }
 
+/// The `scope:` of the line that defines variable `name` in a view.
+fn scope_of_variable<'a>(view: &'a str, name: &str) -> &'a str {
+    let needle = format!("!DILocalVariable(name: \"{name}\", scope: !");
+    let line = view.lines().find(|l| l.contains(&needle)).unwrap();
+    let at = line.find(&needle).unwrap() + needle.len() - 1;
+    line[at..].split([',', ')']).next().unwrap()
+}
+
+const LOOP_C: &str = "int g1 = 1;\n\
+int f(int n) {\n  int s = 0;\n  s += n;\n  for (int i = 0; i < n; i++) {\n    int t = i * 2;\n    s += t;\n  }\n  return s;\n}\n";
+
+/// An `if` added above a loop adds a lexical block beside the loop's; the
+/// loop's block keeps its number (sibling blocks go by the variable they
+/// declare before their order), and so does every location in it. Before,
+/// the loop's block was the second of its kind and took another number.
+#[test]
+fn an_if_added_above_a_loop_keeps_the_loops_scope() {
+    let edited = LOOP_C.replace("  s += n;\n", "  if (n != 0) { s += n; }\n");
+    let old = view(&compile_c_text(LOOP_C, "loop.c", O0_G, false).unwrap());
+    let new = view(&compile_c_text(&edited, "loop.c", O0_G, false).unwrap());
+    for name in ["i", "t"] {
+        assert_eq!(
+            scope_of_variable(&old, name),
+            scope_of_variable(&new, name),
+            "{name}:\n{old}\n{new}"
+        );
+    }
+}
+
+/// A global added to a file changes the compile unit's list of globals;
+/// the list keeps its number (it is known by the compile unit that names
+/// it), so the compile unit's line does not change.
+#[test]
+fn a_new_global_leaves_the_compile_unit_alone() {
+    let edited = LOOP_C.replace("int g1 = 1;\n", "int g1 = 1;\nint g2 = 2;\n");
+    let old = view(&compile_c_text(LOOP_C, "loop.c", O0_G, false).unwrap());
+    let new = view(&compile_c_text(&edited, "loop.c", O0_G, false).unwrap());
+    let unit = |v: &str| {
+        let line = v.lines().find(|l| l.contains("!DICompileUnit(")).unwrap();
+        line.to_string()
+    };
+    assert_eq!(unit(&old), unit(&new));
+}
+
 /// Every corpus file at -O0 -g and -O2 -g: the view's locations are inline
 /// steps, its view is itself, and its lines made absolute are the module:
 /// LLVM reads them and canonicalizes them to the canonical form of the

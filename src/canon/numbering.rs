@@ -164,6 +164,13 @@ struct MetaDef {
     /// A `distinct !{...}`, `distinct !DIAssignID()` or a global's
     /// `!DIGlobalVariableExpression`: known by its anchor.
     anonymous: bool,
+    /// A lexical block's first variable (by position): the name it
+    /// declares. Sibling blocks are told apart by it before their rank, so
+    /// an `if` added above a `for (int i ...)` leaves the loop's block and
+    /// all in it their numbers.
+    declares: Option<u64>,
+    /// A plain tuple `!{...}`.
+    tuple: bool,
 }
 
 /// A number key for every metadata node of `printed`, local so that an
@@ -171,7 +178,9 @@ struct MetaDef {
 /// - a node's own text with references blanked (a file's `checksum:`,
 ///   which changes with every edit of the source, left out), and the final
 ///   key of its `scope:` node, so a lexical block of `@f` never meets one
-///   of `@g`;
+///   of `@g`; a lexical block's also by the name of the first variable it
+///   declares (`for (int i ...)`), so an `if` added beside a loop leaves
+///   the loop's block its number;
 /// - nodes whose keys are still equal and that have a scope and a line
 ///   (sibling lexical blocks, when `key_text` leaves lines out) by their
 ///   rank in (line, column) order among them;
@@ -184,7 +193,10 @@ struct MetaDef {
 /// - what still collides, first by the keys of the nodes it references,
 ///   then of the entities that name it (or, when none does, the nodes),
 ///   then of the nodes and entities that reference it, for a few rounds
-///   each; then by [`super::metadata`]'s identity.
+///   each; then by [`super::metadata`]'s identity;
+/// - last, a tuple that one node alone names, by that node and the place
+///   (a compile unit's list of globals keeps its number when a global is
+///   added).
 ///
 /// A Merkle hash of the whole graph would not do: every node reaches the
 /// compile unit and the file, so one new global would renumber every node.
@@ -206,7 +218,38 @@ pub fn metadata_keys(
             keys[i] = StableHasher::new().u64(keys[i]).u64(id).finish();
         }
     }
+    key_tuples_by_their_user(&graph, &mut keys);
     defs.iter().map(|d| d.number).zip(keys).collect()
+}
+
+/// A tuple that one node alone names (a compile unit's `globals:`, a
+/// subprogram's `retainedNodes:`, a type's `elements:`) is keyed by that
+/// node and the place it names it at, not by what it lists: a global added
+/// to the file changes the list's line, not its number and the compile
+/// unit's line with it.
+fn key_tuples_by_their_user(graph: &MetaGraph, keys: &mut [u64]) {
+    let mut taken: std::collections::HashSet<u64> = keys.iter().copied().collect();
+    for (i, def) in graph.defs.iter().enumerate() {
+        let [Ok(user)] = graph.users[i][..] else {
+            continue;
+        };
+        if !def.tuple || graph.defs[user].tuple {
+            continue;
+        }
+        let at = graph.defs[user]
+            .refs
+            .iter()
+            .position(|&r| r == i)
+            .unwrap_or(0);
+        let key = StableHasher::new()
+            .str("tuple of")
+            .u64(keys[user])
+            .u64(at as u64)
+            .finish();
+        if taken.insert(key) {
+            keys[i] = key;
+        }
+    }
 }
 
 /// The keys of anonymous nodes an entity uses: its own text, the entity,
@@ -250,7 +293,12 @@ fn scoped_keys(graph: &MetaGraph, anchored: &HashMap<usize, u64>) -> Vec<u64> {
                         Some(j) => keys[j],
                         None => sole_anchored_user(&graph.users[i], anchored).unwrap_or(0),
                     };
-                    StableHasher::new().u64(d.own).u64(scope).finish()
+                    let declares = d.declares.unwrap_or(0);
+                    StableHasher::new()
+                        .u64(d.own)
+                        .u64(scope)
+                        .u64(declares)
+                        .finish()
                 }
             };
         }
@@ -421,6 +469,7 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
     let mut users: Users = vec![Vec::new(); index.len()];
     let mut first_uses = Vec::new();
     let mut entity = 0u64;
+    let mut variables = Vec::new();
     for line in crate::text::lines(printed) {
         if let Some((number, at)) = definition(line) {
             let rhs = &line[at..];
@@ -450,7 +499,12 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
                 position: position(rhs),
                 anonymous: super::metadata::is_anonymous(rhs)
                     || rhs.starts_with("!DIGlobalVariableExpression("),
+                declares: None,
+                tuple: rhs.starts_with("!{"),
             });
+            if rhs.starts_with("!DILocalVariable(") {
+                variables.extend(scope.map(|j| (j, position(rhs), name_hash(rhs))));
+            }
             continue;
         }
         let starts_entity = !line.is_empty() && !line.starts_with([' ', '}', ';']);
@@ -470,10 +524,47 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
             }
         });
     }
+    mark_declared(&mut defs, variables, printed, &index);
     MetaGraph {
         defs,
         users,
         first_uses,
+    }
+}
+
+/// `(scope, position, name hash)` of a local variable.
+type DeclaredVariable = (usize, Option<(i64, i64)>, u64);
+
+/// A variable's `name:`, hashed.
+fn name_hash(rhs: &str) -> u64 {
+    let name = super::debug_lines::field(rhs, "name").map_or("", |(_, v)| v);
+    StableHasher::new().str(name).finish()
+}
+
+/// Sets [`MetaDef::declares`] of each lexical block from `variables`,
+/// `(scope, position, name)` of every local variable.
+fn mark_declared(
+    defs: &mut [MetaDef],
+    mut variables: Vec<DeclaredVariable>,
+    printed: &str,
+    index: &HashMap<u32, usize>,
+) {
+    if variables.is_empty() {
+        return;
+    }
+    let blocks: std::collections::HashSet<usize> = crate::text::lines(printed)
+        .filter_map(|l| {
+            let (n, rhs) = super::metadata::numbered_definition(l)?;
+            let body = rhs.strip_prefix("distinct ").unwrap_or(rhs);
+            body.starts_with("!DILexicalBlock(")
+                .then(|| index.get(&n).copied())?
+        })
+        .collect();
+    variables.sort_unstable();
+    for (scope, _, name) in variables.into_iter().rev() {
+        if blocks.contains(&scope) {
+            defs[scope].declares = Some(name);
+        }
     }
 }
 
