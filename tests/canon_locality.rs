@@ -304,3 +304,28 @@ fn an_inserted_read_of_a_variable_renames_no_other_value() {
         first_diff_labeled(&before.join("\n"), &after.join("\n"), 60, "before", "after")
     );
 }
+
+/// Issue 16: an array's length is like a constant. `int a[4]` made
+/// `int a[5]` (clang-22 -O0) changes the lines that spell the type and no
+/// other: before, the variable and every address into it took new names,
+/// and every line using them changed.
+#[test]
+fn an_array_made_longer_renames_nothing() {
+    use common::c_edits::{compile_c_text, Level};
+    let src = "int sum(int n) {\n  int a[4];\n  int s = 0;\n  for (int i = 0; i < n && i < 4; i++) a[i] = i * n;\n  for (int i = 0; i < n && i < 4; i++) s += a[i];\n  return s;\n}\n";
+    let edited = src.replace("int a[4];", "int a[5];");
+    let level = Level::ALL[0];
+    assert_eq!((level.opt, level.debug), ("-O0", false));
+    let view =
+        |c: &str| canon(&compile_c_text(c, "arr.c", level, false).unwrap(), "arr.ll").unwrap();
+    let (old, new) = (view(src), view(&edited));
+    let (before, after) = (function_lines(&old, "sum"), function_lines(&new, "sum"));
+    let gone: Vec<&&str> = before.iter().filter(|l| !after.contains(l)).collect();
+    assert!(!gone.is_empty(), "the edit shows");
+    assert!(
+        gone.iter().all(|l| l.contains("[4 x i32]")),
+        "{} lines of @sum changed:\n{}",
+        gone.len(),
+        first_diff_labeled(&before.join("\n"), &after.join("\n"), 60, "before", "after")
+    );
+}

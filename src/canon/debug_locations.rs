@@ -37,7 +37,7 @@ use crate::text::Ref;
 /// column)`, and the previous `atomGroup:`.
 #[derive(Default)]
 struct Steps {
-    last: HashMap<u32, (i64, i64)>,
+    last: HashMap<(u32, u32), (i64, i64)>,
     atom: Option<i64>,
 }
 
@@ -49,20 +49,20 @@ struct Written {
 
 impl Steps {
     /// The view's text of `(line, column)`, the true position of a
-    /// location in scope `scope`: a step from the scope's previous
-    /// location, the first one from the scope's own line; the column a
-    /// step too on the line of the previous location.
-    fn written(&mut self, nodes: &Nodes, scope: u32, line: i64, column: i64) -> Option<Written> {
+    /// location at `at`: a step from the previous location there, the
+    /// first one from the scope's own line; the column a step too on the
+    /// line of the previous location.
+    fn written(&mut self, nodes: &Nodes, at: Place, line: i64, column: i64) -> Option<Written> {
         if line == 0 {
             return None;
         }
-        let written = match self.last.insert(scope, (line, column)) {
+        let written = match self.last.insert(at, (line, column)) {
             Some((prev, prev_column)) => Written {
                 line: step_text(line - prev),
                 column: (prev == line).then(|| step_text(column - prev_column)),
             },
             None => Written {
-                line: nodes.relative_to_scope(scope, line)?,
+                line: nodes.relative_to_scope(at.0, line)?,
                 column: None,
             },
         };
@@ -70,19 +70,19 @@ impl Steps {
     }
 
     /// The true `(line, column)` of a location written `(value, column)`
-    /// in scope `scope`.
-    fn read(&mut self, nodes: &Nodes, scope: u32, value: &str, column: &str) -> Option<(i64, i64)> {
+    /// at `at`.
+    fn read(&mut self, nodes: &Nodes, at: Place, value: &str, column: &str) -> Option<(i64, i64)> {
         let line = match Line::parse(value)? {
             Line::At(_) | Line::After(..) => return None,
-            Line::Sp(d) => nodes.subprogram_of(scope)?.1 + d,
-            Line::Scope(d) => nodes.scope_line(scope)? + d,
-            Line::Step(d) => self.last.get(&scope)?.0 + d,
+            Line::Sp(d) => nodes.subprogram_of(at.0)?.1 + d,
+            Line::Scope(d) => nodes.scope_line(at.0)? + d,
+            Line::Step(d) => self.last.get(&at)?.0 + d,
         };
         let column = match column.starts_with(['+', '-']) {
-            true => self.last.get(&scope)?.1 + column.parse::<i64>().ok()?,
+            true => self.last.get(&at)?.1 + column.parse::<i64>().ok()?,
             false => column.parse().ok()?,
         };
-        self.last.insert(scope, (line, column));
+        self.last.insert(at, (line, column));
         Some((line, column))
     }
 
@@ -121,9 +121,14 @@ fn step_text(delta: i64) -> String {
     }
 }
 
-/// The `scope: !N` of a location's text.
-fn scope_of(location: &str) -> Option<u32> {
-    field(location, "scope")?.1.strip_prefix('!')?.parse().ok()
+/// Where a location is: its scope, and the call it is inlined at (0 when
+/// none), so that the copies of one inlined function step apart.
+type Place = (u32, u32);
+
+/// The `scope: !N` and `inlinedAt: !M` of a location's text.
+fn place_of(location: &str) -> Option<Place> {
+    let number = |name| field(location, name)?.1.strip_prefix('!')?.parse().ok();
+    Some((number("scope")?, number("inlinedAt").unwrap_or(0)))
 }
 
 /// Whether `line` is an instruction or a debug record of a function body.
@@ -252,7 +257,7 @@ fn with_steps(location: &str, nodes: &Nodes, steps: &mut Steps) -> Option<String
     let line = field(location, "line")?.1.parse().ok()?;
     let column = field(location, "column").map(|(_, c)| c);
     let column_value = column.map_or(Some(0), |c| c.parse().ok())?;
-    let written = steps.written(nodes, scope_of(location)?, line, column_value)?;
+    let written = steps.written(nodes, place_of(location)?, line, column_value)?;
     let location = with_field(location, "line", &written.line)?;
     match (column, written.column) {
         (Some(_), Some(step)) => with_field(&location, "column", &step),
@@ -265,7 +270,7 @@ fn true_position(location: &str, nodes: &Nodes, steps: &mut Steps) -> Option<Str
     let (_, line) = field(location, "line")?;
     let column = field(location, "column").map(|(_, c)| c);
     let (line, column_value) =
-        steps.read(nodes, scope_of(location)?, line, column.unwrap_or("0"))?;
+        steps.read(nodes, place_of(location)?, line, column.unwrap_or("0"))?;
     let location = with_field(location, "line", &line.to_string())?;
     match column {
         Some(_) => with_field(&location, "column", &column_value.to_string()),

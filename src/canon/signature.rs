@@ -12,7 +12,10 @@
 //! mere fact that an operand is an instruction, an argument's position, a
 //! global's name, a constant's *type*, a block's canonical name). Constant values are
 //! left to refinement, so changing `3` to `4` in a unique instruction renames
-//! nothing. Commutative operands are
+//! nothing. Allocated and source element types leave array lengths out
+//! (`int a[4]` made `int a[5]` renames neither `a` nor the addresses into
+//! it; arrays alike but for their length go by the usual tie-breaks).
+//! Commutative operands are
 //! sorted and compares mirrored, so operand order never changes a hash.
 //!
 //! Where base hashes collide inside a function, the colliding instructions

@@ -172,6 +172,7 @@ impl Session {
 #[derive(Default)]
 pub struct TypeNames {
     cache: rustc_hash::FxHashMap<usize, std::rc::Rc<str>>,
+    shapes: rustc_hash::FxHashMap<usize, std::rc::Rc<str>>,
 }
 
 impl TypeNames {
@@ -193,18 +194,52 @@ impl TypeNames {
     }
 
     /// For `alloca`: the allocated type's content key
-    /// ([`Inst::allocated_type_key`], remembered).
+    /// ([`Inst::allocated_type_key`], remembered), array lengths left out.
     pub fn allocated(&mut self, inst: Inst) -> Option<std::rc::Rc<str>> {
         (inst.opcode() == LLVMOpcode::LLVMAlloca)
-            .then(|| self.of_type(unsafe { LLVMGetAllocatedType(inst.0.raw) }))
+            .then(|| self.shape_of(unsafe { LLVMGetAllocatedType(inst.0.raw) }))
     }
 
     /// For `getelementptr`: the source element type's content key
-    /// ([`Inst::gep_source_type_key`], remembered).
+    /// ([`Inst::gep_source_type_key`], remembered), array lengths left out.
     pub fn gep_source(&mut self, inst: Inst) -> Option<std::rc::Rc<str>> {
         (inst.opcode() == LLVMOpcode::LLVMGetElementPtr)
-            .then(|| self.of_type(unsafe { LLVMGetGEPSourceElementType(inst.0.raw) }))
+            .then(|| self.shape_of(unsafe { LLVMGetGEPSourceElementType(inst.0.raw) }))
     }
+
+    /// A type's content key with every array length left out (`[4 x i32]`
+    /// -> `[_ x i32]`): like a constant's value, an array's length is what
+    /// an edit changes (`int a[4]` -> `int a[5]`), and the variable and
+    /// the addresses into it keep their names.
+    fn shape_of(&mut self, ty: LLVMTypeRef) -> std::rc::Rc<str> {
+        if let Some(shape) = self.shapes.get(&(ty as usize)) {
+            return shape.clone();
+        }
+        let key = self.of_type(ty);
+        let shape: std::rc::Rc<str> = match key.contains('[') {
+            true => without_array_lengths(&key).into(),
+            false => key,
+        };
+        self.shapes.insert(ty as usize, shape.clone());
+        shape
+    }
+}
+
+/// `text` with the length of every array type written `_`.
+fn without_array_lengths(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('[') {
+        out.push_str(&rest[..=at]);
+        rest = &rest[at + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && rest[digits..].starts_with(" x ") {
+            out.push('_');
+            rest = &rest[digits..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A parsed module. Handles obtained from it live as long as it does.
