@@ -192,3 +192,19 @@ fn assert_o2_merge_is_both_edits(name: &str, sources: [&str; 4]) {
         "the merge is not what clang gives for both edits (code and debug info)"
     );
 }
+
+/// At -O2 -g, ours changes a constant in `ack`, whose call in `main` clang
+/// then folds, and removes `ack`; theirs changes an operator in `hanoi`,
+/// and its edit renumbers the atom groups (key instructions, numbered
+/// module-wide) of `ack`'s locations, nothing else of `ack`. Ours' removal
+/// wins: a function the other side only renumbered is no delete/modify
+/// conflict. Theirs' `hanoi` now does nothing, so `main` loses the
+/// locations of its last lines: that moved none of `main`'s lines.
+#[test]
+fn a_function_one_side_removed_and_the_other_only_renumbered_merges() {
+    let ours = SOURCE.replace("if (m == 0) return", "if (m == 1) return");
+    let theirs = SOURCE.replace("if (n == 0) return;", "if (n != 0) return;");
+    let both = ours.replace("if (n == 0) return;", "if (n != 0) return;");
+    assert!(ours != SOURCE && theirs != SOURCE);
+    assert_o2_merge_is_both_edits("recursion", [SOURCE, &ours, &theirs, &both]);
+}

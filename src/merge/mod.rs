@@ -24,6 +24,7 @@
 
 pub mod agreement;
 pub mod apply;
+pub mod atoms;
 pub mod clash;
 pub mod cli;
 pub mod conflict;
@@ -664,6 +665,7 @@ fn conflicts_in_ours_text(
     has_comments: bool,
     markers: &Markers,
 ) -> Outcome {
+    debug_dump(&[("structured-conflicts.ll", &s.outcome.text)]);
     if lm.conflicts > 0 {
         let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts);
         o.notes.push("conflicts are written in ours' text".into());
