@@ -155,6 +155,30 @@ impl ShiftMap {
         self.anchors[first..after].iter().any(|&a| shift(a) != s) || end != s
     }
 
+    /// The first base line of `lo..=hi` whose shift is not that of `lo`
+    /// (or not known), when [`ShiftMap::moves_within`] says some moved:
+    /// the line after the last anchor of one shift with nothing edited
+    /// between (`lo` when nothing is known).
+    pub fn first_move(&self, lo: u32, hi: u32) -> u32 {
+        if self.broken {
+            return lo;
+        }
+        let mut i = self
+            .anchors
+            .partition_point(|a| a.0 <= lo)
+            .saturating_sub(1);
+        let s = shift(self.anchors[i]);
+        while !self.zone[i] {
+            match self.anchors.get(i + 1) {
+                Some(&n) if n.0 <= hi && shift(n) == s => i += 1,
+                _ => break,
+            }
+        }
+        let at = (self.anchors[i].0 + 1).max(lo);
+        let split = self.split.iter().copied().filter(|&x| lo <= x && x <= hi);
+        split.fold(at, u32::min)
+    }
+
     /// Where a side line sits in the base: the base line of an anchor on
     /// the same line, else the two anchors around it (`u32::MAX`: after the
     /// last one).
@@ -285,6 +309,22 @@ mod tests {
         assert!(!m.moves_within(12, 20, 21));
         assert!(!m.moves_within(12, 25, 26));
         assert!(m.moves_within(12, 25, 27));
+    }
+
+    #[test]
+    fn lines_move_from_after_the_last_anchor_of_the_first_shift() {
+        let m = ours_inserts_one_line_at_9();
+        assert_eq!(m.first_move(2, 25), 7, "the zone after 6");
+        assert_eq!(m.first_move(11, 25), 21, "past the last anchor");
+        let moved = ShiftMap::new(Evidence {
+            anchors: vec![(2, 2), (6, 6), (11, 12)],
+            ..Evidence::default()
+        });
+        assert_eq!(
+            moved.first_move(3, 15),
+            7,
+            "the next anchor's shift differs"
+        );
     }
 
     #[test]
