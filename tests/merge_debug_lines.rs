@@ -227,3 +227,18 @@ fn a_change_above_where_the_other_side_moved_lines_of_the_function_merges() {
     assert!(ours != source && theirs != source);
     assert_o2_merge_is_both_edits("funcptrs", [source, &ours, &theirs, &both]);
 }
+
+/// At -O2 -g, ours makes `hanoi` return at once, so `main` prints a
+/// constant count; theirs calls `ack` twice in `main`, moving `main`'s
+/// lines below it down one. Ours' location of the last `printf` changed
+/// (its line lost the location of the load of `moves`): it is still that
+/// line's, found where the lines around it put it.
+#[test]
+fn a_location_whose_line_lost_another_one_below_the_other_sides_insertion_merges() {
+    let ours = SOURCE.replace("if (n == 0) return;", "if (n != 0) return;");
+    let call = "  printf(\"ack(2,3)=%d\\n\", ack(2, 3));";
+    let theirs = edited(&[(27, call)]);
+    let both = edited_source(&ours, &[(27, call)]);
+    assert!(ours != SOURCE && theirs.contains(&format!("{call}\n{call}")));
+    assert_o2_merge_is_both_edits("recursion", [SOURCE, &ours, &theirs, &both]);
+}

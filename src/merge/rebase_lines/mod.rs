@@ -160,6 +160,62 @@ fn loose_pairs(base: &Nodes, side: &Nodes, paired: &[(u32, u32)], tier: usize) -
         .collect()
 }
 
+/// Nodes left unpaired inside functions, paired where the pairs around
+/// them put them: a base node at line `l` between two pairs (or on one)
+/// that moved by the same shift `d`, and the side's node at `l + d` with
+/// the same loose key ([`Nodes::looser`]), each the only one of its
+/// version there (a line whose other nodes changed: a location of
+/// `printf(..., moves)` once `moves` is a constant).
+fn placed_pairs(base: &Nodes, side: &Nodes, paired: &HashMap<u32, u32>) -> Vec<(u32, u32)> {
+    let mut anchors: HashMap<&str, BTreeMap<u32, u32>> = HashMap::default();
+    for (&s, &b) in paired {
+        let node = &base.lined[&b];
+        anchors
+            .entry(node.file.as_str())
+            .or_default()
+            .insert(node.line, side.lined[&s].line);
+    }
+    let taken: HashSet<u32> = paired.keys().copied().collect();
+    let kept: HashSet<u32> = paired.values().copied().collect();
+    let base_at = unpaired_at(base, &kept);
+    let side_at = unpaired_at(side, &taken);
+    let mut out = Vec::new();
+    for ((file, line, key), bn) in &base_at {
+        let Some(a) = anchors.get(file.as_str()) else {
+            continue;
+        };
+        let shift = |(b, s): (&u32, &u32)| *s as i64 - *b as i64;
+        let before = a.range(..=*line).next_back().map(shift);
+        let after = a.range(*line..).next().map(shift);
+        let (Some(d), true) = (before, before == after) else {
+            continue;
+        };
+        let Ok(to) = u32::try_from(*line as i64 + d) else {
+            continue;
+        };
+        if let (Some(sn), [b]) = (side_at.get(&(file.clone(), to, *key)), bn.as_slice()) {
+            if let [s] = sn.as_slice() {
+                out.push((*s, *b));
+            }
+        }
+    }
+    out
+}
+
+/// A version's nodes inside functions not in `paired`, by file, line and
+/// loose key.
+fn unpaired_at(n: &Nodes, paired: &HashSet<u32>) -> HashMap<(String, u32, u64), Vec<u32>> {
+    let mut out: HashMap<(String, u32, u64), Vec<u32>> = HashMap::default();
+    for (k, node) in &n.lined {
+        if paired.contains(k) || node.domain.is_none() || node.subprogram {
+            continue;
+        }
+        let key = (node.file.clone(), node.line, n.looser[1][k]);
+        out.entry(key).or_default().push(*k);
+    }
+    out
+}
+
 /// Pairs a side's nodes with the base's by key (equal keys in equal
 /// numbers, in line order, the pairs' lines increasing together); the
 /// others are what the side added or removed.
@@ -202,11 +258,13 @@ fn pair(base: &Nodes, side: &Nodes) -> Pairing {
                 .map(move |p| (f, p))
         })
         .collect();
-    let partner: HashMap<u32, u32> = candidates
+    let mut partner: HashMap<u32, u32> = candidates
         .iter()
         .filter(|c| agreeing.contains(&line_pair(c)))
         .copied()
         .collect();
+    let placed = placed_pairs(base, side, &partner);
+    partner.extend(placed);
     let kept_base: HashSet<u32> = partner.values().copied().collect();
     let mut evidence: HashMap<String, Evidence> = HashMap::default();
     let mut changed = HashSet::default();
@@ -545,6 +603,19 @@ mod tests {
 !5 = !DILocation(line: 4, column: 3, scope: !2)
 !6 = !DILocation(line: 5, column: 3, scope: !2)
 ";
+
+    #[test]
+    fn a_node_whose_line_lost_another_node_is_paired_where_it_sits() {
+        // Line 4 loses its column-9 node, and a statement like line 4's
+        // is added at line 6: the node at line 4 is found by its place.
+        let base = format!("{BASE}!7 = !DILocation(line: 4, column: 9, scope: !2)\n");
+        let side = format!("{BASE}!8 = !DILocation(line: 6, column: 3, scope: !2)\n");
+        let (b, s) = (Nodes::parse(&base), Nodes::parse(&side));
+        let p = pair(&b, &s);
+        assert_eq!(p.partner.get(&5), Some(&5), "the node of line 4");
+        assert_eq!(p.partner.get(&8), None, "the new statement");
+        assert_eq!(p.maps["a.c\u{0}/s"].at(4), Some(0));
+    }
 
     #[test]
     fn nodes_below_a_line_inserted_in_their_function_are_still_paired() {
