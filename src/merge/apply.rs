@@ -26,6 +26,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::atoms::{Atoms, Renumbering};
 use super::conflict::Chunk;
+use super::locations::Variables;
 use super::matching::{match_function, Matching, Matchings};
 use super::model::{
     def_name, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref, Side,
@@ -352,6 +353,7 @@ pub fn merge_with(
             mb,
         )
     });
+    let vars = Variables::new([(o, &to), (a, &ta), (b, &tb)]);
     let grouped: [std::cell::OnceCell<Atoms>; 3] = Default::default();
     let models = [(o, &to), (a, &ta), (b, &tb)];
     let atoms = |k: usize| grouped[k].get_or_init(|| Atoms::new(models[k].0, models[k].1));
@@ -422,15 +424,15 @@ pub fn merge_with(
                 // the same instruction at one place is one change. Two
                 // different additions can share a name, though: then retry
                 // with theirs' new values renamed apart.
-                match merge_function(&so, &sa, &sb) {
+                match merge_function(&so, &sa, &sb, &vars) {
                     Ok(local) => out.absorb(local),
                     Err(first) => {
                         let fb = &b.funcs[pb.unwrap()];
                         let sb2 = rewrite_side(fb, mb.as_ref(), &tb, &mut nb, "r.", "r.");
                         let fa = &a.funcs[pa.unwrap()];
                         let sa2 = rewrite_side(fa, ma.as_ref(), &ta, &mut nb, "l.", "l.");
-                        match merge_function(&so, &sa, &sb2)
-                            .or_else(|_| merge_function(&so, &sa2, &sb2))
+                        match merge_function(&so, &sa, &sb2, &vars)
+                            .or_else(|_| merge_function(&so, &sa2, &sb2, &vars))
                         {
                             Ok(local) => out.absorb(local),
                             Err(_) => out.absorb(first),
@@ -461,6 +463,7 @@ fn merge_function<'a>(
     so: &SideFunc<'a>,
     sa: &SideFunc<'a>,
     sb: &SideFunc<'a>,
+    vars: &Variables,
 ) -> Result<Merged, Merged> {
     let mut local = Merged::default();
     // The merged header's arguments are the ones the body may use.
@@ -506,7 +509,7 @@ fn merge_function<'a>(
                 sep(&mut local);
                 labels.push(label);
                 local.text(format!("{label}:"));
-                for c in super::locations::merge_block(ol, la, lb) {
+                for c in super::locations::merge_block(ol, la, lb, vars) {
                     match c {
                         Chunk::Clean(v) => {
                             for l in v {

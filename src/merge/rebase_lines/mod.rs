@@ -47,6 +47,15 @@ const MARK: u32 = 1 << 31;
 /// The marker range of one side; real lines stay below it.
 const SPAN: u32 = 1 << 28;
 
+/// The line a version had where the rebasing wrote a marker (the merged
+/// line is not known), else `line` itself.
+pub fn own_line(line: u32) -> u32 {
+    match line >= MARK {
+        true => (line - MARK) % SPAN,
+        false => line,
+    }
+}
+
 /// The three inputs with their lines in the merged source's numbering.
 pub struct Rebased {
     /// Base, ours, theirs.
