@@ -14,7 +14,9 @@
 //!         call void @use(i32 %x)
 //! ```
 //!
-//! A block removed on one side and changed on the other conflicts; a merged
+//! A block removed on one side and changed on the other conflicts (a
+//! function too, unless the change only renumbered atom groups, see
+//! [`atoms`](super::atoms)); a merged
 //! function that uses a value no side defines any more, or defines one twice,
 //! becomes a conflict as a whole.
 
@@ -22,7 +24,9 @@ use std::borrow::Cow;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use super::atoms::{Atoms, Renumbering};
 use super::conflict::Chunk;
+use super::locations::Variables;
 use super::matching::{match_function, Matching, Matchings};
 use super::model::{
     def_name, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref, Side,
@@ -225,15 +229,29 @@ fn func_text(f: &SideFunc) -> Vec<String> {
 }
 
 fn unchanged(o: &SideFunc, s: &SideFunc) -> bool {
-    o.header.key == s.header.key
+    same_lines(o, s, |x, y| x == y)
+}
+
+/// Whether `s` has `o`'s blocks, each line the same as `o`'s by `same`
+/// (given `o`'s key, then `s`'s).
+fn same_lines(o: &SideFunc, s: &SideFunc, mut same: impl FnMut(&str, &str) -> bool) -> bool {
+    same(&o.header.key, &s.header.key)
         && s.new_blocks.is_empty()
         && o.blocks.len() == s.blocks.len()
         && o.blocks.iter().all(|(label, lines)| {
             s.by_base.get(label).is_some_and(|&i| {
                 let other = &s.blocks[i].1;
-                other.len() == lines.len() && other.iter().zip(lines).all(|(x, y)| x.key == y.key)
+                other.len() == lines.len()
+                    && lines.iter().zip(other).all(|(x, y)| same(&x.key, &y.key))
             })
         })
+}
+
+/// Whether `s` is `o` with the atom groups of its locations renumbered
+/// ([`atoms`](super::atoms)), `so` and `ss` their grouped locations.
+fn renumbered(o: &SideFunc, s: &SideFunc, so: &Atoms, ss: &Atoms) -> bool {
+    let mut r = Renumbering::default();
+    same_lines(o, s, |x, y| r.same_line(x, y, so, ss))
 }
 
 /// Merges the three parsed canonical modules.
@@ -335,6 +353,10 @@ pub fn merge_with(
             mb,
         )
     });
+    let vars = Variables::new([(o, &to), (a, &ta), (b, &tb)]);
+    let grouped: [std::cell::OnceCell<Atoms>; 3] = Default::default();
+    let models = [(o, &to), (a, &ta), (b, &tb)];
+    let atoms = |k: usize| grouped[k].get_or_init(|| Atoms::new(models[k].0, models[k].1));
     let renamed_to: HashSet<&str> = renamed
         .iter()
         .flat_map(|(_, x, y)| [x.as_str(), y.as_str()])
@@ -385,7 +407,10 @@ pub fn merge_with(
             (None, None) => {}
             (Some(s), None) | (None, Some(s)) => {
                 let ours_removed = pa.is_none();
-                if !unchanged(&so, &s) {
+                let kept = if ours_removed { 2 } else { 1 };
+                // A side that only renumbered atom groups changed nothing
+                // the removal would lose.
+                if !unchanged(&so, &s) && !renumbered(&so, &s, atoms(0), atoms(kept)) {
                     let (x, y) = if ours_removed {
                         (Vec::new(), func_text(&s))
                     } else {
@@ -399,15 +424,15 @@ pub fn merge_with(
                 // the same instruction at one place is one change. Two
                 // different additions can share a name, though: then retry
                 // with theirs' new values renamed apart.
-                match merge_function(&so, &sa, &sb) {
+                match merge_function(&so, &sa, &sb, &vars) {
                     Ok(local) => out.absorb(local),
                     Err(first) => {
                         let fb = &b.funcs[pb.unwrap()];
                         let sb2 = rewrite_side(fb, mb.as_ref(), &tb, &mut nb, "r.", "r.");
                         let fa = &a.funcs[pa.unwrap()];
                         let sa2 = rewrite_side(fa, ma.as_ref(), &ta, &mut nb, "l.", "l.");
-                        match merge_function(&so, &sa, &sb2)
-                            .or_else(|_| merge_function(&so, &sa2, &sb2))
+                        match merge_function(&so, &sa, &sb2, &vars)
+                            .or_else(|_| merge_function(&so, &sa2, &sb2, &vars))
                         {
                             Ok(local) => out.absorb(local),
                             Err(_) => out.absorb(first),
@@ -438,6 +463,7 @@ fn merge_function<'a>(
     so: &SideFunc<'a>,
     sa: &SideFunc<'a>,
     sb: &SideFunc<'a>,
+    vars: &Variables,
 ) -> Result<Merged, Merged> {
     let mut local = Merged::default();
     // The merged header's arguments are the ones the body may use.
@@ -483,7 +509,7 @@ fn merge_function<'a>(
                 sep(&mut local);
                 labels.push(label);
                 local.text(format!("{label}:"));
-                for c in super::locations::merge_block(ol, la, lb) {
+                for c in super::locations::merge_block(ol, la, lb, vars) {
                     match c {
                         Chunk::Clean(v) => {
                             for l in v {

@@ -17,6 +17,19 @@
 //! theirs: %t = trunc i32 %x to i16, !dbg !9         (the location)
 //! merged: %t = trunc nuw i32 %x to i16, !dbg !9
 //! ```
+//!
+//! A debug record's variable and location operands are where it came from
+//! in the same way; its variable is known in the code by the source
+//! variable it is (name, argument, line, function), so a variable that
+//! became another node (its type changed: a function's debug info is then
+//! all other nodes) is still the same record:
+//!
+//! ```text
+//! base:   #dbg_value(i32 1, !14, !DIExpression(), !15)     !14 = !DILocalVariable(name: "rs", ...)
+//! ours:   #dbg_value(i32 1, !23, !DIExpression(), !24)     !23 = !DILocalVariable(name: "rs", ..., type: !30)
+//! theirs: #dbg_value(i32 -1, !14, !DIExpression(), !15)
+//! merged: #dbg_value(i32 -1, !23, !DIExpression(), !24)
+//! ```
 
 use std::borrow::Cow;
 
@@ -24,23 +37,84 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::conflict::{merge3, Chunk};
 use super::diff;
-use super::model::{def_name, Line};
+use super::model::{def_name, Line, ModuleText, SideTables};
+use crate::canon::debug_lines::field;
+use crate::hash::StableHasher;
 
 /// How a `!dbg` attachment starts.
 const DBG: &str = ", !dbg !";
 
+/// How a debug record starts.
+const RECORD: &str = "#dbg_";
+
 /// Marks the end of a line's code and the start of where it came from.
 const ORIGIN: char = '\u{0}';
 
+/// The source variable each `DILocalVariable` is, by the key
+/// ([`SideTables`]) lines refer to it with, in all three versions.
+#[derive(Default)]
+pub struct Variables(HashMap<u64, u64>);
+
+impl Variables {
+    /// The variables of base, ours and theirs.
+    pub fn new(versions: [(&ModuleText, &SideTables); 3]) -> Variables {
+        let mut out = HashMap::default();
+        for (m, t) in versions {
+            for (&n, rhs) in &m.meta {
+                if !rhs.starts_with("!DILocalVariable(") {
+                    continue;
+                }
+                if let (Some((key, _)), Some(v)) = (t.meta_key(n), source_variable(m, rhs)) {
+                    out.insert(key, v);
+                }
+            }
+        }
+        Variables(out)
+    }
+}
+
+/// A variable's name, argument number, line and function (its scopes'
+/// subprogram's name). A line the rebasing could not place counts as the
+/// line its version had: the variable of a declaration one side edited.
+fn source_variable(m: &ModuleText, rhs: &str) -> Option<u64> {
+    let text = |r: &str, f: &str| field(r, f).map_or("", |(_, v)| v).to_string();
+    let line = text(rhs, "line")
+        .parse::<u32>()
+        .ok()
+        .map(super::rebase_lines::own_line);
+    let mut scope = rhs.to_string();
+    for _ in 0..64 {
+        let n: u32 = text(&scope, "scope").strip_prefix('!')?.parse().ok()?;
+        scope = m.meta.get(&n)?.clone();
+        if scope
+            .trim_start_matches("distinct ")
+            .starts_with("!DISubprogram(")
+        {
+            let h = StableHasher::new()
+                .str(&text(rhs, "name"))
+                .str(&text(rhs, "arg"));
+            let h = h.u64(line? as u64).str(&text(&scope, "name"));
+            return Some(h.finish());
+        }
+    }
+    None
+}
+
 /// Three-way merge of a block's lines, code first, then locations.
-pub fn merge_block<'a>(o: &[Line<'a>], a: &[Line<'a>], b: &[Line<'a>]) -> Vec<Chunk<'a>> {
+pub fn merge_block<'a>(
+    o: &[Line<'a>],
+    a: &[Line<'a>],
+    b: &[Line<'a>],
+    vars: &Variables,
+) -> Vec<Chunk<'a>> {
     let sides = [o, a, b];
-    if !sides.iter().any(|s| s.iter().any(|l| l.key.contains(DBG))) {
+    let placed = |l: &Line| l.key.contains(DBG) || l.key.starts_with(RECORD);
+    if !sides.iter().any(|s| s.iter().any(placed)) {
         return merge3(o, a, b);
     }
     let code: [Vec<Line<'a>>; 3] = std::array::from_fn(|s| {
         let lines = sides[s].iter().enumerate();
-        lines.map(|(i, l)| code_of(l, s, i)).collect()
+        lines.map(|(i, l)| code_of(l, s, i, vars)).collect()
     });
     let to_base = [partners(&code[0], &code[1]), partners(&code[0], &code[2])];
     let from_base = to_base
@@ -81,19 +155,85 @@ fn attachment(s: &str) -> Option<std::ops::Range<usize>> {
     Some(at..end)
 }
 
-/// `s` without its `!dbg` attachment.
+/// Where line `s` came from: its `!dbg` attachment; a debug record's
+/// variable and location operands.
+fn places(s: &str) -> Vec<std::ops::Range<usize>> {
+    if !s.starts_with(RECORD) {
+        return attachment(s).into_iter().collect();
+    }
+    let args = operands(s);
+    match args.len() {
+        n if n >= 4 => vec![args[1].clone(), args[n - 1].clone()],
+        _ => Vec::new(),
+    }
+}
+
+/// The operands of a debug record `#dbg_kind(x, y, ...)`.
+fn operands(s: &str) -> Vec<std::ops::Range<usize>> {
+    let Some(open) = s.find('(') else {
+        return Vec::new();
+    };
+    let (mut out, mut depth, mut quoted, mut start) = (Vec::new(), 0, false, open + 1);
+    for (i, c) in s.bytes().enumerate().skip(open + 1) {
+        match c {
+            b'"' => quoted = !quoted,
+            b'(' if !quoted => depth += 1,
+            b')' if !quoted && depth == 0 => {
+                out.push(start..i);
+                return out;
+            }
+            b')' if !quoted => depth -= 1,
+            b',' if !quoted && depth == 0 => {
+                out.push(start..i);
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    Vec::new()
+}
+
+/// `s` with each of its [`places`] replaced by `f(place)`.
+fn with_places(s: &str, mut f: impl FnMut(usize, &str) -> String) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut copied = 0;
+    for (k, r) in places(s).into_iter().enumerate() {
+        out.push_str(&s[copied..r.start]);
+        out.push_str(&f(k, &s[r.clone()]));
+        copied = r.end;
+    }
+    out.push_str(&s[copied..]);
+    out
+}
+
+/// `s` without its `!dbg` attachment, a record without its variable and
+/// location operands.
 fn without_location(s: &str) -> Cow<'_, str> {
-    match attachment(s) {
-        Some(r) => Cow::Owned(format!("{}{}", &s[..r.start], &s[r.end..])),
-        None => Cow::Borrowed(s),
+    match places(s).is_empty() {
+        true => Cow::Borrowed(s),
+        false => Cow::Owned(with_places(s, |_, _| String::new())),
     }
 }
 
 /// Line `i` of version `side` without its location, its origin appended
-/// to its output.
-fn code_of<'a>(l: &Line<'a>, side: usize, i: usize) -> Line<'a> {
+/// to its output; a record's variable is in its key as the source variable.
+fn code_of<'a>(l: &Line<'a>, side: usize, i: usize, vars: &Variables) -> Line<'a> {
+    let key = with_places(&l.key, |k, p| {
+        let var = p
+            .strip_prefix("!k")
+            .and_then(|h| u64::from_str_radix(h, 16).ok());
+        match (
+            k,
+            l.key.starts_with(RECORD),
+            var.and_then(|v| vars.0.get(&v)),
+        ) {
+            (0, true, Some(v)) => format!("!v{v:x}"),
+            (0, true, None) => p.to_string(),
+            _ => String::new(),
+        }
+    });
     Line {
-        key: Cow::Owned(without_location(&l.key).into_owned()),
+        key: Cow::Owned(key),
         out: Cow::Owned(format!("{}{ORIGIN}{side}:{i}", without_location(&l.out))),
     }
 }
@@ -188,7 +328,10 @@ impl<'a> Located<'_, 'a> {
         };
         let loc = |s: usize| at[s].map(|x| self.sides[s][x].key.as_ref()).map(key_loc);
         let base = key_loc(&self.sides[0][o].key);
-        let (ours, theirs) = (loc(1).unwrap_or(base), loc(2).unwrap_or(base));
+        let (ours, theirs) = (
+            loc(1).unwrap_or_else(|| base.clone()),
+            loc(2).unwrap_or_else(|| base.clone()),
+        );
         let winner = if ours == base {
             2
         } else if theirs == base || ours == theirs {
@@ -206,15 +349,30 @@ impl<'a> Located<'_, 'a> {
     }
 }
 
-/// The location part of a key (`None`: no `!dbg`).
-fn key_loc(key: &str) -> Option<&str> {
-    attachment(key).map(|r| &key[r])
+/// The location part of a key (`None`: no `!dbg`): a record's variable
+/// and location.
+fn key_loc(key: &str) -> Option<String> {
+    let p = places(key);
+    (!p.is_empty()).then(|| p.into_iter().map(|r| &key[r]).collect::<Vec<_>>().join(" "))
 }
 
-/// `line` with the `!dbg` attachment `from` has (or none).
+/// `line` with the `!dbg` attachment `from` has (or none); a record with
+/// `from`'s variable and location.
 fn with_location_of<'a>(line: &Line<'a>, from: &Line) -> Line<'a> {
     if key_loc(&line.key) == key_loc(&from.key) {
         return line.clone();
+    }
+    if line.key.starts_with(RECORD) {
+        let taken = |s: &str, f: &str| {
+            let theirs: Vec<String> = places(f).into_iter().map(|r| f[r].to_string()).collect();
+            with_places(s, |k, p| {
+                theirs.get(k).cloned().unwrap_or_else(|| p.to_string())
+            })
+        };
+        return Line {
+            key: Cow::Owned(taken(&line.key, &from.key)),
+            out: Cow::Owned(taken(&line.out, &from.out)),
+        };
     }
     let moved = |s: &str, f: &str| -> String {
         let code = without_location(s);
@@ -275,7 +433,7 @@ mod tests {
             "%u = urem i16 %t, 10, !dbg !9",
         ]);
         assert_eq!(
-            clean(&merge_block(&o, &a, &b)).unwrap(),
+            clean(&merge_block(&o, &a, &b, &Variables::default())).unwrap(),
             [
                 "%t = trunc nuw i32 %x to i16, !dbg !9",
                 "%u = urem i16 %t, 10, !dbg !9"
@@ -284,11 +442,30 @@ mod tests {
     }
 
     #[test]
+    fn a_record_takes_the_value_from_one_side_and_the_variable_from_the_other() {
+        let o = lines(&["#dbg_value(i32 1, !k1, !DIExpression(), !k5)", "ret void"]);
+        let a = lines(&["#dbg_value(i32 1, !k2, !DIExpression(), !k6)", "ret void"]);
+        let b = lines(&["#dbg_value(i32 -1, !k1, !DIExpression(), !k5)", "ret void"]);
+        // !k1 and !k2: the same source variable.
+        let same = Variables([(1, 7), (2, 7)].into_iter().collect());
+        assert_eq!(
+            clean(&merge_block(&o, &a, &b, &same)).unwrap(),
+            ["#dbg_value(i32 -1, !k2, !DIExpression(), !k6)", "ret void"]
+        );
+        let other = Variables([(1, 7), (2, 8)].into_iter().collect());
+        assert_eq!(
+            clean(&merge_block(&o, &a, &b, &other)),
+            None,
+            "another variable"
+        );
+    }
+
+    #[test]
     fn two_new_locations_of_one_instruction_conflict() {
         let o = lines(&["store i32 %x, ptr @g, !dbg !5", "ret void"]);
         let a = lines(&["store i32 %x, ptr @g, !dbg !6", "ret void"]);
         let b = lines(&["store i32 %x, ptr @g, !dbg !7", "ret void"]);
-        assert_eq!(clean(&merge_block(&o, &a, &b)), None);
+        assert_eq!(clean(&merge_block(&o, &a, &b, &Variables::default())), None);
     }
 
     #[test]
@@ -300,7 +477,7 @@ mod tests {
         ]);
         let b = lines(&["%v = load i32, ptr @g, !tbaa !3", "ret i32 %v"]);
         assert_eq!(
-            clean(&merge_block(&o, &a, &b)).unwrap(),
+            clean(&merge_block(&o, &a, &b, &Variables::default())).unwrap(),
             ["%v = load i32, ptr @g, !dbg !8, !tbaa !3", "ret i32 %v"]
         );
     }

@@ -24,6 +24,7 @@
 
 pub mod agreement;
 pub mod apply;
+pub mod atoms;
 pub mod clash;
 pub mod cli;
 pub mod conflict;
@@ -664,6 +665,7 @@ fn conflicts_in_ours_text(
     has_comments: bool,
     markers: &Markers,
 ) -> Outcome {
+    debug_dump(&[("structured-conflicts.ll", &s.outcome.text)]);
     if lm.conflicts > 0 {
         let mut o = Outcome::exact(lm.text.as_bytes(), lm.conflicts);
         o.notes.push("conflicts are written in ours' text".into());
@@ -926,6 +928,11 @@ impl Structured {
             m.verify().map_err(|e| {
                 MergeError::Internal(format!("the merged module does not verify: {e}"))
             })?;
+            if debug_info_dropped(&text, &m) {
+                return Err(MergeError::Internal(
+                    "the merged module's debug info is invalid (LLVM drops it)".into(),
+                ));
+            }
             // This text may be handed out (the canonical fallback): verified
             // again after canonicalization.
             crate::canon::canonical_text(&m, &[], path, &comment_free())
@@ -935,6 +942,14 @@ impl Structured {
         self.canonical = Some(canonical);
         Ok(())
     }
+}
+
+/// Whether LLVM dropped the debug info of `text` (parsed as `m`): the
+/// parser strips debug info that does not verify (a compile unit missing
+/// from `!llvm.dbg.cu`), with only a warning.
+fn debug_info_dropped(text: &str, m: &IrModule<'_>) -> bool {
+    const UNITS: &str = "\n!llvm.dbg.cu = ";
+    text.contains(UNITS) && !m.print().contains(UNITS)
 }
 
 /// The structured merge over canonical forms and base identities. A clean

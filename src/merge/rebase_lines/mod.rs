@@ -20,7 +20,8 @@
 //! ```
 //!
 //! Where a line's shift cannot be known (the other side edited around the
-//! same place, or both sides changed one function's debug info), the line
+//! same place, or both sides changed one function's debug info and one of
+//! them moved lines in it: below where it did), the line
 //! is written as a marker value no source file reaches; a merge that keeps
 //! a marker becomes a conflict ([`Rebased::settle`]). The `DIFile` checksum
 //! is merged on its own ([`checksum`]).
@@ -45,6 +46,15 @@ use super::{agreement, render, Markers, Outcome};
 const MARK: u32 = 1 << 31;
 /// The marker range of one side; real lines stay below it.
 const SPAN: u32 = 1 << 28;
+
+/// The line a version had where the rebasing wrote a marker (the merged
+/// line is not known), else `line` itself.
+pub fn own_line(line: u32) -> u32 {
+    match line >= MARK {
+        true => (line - MARK) % SPAN,
+        false => line,
+    }
+}
 
 /// The three inputs with their lines in the merged source's numbering.
 pub struct Rebased {
@@ -79,10 +89,12 @@ pub fn rebase(base: &str, ours: &str, theirs: &str) -> Option<Rebased> {
     }
     let sides = [pair(&nodes[0], &nodes[1]), pair(&nodes[0], &nodes[2])];
     let contested = contested(&nodes, &sides);
+    let kept = [0, 1].map(|k| sides[k].partner.values().copied().collect());
     let mut r = Rebaser {
         nodes: &nodes,
         sides: &sides,
         contested,
+        kept,
         stand_in: HashMap::default(),
         unknown: ShiftMap::unknown(),
         none: ShiftMap::new(Evidence::default()),
@@ -157,6 +169,62 @@ fn loose_pairs(base: &Nodes, side: &Nodes, paired: &[(u32, u32)], tier: usize) -
         .collect()
 }
 
+/// Nodes left unpaired inside functions, paired where the pairs around
+/// them put them: a base node at line `l` between two pairs (or on one)
+/// that moved by the same shift `d`, and the side's node at `l + d` with
+/// the same loose key ([`Nodes::looser`]), each the only one of its
+/// version there (a line whose other nodes changed: a location of
+/// `printf(..., moves)` once `moves` is a constant).
+fn placed_pairs(base: &Nodes, side: &Nodes, paired: &HashMap<u32, u32>) -> Vec<(u32, u32)> {
+    let mut anchors: HashMap<&str, BTreeMap<u32, u32>> = HashMap::default();
+    for (&s, &b) in paired {
+        let node = &base.lined[&b];
+        anchors
+            .entry(node.file.as_str())
+            .or_default()
+            .insert(node.line, side.lined[&s].line);
+    }
+    let taken: HashSet<u32> = paired.keys().copied().collect();
+    let kept: HashSet<u32> = paired.values().copied().collect();
+    let base_at = unpaired_at(base, &kept);
+    let side_at = unpaired_at(side, &taken);
+    let mut out = Vec::new();
+    for ((file, line, key), bn) in &base_at {
+        let Some(a) = anchors.get(file.as_str()) else {
+            continue;
+        };
+        let shift = |(b, s): (&u32, &u32)| *s as i64 - *b as i64;
+        let before = a.range(..=*line).next_back().map(shift);
+        let after = a.range(*line..).next().map(shift);
+        let (Some(d), true) = (before, before == after) else {
+            continue;
+        };
+        let Ok(to) = u32::try_from(*line as i64 + d) else {
+            continue;
+        };
+        if let (Some(sn), [b]) = (side_at.get(&(file.clone(), to, *key)), bn.as_slice()) {
+            if let [s] = sn.as_slice() {
+                out.push((*s, *b));
+            }
+        }
+    }
+    out
+}
+
+/// A version's nodes inside functions not in `paired`, by file, line and
+/// loose key.
+fn unpaired_at(n: &Nodes, paired: &HashSet<u32>) -> HashMap<(String, u32, u64), Vec<u32>> {
+    let mut out: HashMap<(String, u32, u64), Vec<u32>> = HashMap::default();
+    for (k, node) in &n.lined {
+        if paired.contains(k) || node.domain.is_none() || node.subprogram {
+            continue;
+        }
+        let key = (node.file.clone(), node.line, n.looser[1][k]);
+        out.entry(key).or_default().push(*k);
+    }
+    out
+}
+
 /// Pairs a side's nodes with the base's by key (equal keys in equal
 /// numbers, in line order, the pairs' lines increasing together); the
 /// others are what the side added or removed.
@@ -199,11 +267,13 @@ fn pair(base: &Nodes, side: &Nodes) -> Pairing {
                 .map(move |p| (f, p))
         })
         .collect();
-    let partner: HashMap<u32, u32> = candidates
+    let mut partner: HashMap<u32, u32> = candidates
         .iter()
         .filter(|c| agreeing.contains(&line_pair(c)))
         .copied()
         .collect();
+    let placed = placed_pairs(base, side, &partner);
+    partner.extend(placed);
     let kept_base: HashSet<u32> = partner.values().copied().collect();
     let mut evidence: HashMap<String, Evidence> = HashMap::default();
     let mut changed = HashSet::default();
@@ -234,13 +304,17 @@ fn pair(base: &Nodes, side: &Nodes) -> Pairing {
     }
 }
 
-/// The functions whose lines are not known anywhere: both sides changed
-/// their debug info, and one side moved some of their lines against the
-/// others. Inside, a node is found by its distance from the function's
-/// start and what its line holds, and two lines alike (two `return 0;`)
-/// may be taken for each other where lines moved: where the other side
-/// placed a change is then not known.
-fn contested(nodes: &[Nodes; 3], sides: &[Pairing; 2]) -> HashSet<String> {
+/// Functions (domain, file) whose debug info both sides changed, one side
+/// moving some of their lines against the others, and the base line from
+/// which each side moved lines there (`None`: it moved none). Inside, a
+/// node is found by its distance from the function's start and what its
+/// line holds, and two lines alike (two `return 0;`) may be taken for each
+/// other below where lines moved: where the other side placed a change is
+/// not known there. Above it, the side kept every line where it was.
+type Contested = HashMap<(String, String), [Option<u32>; 2]>;
+
+/// See [`Contested`].
+fn contested(nodes: &[Nodes; 3], sides: &[Pairing; 2]) -> Contested {
     let both: HashSet<&String> = sides[0].changed.intersection(&sides[1].changed).collect();
     // Each function's first and last line per file: in the base (both),
     // then the last in ours and theirs.
@@ -258,17 +332,21 @@ fn contested(nodes: &[Nodes; 3], sides: &[Pairing; 2]) -> HashSet<String> {
             s[who + 1] = s[who + 1].max(l);
         }
     }
-    let mut out: HashSet<String> = HashSet::default();
+    let mut out = Contested::default();
     for ((d, file), [lo, hi, hi_o, hi_t]) in spans {
         let moved = |p: &Pairing, side_hi| {
-            p.maps
-                .get(file)
-                .is_some_and(|m| m.moves_within(lo, hi, side_hi))
+            let m = p.maps.get(file)?;
+            m.moves_within(lo, hi, side_hi)
+                .then(|| m.first_move(lo, hi))
         };
         // A function the base does not have in this file: its lines are
         // not known either.
-        if lo > hi || moved(&sides[0], hi_o) || moved(&sides[1], hi_t) {
-            out.insert(d.clone());
+        let from = match lo > hi {
+            true => [Some(0), Some(0)],
+            false => [moved(&sides[0], hi_o), moved(&sides[1], hi_t)],
+        };
+        if from.iter().any(Option::is_some) {
+            out.insert((d.clone(), file.clone()), from);
         }
     }
     out
@@ -280,8 +358,10 @@ struct Rebaser<'a> {
     nodes: &'a [Nodes<'a>; 3],
     /// Ours and theirs against the base.
     sides: &'a [Pairing; 2],
-    /// Functions whose debug info both sides changed: no line there is known.
-    contested: HashSet<String>,
+    /// Functions whose debug info both sides changed, one moving lines.
+    contested: Contested,
+    /// Ours', theirs': the base nodes the side kept.
+    kept: [HashSet<u32>; 2],
     stand_in: HashMap<u32, u32>,
     unknown: ShiftMap,
     /// The map of a file a side has no node in: nothing moved.
@@ -309,8 +389,27 @@ impl Rebaser<'_> {
         self.sides[side].maps.get(file).unwrap_or(&self.none)
     }
 
-    fn is_contested(&self, domain: &Option<String>) -> bool {
-        domain.as_ref().is_some_and(|d| self.contested.contains(d))
+    /// Where each side moved lines in the contested function of `node`.
+    fn moved_from(&self, node: &nodes::Node) -> [Option<u32>; 2] {
+        let Some(d) = &node.domain else {
+            return [None, None];
+        };
+        let key = (d.clone(), node.file.clone());
+        self.contested.get(&key).copied().unwrap_or_default()
+    }
+
+    /// Whether base node `n` (at `node`) sits where no side moved lines
+    /// of its contested function, or each side that did kept it.
+    fn base_placed(&self, n: u32, node: &nodes::Node) -> bool {
+        let from = self.moved_from(node);
+        (0..2).all(|k| from[k].is_none_or(|m| node.line < m || self.kept[k].contains(&n)))
+    }
+
+    /// Whether a node `side` added at `node`, between base lines `..=hi`,
+    /// sits above where the other side moved lines of its contested
+    /// function (its shift is the other side's).
+    fn side_placed(&self, side: usize, node: &nodes::Node, hi: u32) -> bool {
+        self.moved_from(node)[1 - side].is_none_or(|m| hi < m)
     }
 
     /// A base node's line moves by what both sides inserted above it.
@@ -319,7 +418,7 @@ impl Rebaser<'_> {
         let (l, file) = (node.line, node.file.as_str());
         let (mo, mt) = (self.map(0, file), self.map(1, file));
         let known = match (mo.at(l), mt.at(l)) {
-            (Some(a), Some(b)) if !self.is_contested(&node.domain) => Some(l as i64 + a + b),
+            (Some(a), Some(b)) if self.base_placed(n, node) => Some(l as i64 + a + b),
             _ => None,
         };
         let guess = l as i64 + mo.guess(l) + mt.guess(l);
@@ -338,7 +437,7 @@ impl Rebaser<'_> {
         let other = self.map(1 - side, file);
         let (lo, hi) = own.base_range_of(l);
         let known = match other.over(lo, hi) {
-            Some(s) if !self.is_contested(&node.domain) => Some(l as i64 + s),
+            Some(s) if self.side_placed(side, node, hi) => Some(l as i64 + s),
             _ => None,
         };
         let guess = l as i64 + other.guess(lo);
@@ -513,6 +612,19 @@ mod tests {
 !5 = !DILocation(line: 4, column: 3, scope: !2)
 !6 = !DILocation(line: 5, column: 3, scope: !2)
 ";
+
+    #[test]
+    fn a_node_whose_line_lost_another_node_is_paired_where_it_sits() {
+        // Line 4 loses its column-9 node, and a statement like line 4's
+        // is added at line 6: the node at line 4 is found by its place.
+        let base = format!("{BASE}!7 = !DILocation(line: 4, column: 9, scope: !2)\n");
+        let side = format!("{BASE}!8 = !DILocation(line: 6, column: 3, scope: !2)\n");
+        let (b, s) = (Nodes::parse(&base), Nodes::parse(&side));
+        let p = pair(&b, &s);
+        assert_eq!(p.partner.get(&5), Some(&5), "the node of line 4");
+        assert_eq!(p.partner.get(&8), None, "the new statement");
+        assert_eq!(p.maps["a.c\u{0}/s"].at(4), Some(0));
+    }
 
     #[test]
     fn nodes_below_a_line_inserted_in_their_function_are_still_paired() {

@@ -133,7 +133,9 @@ impl ShiftMap {
     /// others: the shifts of the anchors from the one at or before `lo` to
     /// the first one after `hi` differ. Past the last anchor no shift is
     /// seen: there `side_hi`, the side's last line of what `lo..=hi` held,
-    /// must have moved as the anchors did.
+    /// must have moved as the anchors did, unless the side has nothing
+    /// there (it removed the nodes of the span's last lines: an anchor in
+    /// the span is its last line).
     pub fn moves_within(&self, lo: u32, hi: u32, side_hi: u32) -> bool {
         if self.broken || self.split.iter().any(|&s| lo <= s && s <= hi) {
             return true;
@@ -144,11 +146,37 @@ impl ShiftMap {
             .saturating_sub(1);
         let after = self.anchors.partition_point(|a| a.0 <= hi);
         let s = shift(self.anchors[first]);
+        let last = self.anchors[after.max(1) - 1];
         let end = match self.anchors.get(after) {
             Some(&a) => shift(a),
+            None if last.0 >= lo && side_hi <= last.1 => s,
             None => side_hi as i64 - hi as i64,
         };
         self.anchors[first..after].iter().any(|&a| shift(a) != s) || end != s
+    }
+
+    /// The first base line of `lo..=hi` whose shift is not that of `lo`
+    /// (or not known), when [`ShiftMap::moves_within`] says some moved:
+    /// the line after the last anchor of one shift with nothing edited
+    /// between (`lo` when nothing is known).
+    pub fn first_move(&self, lo: u32, hi: u32) -> u32 {
+        if self.broken {
+            return lo;
+        }
+        let mut i = self
+            .anchors
+            .partition_point(|a| a.0 <= lo)
+            .saturating_sub(1);
+        let s = shift(self.anchors[i]);
+        while !self.zone[i] {
+            match self.anchors.get(i + 1) {
+                Some(&n) if n.0 <= hi && shift(n) == s => i += 1,
+                _ => break,
+            }
+        }
+        let at = (self.anchors[i].0 + 1).max(lo);
+        let split = self.split.iter().copied().filter(|&x| lo <= x && x <= hi);
+        split.fold(at, u32::min)
     }
 
     /// Where a side line sits in the base: the base line of an anchor on
@@ -281,6 +309,37 @@ mod tests {
         assert!(!m.moves_within(12, 20, 21));
         assert!(!m.moves_within(12, 25, 26));
         assert!(m.moves_within(12, 25, 27));
+    }
+
+    #[test]
+    fn lines_move_from_after_the_last_anchor_of_the_first_shift() {
+        let m = ours_inserts_one_line_at_9();
+        assert_eq!(m.first_move(2, 25), 7, "the zone after 6");
+        assert_eq!(m.first_move(11, 25), 21, "past the last anchor");
+        let moved = ShiftMap::new(Evidence {
+            anchors: vec![(2, 2), (6, 6), (11, 12)],
+            ..Evidence::default()
+        });
+        assert_eq!(
+            moved.first_move(3, 15),
+            7,
+            "the next anchor's shift differs"
+        );
+    }
+
+    #[test]
+    fn a_span_whose_last_lines_lost_their_nodes_did_not_move() {
+        // The side removed the nodes of lines 7 and 8 (the last of the
+        // file): nothing of 2..=8 is seen moving.
+        let m = ShiftMap::new(Evidence {
+            anchors: vec![(2, 2), (6, 6)],
+            added: vec![],
+            removed: vec![7, 8],
+        });
+        assert!(!m.moves_within(2, 8, 6));
+        assert!(m.moves_within(2, 8, 7), "a side line past the last anchor");
+        assert!(m.moves_within(7, 8, 6), "no anchor in the span");
+        assert_eq!(m.at(8), None, "the removed lines' shift is still unknown");
     }
 
     #[test]
