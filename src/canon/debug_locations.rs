@@ -20,9 +20,10 @@
 //! its own lines, plus the step of the next location when it differs, and
 //! an operator made longer once, not on every location after it. Line 0 ("no line")
 //! stays 0 and is no step. Its `atomGroup:` (key instructions, numbered in
-//! codegen order) is a step from the function's previous one in the same
-//! way. A location that only instructions and records use
-//! loses its definition; a distinct one, or one that other nodes name (a
+//! codegen order) is a step from the previous one of the same scope and
+//! inlined call, the first there from the function's previous one. A
+//! location that only instructions and records use loses its definition;
+//! a distinct one, or one that other nodes name (a
 //! loop's bounds, an `inlinedAt:`), stays a node as well.
 //!
 //! LLVM's parser reads inline locations, so [`absolute`] only turns the
@@ -39,6 +40,7 @@ use crate::text::Ref;
 struct Steps {
     last: HashMap<(u32, u32), (i64, i64)>,
     atom: Option<i64>,
+    atoms: HashMap<Place, i64>,
 }
 
 /// A location's `line:` and `column:` as the view writes them.
@@ -88,21 +90,38 @@ impl Steps {
 
     /// The view's text of an `atomGroup:` (numbered in codegen order, so
     /// one statement more shifts every group after it): a step from the
-    /// previous group of the function, the first one as it is.
-    fn written_atom(&mut self, group: i64) -> String {
-        match self.atom.replace(group) {
+    /// previous group of the same place (scope and inlined call), the first
+    /// there from the function's previous group, the function's first as
+    /// it is.
+    fn written_atom(&mut self, at: Option<Place>, group: i64) -> String {
+        let prev = self.previous_atom(at);
+        self.remember_atom(at, group);
+        match prev {
             Some(prev) => step_text(group - prev),
             None => group.to_string(),
         }
     }
 
+    /// The group a step at `at` counts from: the previous one there, else
+    /// the function's previous one.
+    fn previous_atom(&self, at: Option<Place>) -> Option<i64> {
+        at.and_then(|p| self.atoms.get(&p).copied()).or(self.atom)
+    }
+
+    fn remember_atom(&mut self, at: Option<Place>, group: i64) {
+        self.atom = Some(group);
+        if let Some(p) = at {
+            self.atoms.insert(p, group);
+        }
+    }
+
     /// The true group of an `atomGroup:` written `value`.
-    fn read_atom(&mut self, value: &str) -> Option<i64> {
+    fn read_atom(&mut self, at: Option<Place>, value: &str) -> Option<i64> {
         let group = match value.starts_with(['+', '-']) {
-            true => self.atom? + value.parse::<i64>().ok()?,
+            true => self.previous_atom(at)? + value.parse::<i64>().ok()?,
             false => value.parse().ok()?,
         };
-        self.atom = Some(group);
+        self.remember_atom(at, group);
         Some(group)
     }
 }
@@ -246,7 +265,8 @@ fn inline_line(
         None => location.to_string(),
     };
     let location = location.as_str();
-    let atom = with_atom(location, |v| Some(steps.written_atom(v.parse().ok()?)));
+    let at = place_of(location);
+    let atom = with_atom(location, |v| Some(steps.written_atom(at, v.parse().ok()?)));
     let location = atom.as_deref().unwrap_or(location);
     format!("{}{location}{}", &line[..start], &line[end..])
 }
@@ -305,7 +325,8 @@ fn absolute_line(line: &str, nodes: &Nodes, steps: &mut Steps) -> String {
     let location = &line[start..start + len + 1];
     let fixed = true_position(location, nodes, steps);
     let fixed = fixed.as_deref().unwrap_or(location);
-    let atom = with_atom(fixed, |v| Some(steps.read_atom(v)?.to_string()));
+    let at = place_of(fixed);
+    let atom = with_atom(fixed, |v| Some(steps.read_atom(at, v)?.to_string()));
     let fixed = atom.as_deref().unwrap_or(fixed);
     format!("{}{fixed}{}", &line[..start], &line[start + len + 1..])
 }
@@ -364,6 +385,38 @@ mod tests {
         );
         assert!(
             back.contains("!dbg !DILocation(line: 0, scope: !7)\n"),
+            "{back}"
+        );
+    }
+
+    #[test]
+    fn atom_groups_step_within_their_scope() {
+        let text = "define void @g() !dbg !7 {\n\
+                    entry:\n\
+                    \x20 store i32 0, ptr null, !dbg !20\n\
+                    \x20 store i32 1, ptr null, !dbg !21\n\
+                    \x20 store i32 2, ptr null, !dbg !22\n\
+                    }\n\
+                    !7 = distinct !DISubprogram(name: \"g\", line: 40, scopeLine: 41)\n\
+                    !8 = distinct !DILexicalBlock(scope: !7, line: 42, column: 3)\n\
+                    !20 = !DILocation(line: 43, column: 7, scope: !8, atomGroup: 10, atomRank: 1)\n\
+                    !21 = !DILocation(line: 45, column: 3, scope: !7, atomGroup: 3, atomRank: 1)\n\
+                    !22 = !DILocation(line: 44, column: 5, scope: !8, atomGroup: 11, atomRank: 1)\n";
+        let v = inline(text);
+        assert!(v.contains("scope: !8, atomGroup: 10,"), "{v}");
+        assert!(v.contains("scope: !7, atomGroup: -7,"), "{v}");
+        // From the previous group of its own scope (10), not the function's (3).
+        assert!(
+            v.contains("line: +1, column: 5, scope: !8, atomGroup: +1,"),
+            "{v}"
+        );
+        let back = absolute(&v);
+        assert!(
+            back.contains("line: 44, column: 5, scope: !8, atomGroup: 11,"),
+            "{back}"
+        );
+        assert!(
+            back.contains("line: 45, column: 3, scope: !7, atomGroup: 3,"),
             "{back}"
         );
     }
