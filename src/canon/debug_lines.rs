@@ -157,7 +157,12 @@ impl Nodes {
     /// `sp+D` or `scope+D`, as [`relative`] writes a line D below the
     /// line `n`'s scope counts from.
     pub fn scope_relative_text(&self, n: u32, delta: i64) -> Option<String> {
-        let base = self.line_base(n)?;
+        self.text_from_base(self.line_base(n)?, delta)
+    }
+
+    /// A line D below the line of `base` (a subprogram: `sp+D`, a lexical
+    /// block: `scope+D`).
+    fn text_from_base(&self, base: u32, delta: i64) -> Option<String> {
         Some(match self.nodes.get(&base)?.subprogram {
             true => relative_text(delta),
             false => with_sign("scope", delta),
@@ -201,11 +206,7 @@ impl Nodes {
     /// lexical block's.
     pub fn relative_to_scope(&self, scope: u32, line: i64) -> Option<String> {
         let base = self.base_of(scope)?;
-        let base_line = self.true_line(base, 0)?;
-        Some(match self.nodes[&base].subprogram {
-            true => relative_text(line - base_line),
-            false => with_sign("scope", line - base_line),
-        })
+        self.text_from_base(base, line - self.true_line(base, 0)?)
     }
 }
 
@@ -315,13 +316,8 @@ pub fn relative(text: &str) -> String {
         // Line 0 is "no line": not a position to move.
         let at = node.line?.true_line().filter(|&l| l != 0)?;
         let scope = node.scope?;
-        let (_, sp) = nodes.subprogram_of(scope)?;
-        let base = nodes.base_of(scope)?;
-        let written = match nodes.nodes[&base].subprogram {
-            true => relative_text(at - sp),
-            false => with_sign("scope", at - nodes.true_line(base, 0)?),
-        };
-        with_field(line, "line", &written)
+        nodes.subprogram_of(scope)?;
+        with_field(line, "line", &nodes.relative_to_scope(scope, at)?)
     })
 }
 

@@ -171,6 +171,8 @@ struct MetaDef {
     declares: Option<u64>,
     /// A plain tuple `!{...}`.
     tuple: bool,
+    /// A `DILexicalBlock`.
+    lexical_block: bool,
 }
 
 /// A number key for every metadata node of `printed`, local so that an
@@ -501,6 +503,10 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
                     || rhs.starts_with("!DIGlobalVariableExpression("),
                 declares: None,
                 tuple: rhs.starts_with("!{"),
+                lexical_block: rhs
+                    .strip_prefix("distinct ")
+                    .unwrap_or(rhs)
+                    .starts_with("!DILexicalBlock("),
             });
             if rhs.starts_with("!DILocalVariable(") {
                 variables.extend(scope.map(|j| (j, position(rhs), name_hash(rhs))));
@@ -524,7 +530,7 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
             }
         });
     }
-    mark_declared(&mut defs, variables, printed, &index);
+    mark_declared(&mut defs, variables);
     MetaGraph {
         defs,
         users,
@@ -543,26 +549,10 @@ fn name_hash(rhs: &str) -> u64 {
 
 /// Sets [`MetaDef::declares`] of each lexical block from `variables`,
 /// `(scope, position, name)` of every local variable.
-fn mark_declared(
-    defs: &mut [MetaDef],
-    mut variables: Vec<DeclaredVariable>,
-    printed: &str,
-    index: &HashMap<u32, usize>,
-) {
-    if variables.is_empty() {
-        return;
-    }
-    let blocks: std::collections::HashSet<usize> = crate::text::lines(printed)
-        .filter_map(|l| {
-            let (n, rhs) = super::metadata::numbered_definition(l)?;
-            let body = rhs.strip_prefix("distinct ").unwrap_or(rhs);
-            body.starts_with("!DILexicalBlock(")
-                .then(|| index.get(&n).copied())?
-        })
-        .collect();
+fn mark_declared(defs: &mut [MetaDef], mut variables: Vec<DeclaredVariable>) {
     variables.sort_unstable();
     for (scope, _, name) in variables.into_iter().rev() {
-        if blocks.contains(&scope) {
+        if defs[scope].lexical_block {
             defs[scope].declares = Some(name);
         }
     }

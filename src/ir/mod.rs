@@ -304,6 +304,11 @@ impl<'ctx> IrModule<'ctx> {
         self.declares_source_filename
     }
 
+    /// Whether the module has named metadata `name` (`llvm.dbg.cu`).
+    pub fn has_named_metadata(&self, name: &str) -> bool {
+        unsafe { !LLVMGetNamedMetadata(self.raw(), name.as_ptr().cast(), name.len()).is_null() }
+    }
+
     pub fn source_filename(&self) -> String {
         let mut len = 0usize;
         unsafe {
