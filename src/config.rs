@@ -14,6 +14,7 @@
 //!   reorder_globals: true        # functions, globals, aliases by name
 //!   rename_private_constants: true  # @.str.N -> @.str.<content hash>
 //!   keep_comments: true          # user comments travel with what they annotate
+//!   view_source_checksums: false # the diff view leaves out DIFile checksums
 //! files:                         # patterns `irgit install` writes to the attributes
 //!   text: ["*.ll"]               # diff=llvm-ir merge=llvm-ir
 //!   bitcode: ["*.bc"]            # diff=llvm-bc (binary), never rewritten by the hook
@@ -57,6 +58,11 @@ pub struct CanonOptions {
     /// anchor's place (`false`, or `irgit canon --strip-comments`, prints
     /// the form without them).
     pub keep_comments: bool,
+    /// Show a `DIFile`'s `checksum:` in the diff view. Off by default: it
+    /// is a hash of the source file, so it changes with every edit of the
+    /// source (which git shows in the source's own diff) and says nothing
+    /// about the IR. The canonical form always keeps it.
+    pub view_source_checksums: bool,
     /// Keep every name the input gives (values, arguments, blocks) and name
     /// only the unnamed ones (`%5`, `6:`): the diff view of a lit test,
     /// whose names are its text (not a setting: see `canon::view`).
@@ -80,6 +86,7 @@ impl Default for CanonOptions {
             reorder_globals: true,
             rename_private_constants: true,
             keep_comments: true,
+            view_source_checksums: false,
             names_as_written: false,
             relative_debug_lines: false,
         }

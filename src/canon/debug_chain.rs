@@ -1,40 +1,42 @@
 //! Debug lines in the diff view, each from the line just above it.
 //!
 //! ```text
-//! view before (lines relative to scopes)            view (chained)
-//! !4 = !DIGlobalVariable(name: "t", file: !1, line: 3)  !4 = !DIGlobalVariable(name: "t", file: !1, line: 3)
-//! !7 = distinct !DISubprogram(name: "f", file: !1, line: 12)  !7 = distinct !DISubprogram(name: "f", file: !1, line: !4+9)
-//! !9 = distinct !DISubprogram(name: "g", file: !1, line: 30)  !9 = distinct !DISubprogram(name: "g", file: !1, line: !7+18)
-//! !21 = !DILocalVariable(name: "i", scope: !7, line: sp+2)    !21 = !DILocalVariable(name: "i", scope: !7, line: sp+2)
-//! !22 = !DILocalVariable(name: "j", scope: !7, line: sp+5)    !22 = !DILocalVariable(name: "j", scope: !7, line: !21+3)
+//! view before (lines relative to scopes)                      view (chained)
+//! !4 = !DIGlobalVariable(name: "t", file: !1, line: 3)           line: 3
+//! !7 = distinct !DISubprogram(name: "f", file: !1, line: 12)     line: !4+9
+//! !21 = !DILocalVariable(name: "i", scope: !7, line: sp+2)       line: !7+2
+//! !22 = !DILocalVariable(name: "j", scope: !7, line: sp+5)       line: !21+3
+//! !9 = distinct !DISubprogram(name: "g", file: !1, line: 30)     line: !22+13
 //! ```
 //!
-//! A source line inserted above a function moves every declaration below
-//! it: with true lines each one's `line:` changes (every later function,
-//! global, type and string literal of the file). In the view, a node's line
-//! is written as a step from the node declared just above it in the same
-//! group, `!R+D` (D lines below node `!R`), so an inserted line shows once,
-//! on the first node below it. Groups: the nodes of one file outside every
-//! function (functions, globals, types, their members), and the nodes of
-//! one scope inside a function (variables, lexical blocks, labels, loop
-//! bounds; [`super::debug_lines`] writes those relative to their scope).
-//! The first node of a group (the lowest-numbered of its first line)
-//! keeps its line as it was; the other nodes on one line all step from the
-//! same node (the lowest-numbered of the line above).
-//! This runs after the view's metadata numbering, so `!R` is final and
-//! [`unchained`] reads it back; line 0 ("no line") is not in any chain.
+//! A source line inserted in a function moves every declaration below it:
+//! with true lines each one's `line:` changes (every later variable and
+//! block of the function, every later function, global, type and string
+//! literal of the file). In the view, a node's line is written as a step
+//! from the node declared just above it in the same source file, `!R+D` (D
+//! lines below node `!R`), whether either is inside a function or not, so
+//! an inserted line shows once, on the first node below it. The first node
+//! of a file keeps its true line; the first node of each other line (one
+//! written with a true line, else the lowest-numbered) steps from the
+//! first of the line above, and the others on its line from it, `!F+0`,
+//! so a shift shows on one node, not on all of a line's. This runs after the view's metadata
+//! numbering, so `!R` is final, and [`unchained`] reads it back (a node in
+//! a function to `sp+N` / `scope+N` again); line 0 ("no line") is not in
+//! any chain.
 
 use std::collections::HashMap;
 
 use super::debug_lines::{field, with_field, Line, Nodes};
 
-/// The chain a node's line belongs to.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Group {
-    /// Outside functions: the `file:` node.
-    File(u32),
-    /// Inside a function: the scope its line is relative to.
-    Scope(u32),
+/// The file a node's line is in: its own `file:`, or its scope's.
+fn file_of<'a>(nodes: &Nodes, mut n: u32, rhs_of: impl Fn(u32) -> &'a str) -> Option<u32> {
+    for _ in 0..64 {
+        if let Some((_, f)) = field(rhs_of(n), "file") {
+            return f.strip_prefix('!')?.parse().ok();
+        }
+        n = nodes.nodes.get(&n)?.scope?;
+    }
+    None
 }
 
 /// `!R+D` / `!R-D`.
@@ -46,22 +48,19 @@ fn after_text(reference: u32, delta: i64) -> String {
     }
 }
 
-/// The group and the ordering value of node `n`'s line, if it has one to
-/// chain.
-fn group_of(nodes: &Nodes, n: u32, rhs: &str) -> Option<(Group, i64)> {
+/// The file and the true line of node `n`, if it has a line to chain.
+fn chain_member<'a>(nodes: &Nodes, n: u32, rhs_of: impl Fn(u32) -> &'a str) -> Option<(u32, i64)> {
     match nodes.line(n)? {
-        Line::At(0) => None,
-        Line::At(line) => {
-            let file = field(rhs, "file")?.1.strip_prefix('!')?.parse().ok()?;
-            Some((Group::File(file), line))
+        Line::At(0) | Line::Step(_) | Line::After(..) => None,
+        Line::At(_) | Line::Sp(_) | Line::Scope(_) => {
+            let line = nodes.true_line(n, 0).filter(|&l| l != 0)?;
+            Some((file_of(nodes, n, rhs_of)?, line))
         }
-        Line::Sp(d) | Line::Scope(d) => Some((Group::Scope(nodes.line_base(n)?), d)),
-        Line::Step(_) | Line::After(..) => None,
     }
 }
 
 /// The view's text with lines chained: each node's line a step from the
-/// node just above it in its group.
+/// node just above it in its file.
 pub fn chained(text: &str) -> String {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let nodes = Nodes::of(&lines);
@@ -69,29 +68,42 @@ pub fn chained(text: &str) -> String {
         let (i, off) = nodes.defs[&n];
         &lines[i][off..]
     };
-    let mut groups: HashMap<Group, Vec<(i64, u32)>> = HashMap::new();
+    let mut files: HashMap<u32, Vec<(i64, u32)>> = HashMap::new();
     for &n in nodes.defs.keys() {
-        if let Some((group, value)) = group_of(&nodes, n, rhs_of(n)) {
-            groups.entry(group).or_default().push((value, n));
+        if let Some((file, line)) = chain_member(&nodes, n, rhs_of) {
+            files.entry(file).or_default().push((line, n));
         }
     }
     let mut written: HashMap<usize, String> = HashMap::new();
-    for members in groups.values_mut() {
-        members.sort_unstable();
+    for members in files.values_mut() {
+        // On one line, a node written with a true line comes first.
+        members.sort_unstable_by_key(|&(line, n)| {
+            (line, !matches!(nodes.line(n), Some(Line::At(_))), n)
+        });
+        // A chain starts from a true line.
+        let (line, root) = members[0];
+        if !matches!(nodes.line(root), Some(Line::At(_))) {
+            let (i, _) = nodes.defs[&root];
+            written.extend(with_field(lines[i], "line", &line.to_string()).map(|l| (i, l)));
+        }
         let mut above: Option<(i64, u32)> = None;
-        let mut at = 0;
-        while at < members.len() {
-            let (value, first) = members[at];
-            let end = at + members[at..].iter().take_while(|m| m.0 == value).count();
-            // The first line's nodes step from its first node.
-            let (prev, reference, from) = above.map_or((value, first, at + 1), |(p, r)| (p, r, at));
-            for &(_, n) in &members[from..end] {
-                let (i, _) = nodes.defs[&n];
-                let new = with_field(lines[i], "line", &after_text(reference, value - prev));
-                written.extend(new.map(|l| (i, l)));
+        for (k, &(value, n)) in members.iter().enumerate() {
+            // The first node of a line steps from the first of the line
+            // above; the others on its line from it, by 0.
+            let reference = match above {
+                Some((line, first)) if line == value => Some((first, 0)),
+                Some((line, first)) => Some((first, value - line)),
+                None => None,
+            };
+            if reference.is_none_or(|(_, d)| d != 0) {
+                above = Some((value, n));
             }
-            above = Some((value, first));
-            at = end;
+            let Some((reference, delta)) = reference.filter(|_| k > 0) else {
+                continue;
+            };
+            let (i, _) = nodes.defs[&n];
+            let new = with_field(lines[i], "line", &after_text(reference, delta));
+            written.extend(new.map(|l| (i, l)));
         }
     }
     if written.is_empty() {
@@ -124,20 +136,33 @@ pub fn unchained(text: &str) -> String {
     out
 }
 
-/// Definition line `l` of node `n` with its chained line written as its
-/// group writes a first node.
+/// Definition line `l` of node `n` with its chained line written as it
+/// was before: a true line, or a step from its scope's line.
 fn restored_line(nodes: &Nodes, n: u32, l: &str, memo: &mut HashMap<u32, i64>) -> Option<String> {
-    let value = chain_value(nodes, n, memo)?;
+    let value = true_value(nodes, n, memo)?;
     let text = match nodes.in_function(n) {
         false => value.to_string(),
-        true => nodes.scope_relative_text(n, value)?,
+        true => {
+            let base = nodes.line_base(n)?;
+            nodes.text_from_base(base, value - true_value(nodes, base, memo)?)?
+        }
     };
     with_field(l, "line", &text)
 }
 
-/// The value node `n`'s line has in its group (a true line, or a step
-/// from its scope's line), following its chain without recursion.
-fn chain_value(nodes: &Nodes, n: u32, memo: &mut HashMap<u32, i64>) -> Option<i64> {
+/// What node `n`'s line counts from (`None`: it is a true line) and by
+/// how much.
+fn counted_from(nodes: &Nodes, n: u32) -> Option<(Option<u32>, i64)> {
+    match nodes.line(n)? {
+        Line::At(v) => Some((None, v)),
+        Line::After(reference, d) => Some((Some(reference), d)),
+        Line::Sp(d) | Line::Scope(d) => Some((Some(nodes.line_base(n)?), d)),
+        Line::Step(_) => None,
+    }
+}
+
+/// The true line of node `n`, following chains and scopes without recursion.
+fn true_value(nodes: &Nodes, n: u32, memo: &mut HashMap<u32, i64>) -> Option<i64> {
     let mut pending = vec![n];
     while let Some(&top) = pending.last() {
         if memo.contains_key(&top) {
@@ -147,19 +172,18 @@ fn chain_value(nodes: &Nodes, n: u32, memo: &mut HashMap<u32, i64>) -> Option<i6
         if pending.len() > nodes.defs.len() + 1 {
             return None;
         }
-        match nodes.line(top)? {
-            Line::After(reference, delta) => match memo.get(&reference) {
+        match counted_from(nodes, top)? {
+            (None, v) => {
+                memo.insert(top, v);
+                pending.pop();
+            }
+            (Some(reference), d) => match memo.get(&reference) {
                 Some(&v) => {
-                    memo.insert(top, v + delta);
+                    memo.insert(top, v + d);
                     pending.pop();
                 }
                 None => pending.push(reference),
             },
-            Line::At(v) | Line::Sp(v) | Line::Scope(v) => {
-                memo.insert(top, v);
-                pending.pop();
-            }
-            Line::Step(_) => return None,
         }
     }
     memo.get(&n).copied()
@@ -184,16 +208,16 @@ mod tests {
         assert!(c.contains("\"t\", scope: !1, file: !1, line: 3)"), "{c}");
         assert!(c.contains("\"f\", scope: !1, file: !1, line: !4+9,"), "{c}");
         assert!(
-            c.contains("\"g\", scope: !1, file: !1, line: !7+18,"),
+            c.contains("\"g\", scope: !1, file: !1, line: !22+13,"),
             "{c}"
         );
-        assert!(c.contains("\"i\", scope: !7, file: !1, line: sp+2)"), "{c}");
+        assert!(c.contains("\"i\", scope: !7, file: !1, line: !7+2)"), "{c}");
         assert!(
             c.contains("\"j\", scope: !7, file: !1, line: !21+3)"),
             "{c}"
         );
         assert!(
-            c.contains("\"k\", scope: !7, file: !1, line: !21+3)"),
+            c.contains("\"k\", scope: !7, file: !1, line: !22+0)"),
             "{c}"
         );
         assert!(c.contains("\"z\", scope: !7, file: !1, line: 0)"), "{c}");

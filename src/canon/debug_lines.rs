@@ -78,7 +78,7 @@ impl Line {
 pub(super) struct Node {
     subprogram: bool,
     line: Option<Line>,
-    scope: Option<u32>,
+    pub(super) scope: Option<u32>,
 }
 
 /// The numbered definitions of a text's lines.
@@ -154,15 +154,9 @@ impl Nodes {
         false
     }
 
-    /// `sp+D` or `scope+D`, as [`relative`] writes a line D below the
-    /// line `n`'s scope counts from.
-    pub fn scope_relative_text(&self, n: u32, delta: i64) -> Option<String> {
-        self.text_from_base(self.line_base(n)?, delta)
-    }
-
     /// A line D below the line of `base` (a subprogram: `sp+D`, a lexical
     /// block: `scope+D`).
-    fn text_from_base(&self, base: u32, delta: i64) -> Option<String> {
+    pub(super) fn text_from_base(&self, base: u32, delta: i64) -> Option<String> {
         Some(match self.nodes.get(&base)?.subprogram {
             true => relative_text(delta),
             false => with_sign("scope", delta),
@@ -183,7 +177,7 @@ impl Nodes {
     }
 
     /// The true line of node `n`, whichever way it is written.
-    fn true_line(&self, n: u32, depth: usize) -> Option<i64> {
+    pub(super) fn true_line(&self, n: u32, depth: usize) -> Option<i64> {
         let node = self.nodes.get(&n)?;
         match node.line? {
             Line::At(l) => Some(l),

@@ -16,9 +16,11 @@
 //! inline, and its line as a step from the previous location of the same
 //! scope in the same function, in print order (the first one from the
 //! scope's line, `sp+N` or `scope+N`), its column a step as well when that
-//! previous location is on the same line: an inserted statement shows as
+//! previous location is on the same line and left of it (a column left of
+//! the previous one is written as it is): an inserted statement shows as
 //! its own lines, plus the step of the next location when it differs, and
-//! an operator made longer once, not on every location after it. Line 0 ("no line")
+//! an operator made longer once, not on every location after it nor on
+//! the step back to a column left of it. Line 0 ("no line")
 //! stays 0 and is no step. Its `atomGroup:` (key instructions, numbered in
 //! codegen order) is a step from the previous one of the same scope and
 //! inlined call, the first there from the function's previous one. A
@@ -61,7 +63,11 @@ impl Steps {
         let written = match self.last.insert(at, (line, column)) {
             Some((prev, prev_column)) => Written {
                 line: step_text(line - prev),
-                column: (prev == line).then(|| step_text(column - prev_column)),
+                // A column left of the previous one is written as it is:
+                // an operator made longer shifts the columns right of it,
+                // and a step back across it would change too.
+                column: (prev == line && column >= prev_column)
+                    .then(|| step_text(column - prev_column)),
             },
             None => Written {
                 line: nodes.relative_to_scope(at.0, line)?,
@@ -419,5 +425,34 @@ mod tests {
             back.contains("line: 45, column: 3, scope: !7, atomGroup: 3,"),
             "{back}"
         );
+    }
+
+    /// `s = b * c + 7;` evaluates `b * c`, then `+ 7`, then stores at `=`:
+    /// the columns go right, then back left. `*` made `<<` (one column
+    /// longer) moves `+` but not `=`; the step back to `=` is written as its
+    /// column, so only the step to `+` changes.
+    #[test]
+    fn a_longer_operator_changes_one_column_step() {
+        let body = |plus: u32| {
+            format!(
+                "define void @g() !dbg !7 {{\n\
+                 entry:\n\
+                 \x20 %m = mul i32 1, 2, !dbg !20\n\
+                 \x20 %a = add i32 %m, 7, !dbg !21\n\
+                 \x20 store i32 %a, ptr null, !dbg !22\n\
+                 }}\n\
+                 !7 = distinct !DISubprogram(name: \"g\", line: 40, scopeLine: 41)\n\
+                 !20 = !DILocation(line: 42, column: 11, scope: !7)\n\
+                 !21 = !DILocation(line: 42, column: {plus}, scope: !7)\n\
+                 !22 = !DILocation(line: 42, column: 5, scope: !7)\n"
+            )
+        };
+        let (old, new) = (inline(&body(15)), inline(&body(16)));
+        assert!(new.contains("line: +0, column: +5, scope: !7)"), "{new}");
+        assert!(new.contains("line: +0, column: 5, scope: !7)"), "{new}");
+        let changed = old.lines().zip(new.lines()).filter(|(a, b)| a != b).count();
+        assert_eq!(changed, 1, "{old}\n{new}");
+        assert!(absolute(&new)
+            .contains("store i32 %a, ptr null, !dbg !DILocation(line: 42, column: 5,"));
     }
 }

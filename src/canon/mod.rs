@@ -48,7 +48,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub const CANON_VERSION: u32 = 10;
+pub const CANON_VERSION: u32 = 11;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -314,6 +314,9 @@ pub fn canonical_text_for(
     });
     let printed = numbering::renumber(&printed, &keys);
     let printed = match opts.relative_debug_lines {
+        true if !opts.view_source_checksums => {
+            view::without_source_checksums(&debug_chain::chained(&printed))
+        }
         true => debug_chain::chained(&printed),
         false => printed,
     };

@@ -569,16 +569,13 @@ fn is_label(line: &str) -> bool {
     head.ends_with(':') && !head.contains(" = ")
 }
 
-/// `text` without its `checksum: "..."` field.
+/// `text` without its `checksumkind:` and `checksum: "..."` fields (the
+/// view leaves them out: [`super::view`]).
 fn without_checksum(text: &str) -> std::borrow::Cow<'_, str> {
-    let Some(at) = text.find(", checksum: \"") else {
-        return text.into();
-    };
-    let value = at + ", checksum: \"".len();
-    let end = text[value..]
-        .find('"')
-        .map_or(text.len(), |e| value + e + 1);
-    format!("{}{}", &text[..at], &text[end..]).into()
+    match super::view::checksum_fields(text) {
+        Some((from, to)) => format!("{}{}", &text[..from], &text[to..]).into(),
+        None => text.into(),
+    }
 }
 
 /// Those of `among` whose key occurs more than once among them.

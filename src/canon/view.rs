@@ -23,7 +23,9 @@
 //! ([`super::debug_lines`]): a function moved down its source file shows as
 //! one changed `DISubprogram` line; instructions' locations are inline, each
 //! line a step from the one before ([`super::debug_locations`]): a statement
-//! inserted in a function shows as its own lines.
+//! inserted in a function shows as its own lines. A `DIFile`'s checksum
+//! is left out (`canon.view_source_checksums: true` shows it): it changes
+//! with every edit of the source file and says nothing about the IR.
 
 use super::{canonicalize_bytes_with, decode_input, is_bitcode, CanonError, Cleanup};
 use crate::config::CanonOptions;
@@ -120,4 +122,42 @@ fn without_kept_list(view: String) -> String {
     view.split_inclusive('\n')
         .filter(|l| !l.starts_with(KEPT))
         .collect()
+}
+
+/// `text` with the `checksumkind:` and `checksum:` of every `DIFile` left
+/// out (valid IR: both are optional).
+pub(super) fn without_source_checksums(text: &str) -> String {
+    if !text.contains(", checksumkind: ") {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        match source_checksum_span(line) {
+            Some((from, to)) => {
+                out.push_str(&line[..from]);
+                out.push_str(&line[to..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// The byte range of `, checksumkind: K, checksum: "..."` in a `DIFile`
+/// definition line.
+fn source_checksum_span(line: &str) -> Option<(usize, usize)> {
+    let (_, rhs) = line.split_once(" = ")?;
+    if !rhs.starts_with("!DIFile(") && !rhs.starts_with("distinct !DIFile(") {
+        return None;
+    }
+    checksum_fields(line)
+}
+
+/// The byte range of a `DIFile`'s `, checksumkind: K, checksum: "..."` in
+/// `text` (LLVM prints the two together, in this order).
+pub(super) fn checksum_fields(text: &str) -> Option<(usize, usize)> {
+    let from = text.find(", checksumkind: ")?;
+    let value = from + text[from..].find(", checksum: \"")? + ", checksum: \"".len();
+    let to = value + text[value..].find('"')? + 1;
+    Some((from, to))
 }
