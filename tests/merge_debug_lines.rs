@@ -156,6 +156,53 @@ fn an_edit_of_a_helper_inlined_at_o2_merges_with_an_edit_of_its_caller() {
     assert_o2_merge_is_both_edits("globals", [source, &ours, &theirs, &both]);
 }
 
+/// At -O2 -g, ours changes how `main` fills `a` (`2 * i` made `2 + i`);
+/// theirs shrinks each rect twice in `grow`, inlined into `main`. clang
+/// folds both into the constants that `main`'s `#dbg_value` records give
+/// the fields of `rs`, and the two sides changed some of the same records
+/// differently: only compiling the merged source could say those values.
+/// The code merges; those records say the value is unknown (`poison`), the
+/// others what the side that changed them says.
+#[test]
+fn debug_values_both_sides_changed_are_written_unknown() {
+    let source = include_str!("corpus/structs.c");
+    let ours = source.replace("{i, 2 * i}", "{i, 2 + i}");
+    let grow = "  r->lo.x -= d; r->lo.y -= d;\n";
+    let theirs = source.replace(grow, &grow.repeat(2));
+    let both = ours.replace(grow, &grow.repeat(2));
+    assert!(ours != source && theirs != source);
+    let build = tempfile::tempdir().unwrap();
+    let [base, ours, theirs, both] =
+        [source, &ours, &theirs, &both].map(|s| compile(build.path(), "structs", s, "-O2"));
+    let merged = git_merge_clean("structs.ll", [&base, &ours, &theirs]);
+    let unknown = |l: &&str| l.contains("#dbg_value(") && l.contains(" poison, ");
+    assert!(merged.lines().any(|l| unknown(&l)), "{merged}");
+    assert!(!ours.lines().any(|l| unknown(&l)));
+    assert_eq!(
+        canon(&stripped(&merged), "merged"),
+        canon(&stripped(&both), "both edits"),
+        "the merge's code is not what clang gives for both edits"
+    );
+}
+
+/// `opt-22 -strip-debug -S` of `text`.
+fn stripped(text: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("in.ll");
+    std::fs::write(&path, text).unwrap();
+    let out = Command::new(merge_support::llvm_tool("opt"))
+        .args(["-strip-debug", "-S"])
+        .arg(&path)
+        .output()
+        .expect("run opt-22");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// At -O2 -g, theirs changes the loop of `insertion_sort`, a static helper
 /// inlined into `main`; ours changes a shift in `main`. Theirs' edit
 /// renumbers the atom groups of `main`'s locations, among them those of

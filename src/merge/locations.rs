@@ -129,11 +129,16 @@ pub fn merge_block<'a>(
     for chunk in merge3(&code[0], &code[1], &code[2]) {
         let pieces = match chunk {
             Chunk::Clean(v) => located.clean(&v),
-            Chunk::Conflict { ours, base, theirs } => vec![Chunk::Conflict {
-                ours: located.originals(&ours),
-                base: located.originals(&base),
-                theirs: located.originals(&theirs),
-            }],
+            Chunk::Conflict { ours, base, theirs } => {
+                let [ours, base, theirs] = [ours, base, theirs].map(|v| located.originals(&v));
+                vec![
+                    unknown_values_of(&ours, &base, &theirs).unwrap_or(Chunk::Conflict {
+                        ours,
+                        base,
+                        theirs,
+                    }),
+                ]
+            }
         };
         for p in pieces {
             match (out.last_mut(), p) {
@@ -143,6 +148,23 @@ pub fn merge_block<'a>(
         }
     }
     out
+}
+
+/// A conflict of debug values only, resolved as unknown values
+/// ([`super::debug_values`]).
+fn unknown_values_of<'a>(ours: &[Line], base: &[Line], theirs: &[Line]) -> Option<Chunk<'a>> {
+    fn texts<'l>(v: &'l [Line]) -> Vec<&'l str> {
+        v.iter().map(|l| &*l.out).collect()
+    }
+    let unknown = super::debug_values::unknown_values(&texts(ours), &texts(base), &texts(theirs))?;
+    let lines = unknown
+        .into_iter()
+        .map(|u| Line {
+            key: Cow::Owned(u.clone()),
+            out: Cow::Owned(u),
+        })
+        .collect();
+    Some(Chunk::Clean(lines))
 }
 
 /// The byte range of `s`'s `!dbg` attachment (`, !dbg !N`).

@@ -28,6 +28,7 @@ pub mod atoms;
 pub mod clash;
 pub mod cli;
 pub mod conflict;
+pub mod debug_values;
 pub mod diff;
 pub mod faithful;
 pub mod fallback;
@@ -220,9 +221,29 @@ pub fn merge_bytes(
     if let Some(r) = rebase_lines::rebase_bytes(base, ours, theirs) {
         let [b, o, t] = &r.texts;
         let merged = merge_rebased(b.as_bytes(), o.as_bytes(), t.as_bytes(), path, markers)?;
-        return Ok(r.settle(merged, markers));
+        return Ok(noting_unknown_values(r.settle(merged, markers), ours));
     }
-    merge_rebased(base, ours, theirs, path, markers)
+    Ok(noting_unknown_values(
+        merge_rebased(base, ours, theirs, path, markers)?,
+        ours,
+    ))
+}
+
+/// Says on stderr how many debug values a clean result writes as unknown
+/// ([`debug_values`]).
+fn noting_unknown_values(mut o: Outcome, ours: &[u8]) -> Outcome {
+    if o.conflicts > 0 {
+        return o;
+    }
+    let had = debug_values::unknown_count(&String::from_utf8_lossy(ours));
+    let made = debug_values::unknown_count(&o.text).saturating_sub(had);
+    if made > 0 {
+        o.notes.push(format!(
+            "{made} debug value record(s) that both sides changed differently are written as \
+             unknown (poison): no merge can know the merged source's values"
+        ));
+    }
+    o
 }
 
 /// A side that changed nothing: the other side, byte for byte, once LLVM
@@ -435,6 +456,19 @@ fn in_ours_text(
         conflicts: lm.conflicts,
         canonical: None,
     });
+    // The line merge's conflicts are debug values both sides changed: the
+    // structured merge wrote them as unknown, and so can the line merge.
+    if let Some(text) = (lm.conflicts > 0)
+        .then(|| debug_values::resolved(&lm.text, markers))
+        .flatten()
+    {
+        candidates.push(agreement::Candidate {
+            name: "the line merge with its conflicting debug values unknown",
+            text: faithful::renumber(&text),
+            conflicts: 0,
+            canonical: None,
+        });
+    }
     // Ours reprinted (blocks, functions reordered): the line merge
     // conflicts, but theirs' change may still have a place in ours' layout.
     if lm.conflicts > 0 {
