@@ -72,6 +72,11 @@ pub struct CanonOptions {
     /// diff view, not IR (see `canon::debug_lines`).
     #[serde(skip)]
     pub relative_debug_lines: bool,
+    /// Where values alike are told apart, one of them keeps the name they
+    /// shared: the diff view's naming (see `canon::signature`), not the
+    /// canonical form's, whose names the merge pairs values by.
+    #[serde(skip)]
+    pub names_for_diffs: bool,
 }
 
 impl Default for CanonOptions {
@@ -89,6 +94,7 @@ impl Default for CanonOptions {
             view_source_checksums: false,
             names_as_written: false,
             relative_debug_lines: false,
+            names_for_diffs: false,
         }
     }
 }

@@ -329,3 +329,29 @@ fn an_array_made_longer_renames_nothing() {
         first_diff_labeled(&before.join("\n"), &after.join("\n"), 60, "before", "after")
     );
 }
+
+/// `x = x + 1;` copied further down `f` (-O0): the two copies are alike
+/// but for their blocks, so the canonical form names both anew. The diff
+/// view names them for diffs: the copy in the first block keeps the name
+/// the statement had, and the view shows the copy's three lines only.
+#[test]
+fn a_statement_copied_further_down_shows_as_its_own_lines_in_the_view() {
+    use common::c_edits::{compile_c_text, Level};
+    let src = "int f(int n) {\n  int x = 0;\n  x = x + 1;\n  if (n > 0) { n = n * 2; }\n  return x + n;\n}\n";
+    let edited = src.replace("  return", "  x = x + 1;\n  return");
+    let level = Level::ALL[0];
+    let ll = |c: &str| compile_c_text(c, "f.c", level, false).unwrap();
+    let (old, new) = (common::view(&ll(src)), common::view(&ll(&edited)));
+    let (before, after) = (function_lines(&old, "f"), function_lines(&new, "f"));
+    let gone: Vec<&&str> = before.iter().filter(|l| !after.contains(l)).collect();
+    let added = after.iter().filter(|l| !before.contains(l)).count();
+    assert!(
+        gone.is_empty() && added == 3,
+        "{}",
+        first_diff_labeled(&before.join("\n"), &after.join("\n"), 60, "before", "after")
+    );
+    // The canonical form (which the merge pairs values by) renames the
+    // first copy: it is not the view.
+    let canonical = canon(&ll(&edited), "f.ll").unwrap();
+    assert_ne!(function_lines(&canonical, "f"), after);
+}

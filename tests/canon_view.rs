@@ -196,12 +196,26 @@ fn an_unnamed_insert_in_a_test_is_one_line() {
     );
 }
 
+/// Outside tests the view is the canonical form, named for diffs: where
+/// values alike are told apart, one of them keeps the name they shared
+/// (the canonical form gives each a new one).
 #[test]
 fn outside_tests_the_view_is_the_canonical_form() {
     let dir = tempfile::tempdir().unwrap();
     let test = unnamed_test(dir.path());
     let module = test.split_once('\n').unwrap().1;
-    assert_eq!(view(module), canon(module, "test.ll").unwrap());
+    let for_diffs = irgit::config::CanonOptions {
+        names_for_diffs: true,
+        ..Default::default()
+    };
+    let named_for_diffs = irgit::canon::canonicalize_bytes_with(
+        module.as_bytes(),
+        "test.ll",
+        &for_diffs,
+        irgit::canon::Cleanup::Free,
+    )
+    .unwrap();
+    assert_eq!(view(module), named_for_diffs);
     assert_ne!(view(&test), canon(&test, "test.ll").unwrap());
 }
 

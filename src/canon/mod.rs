@@ -147,7 +147,7 @@ fn canonicalize_function(
     let sigs = if opts.names_as_written {
         written::signatures(func, &layout, global_keys)
     } else {
-        signature::compute(func, &layout, global_keys)
+        signature::compute(func, &layout, global_keys, opts.names_for_diffs)
     };
     timer.lap("  signatures");
     if opts.order_operands {

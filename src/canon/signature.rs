@@ -259,7 +259,11 @@ impl GlobalKeys {
 }
 
 /// Computes base and refined hashes for every instruction of `func`.
-pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
+/// With `one_keeps`, a group that refinement splits leaves one member its
+/// name ([`keep_unsplit`]): the diff view's naming, not the canonical
+/// form's (the merge pairs values by name, and one value taking another's
+/// name would pair it with the other).
+pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys, one_keeps: bool) -> Signatures {
     let mut based = base_hashes(func, &layout.order, layout, globals);
     let users = users_of(&based.opcodes, &based.operands);
     let block_of: Vec<u64> = based
@@ -275,7 +279,7 @@ pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures 
         &users,
     );
     absorb_variable_reads(&mut based, &reads_variables);
-    let full = refine(based.base.clone(), &based, &users, &block_of);
+    let full = refine(based.base.clone(), &based, &users, &block_of, one_keeps);
     Signatures::from_base(based, full)
 }
 
@@ -548,7 +552,13 @@ enum Step {
 /// next step of the schedule `Block`, `UserShapes`, `Up`, `Up`, ... runs once,
 /// followed again by `Down`s. Stops when nothing collides, when an `Up` and
 /// the `Down`s after it separate nothing, or after [`MAX_ROUNDS`] rounds.
-fn refine(mut full: Vec<u64>, based: &BaseHashes, users: &Users, block_of: &[u64]) -> Vec<u64> {
+fn refine(
+    mut full: Vec<u64>,
+    based: &BaseHashes,
+    users: &Users,
+    block_of: &[u64],
+    one_keeps: bool,
+) -> Vec<u64> {
     let (base, insts, operands) = (&based.base, &based.insts, &based.operands);
     let all: Vec<usize> = (0..full.len()).collect();
     let mut colliding = collisions(&full, &all);
@@ -627,6 +637,9 @@ fn refine(mut full: Vec<u64>, based: &BaseHashes, users: &Users, block_of: &[u64
             }
         };
         keep_unsplit(&before, &mut full, &colliding);
+        if one_keeps {
+            one_keeps_its_hash(&before, &mut full, &colliding, &based.blocks);
+        }
         // Only colliding values were re-hashed, each to a fresh 64-bit hash,
         // so new collisions can only be among them.
         let now = collisions(&full, &colliding);
@@ -661,6 +674,34 @@ fn keep_unsplit(before: &[u64], full: &mut [u64], colliding: &[usize]) {
             full[i] = before[i];
         }
     }
+}
+
+/// In each group a step split, the member in the first block (in
+/// canonical block order; in one block, the one with the lowest new hash)
+/// keeps the group's hash: a copy of a value inserted further down, or a
+/// later copy deleted, then renames nothing (before, every member took a
+/// new name, and the one left of two took the old one back).
+fn one_keeps_its_hash(before: &[u64], full: &mut [u64], colliding: &[usize], blocks: &[u32]) {
+    let mut keeper: HashMap<u64, (u32, u64, usize)> = HashMap::default();
+    for &i in colliding {
+        if full[i] == before[i] {
+            continue;
+        }
+        let candidate = (blocks[i], full[i], i);
+        let k = keeper.entry(before[i]).or_insert(candidate);
+        *k = (*k).min(candidate);
+    }
+    for (old, (_, new, i)) in keeper {
+        let taken = colliding.iter().any(|&j| full[j] == old);
+        if !taken && colliding_alone(full, new, i, colliding) {
+            full[i] = old;
+        }
+    }
+}
+
+/// Whether no member of `colliding` but `i` has hash `h`.
+fn colliding_alone(full: &[u64], h: u64, i: usize, colliding: &[usize]) -> bool {
+    colliding.iter().all(|&j| j == i || full[j] != h)
 }
 
 /// One round of refinement by the set of users' base shapes.

@@ -1,6 +1,8 @@
 //! The diff view: what `irgit textconv` shows git for each side of a diff.
 //!
-//! It is the canonical form, except in a lit test (a file with a `RUN:`
+//! It is the canonical form, named for diffs (where values alike are told
+//! apart, one keeps the name they shared: [`super::signature`]), except in
+//! a lit test (a file with a `RUN:`
 //! line). There the text is what FileCheck and `opt` read: function, block
 //! and instruction order and every name the author chose stay as written;
 //! only what is noise in a test is canonical: unnamed values and blocks get
@@ -35,6 +37,7 @@ use crate::config::CanonOptions;
 pub fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
     let base = CanonOptions {
         relative_debug_lines: true,
+        names_for_diffs: true,
         ..base.clone()
     };
     if is_bitcode(input) || !crate::comments::is_lit_test(&decode_input(input)) {
