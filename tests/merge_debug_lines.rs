@@ -343,3 +343,47 @@ fn a_merge_whose_debug_info_llvm_drops_is_never_clean() {
         "a clean merge without debug info:\n{merged}"
     );
 }
+
+/// A static helper inlined into its caller's loop (a small `strings.c`).
+const INLINED_HELPER: &str = "\
+/* A helper inlined into its caller. */
+#include <stdio.h>
+#include <string.h>
+
+static void reverse(char *s) {
+  int n = strlen(s);
+  for (int i = 0, j = n - 1; i < j; i++, j--) {
+    char t = s[i];
+    s[i] = s[j];
+    s[j] = t;
+  }
+}
+
+int main(int argc, char **argv) {
+  char buf[64];
+  for (int i = 1; i < argc; i++) {
+    strncpy(buf, argv[i], 63);
+    reverse(buf);
+    printf(\"%s\\n\", buf);
+  }
+  return 0;
+}
+";
+
+/// At -O2 -g, ours edits the loop's condition in `main` (`i <= argc`):
+/// the loop body's block moves one column right, so every location in the
+/// body, and every location of `reverse` inlined there (through its
+/// `inlinedAt:`), is another node on ours. Theirs inserts a statement in
+/// `reverse`, moving its lines below. The body's block sits at ours'
+/// column in the merged source (theirs kept it where it was): with the
+/// columns rebased like the lines, the inlined locations are the same
+/// nodes on all sides again, and theirs' changes of them merge.
+#[test]
+fn an_operator_edit_in_a_caller_merges_with_a_statement_inserted_in_its_inlined_helper() {
+    let source = INLINED_HELPER;
+    let ours = source.replace("i < argc", "i <= argc");
+    let theirs = edited_source(source, &[(9, "    s[i] = s[j];")]);
+    let both = edited_source(&ours, &[(9, "    s[i] = s[j];")]);
+    assert!(ours != source && theirs != source);
+    assert_o2_merge_is_both_edits("inlined", [source, &ours, &theirs, &both]);
+}

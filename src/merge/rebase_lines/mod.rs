@@ -24,7 +24,9 @@
 //! them moved lines in it: below where it did), the line
 //! is written as a marker value no source file reaches; a merge that keeps
 //! a marker becomes a conflict ([`Rebased::settle`]). The `DIFile` checksum
-//! is merged on its own ([`checksum`]).
+//! is merged on its own ([`checksum`]). A column one side moved on a line
+//! the other side kept (an edit left of it) is rebased the same way
+//! ([`columns`]).
 
 pub mod checksum;
 pub mod nodes;
@@ -100,9 +102,16 @@ pub fn rebase(base: &str, ours: &str, theirs: &str) -> Option<Rebased> {
         none: ShiftMap::new(Evidence::default()),
     };
     let lines: Vec<HashMap<u32, u32>> = (0..3).map(|who| r.lines_of(who)).collect();
+    let columns = columns(&nodes, &sides);
     let sums = checksum::decide(base, ours, theirs);
     let texts = [base, ours, theirs];
-    let rewritten = std::array::from_fn(|who| rewrite(texts[who], &nodes[who], &lines[who], &sums));
+    let rewritten = std::array::from_fn(|who| {
+        let moved = Moved {
+            lines: &lines[who],
+            columns: &columns[who],
+        };
+        rewrite(texts[who], &nodes[who], &moved, &sums)
+    });
     super::debug_dump(&[
         ("rebased-base.ll", &rewritten[0]),
         ("rebased-ours.ll", &rewritten[1]),
@@ -225,6 +234,18 @@ fn unpaired_at(n: &Nodes, paired: &HashSet<u32>) -> HashMap<(String, u32, u64), 
     out
 }
 
+/// The functions (domain ids) of the nodes in `partner` whose fields
+/// other than their lines changed (a column, or a scope's): found by their
+/// place among their function's nodes ([`Nodes::looser`]'s last key), they
+/// are still a change of the function's debug info.
+fn reshaped(base: &Nodes, side: &Nodes, partner: &HashMap<u32, u32>) -> HashSet<String> {
+    partner
+        .iter()
+        .filter(|(s, b)| side.looser[1][*s] != base.looser[1][*b])
+        .filter_map(|(s, _)| side.lined[s].domain.clone())
+        .collect()
+}
+
 /// Pairs a side's nodes with the base's by key (equal keys in equal
 /// numbers, in line order, the pairs' lines increasing together); the
 /// others are what the side added or removed.
@@ -236,7 +257,7 @@ fn pair(base: &Nodes, side: &Nodes) -> Pairing {
             candidates.extend(sn.iter().zip(bn).map(|(&s, &b)| (s, b)));
         }
     }
-    for tier in 0..2 {
+    for tier in 0..3 {
         let more = loose_pairs(base, side, &candidates, tier);
         candidates.extend(more);
     }
@@ -276,7 +297,7 @@ fn pair(base: &Nodes, side: &Nodes) -> Pairing {
     partner.extend(placed);
     let kept_base: HashSet<u32> = partner.values().copied().collect();
     let mut evidence: HashMap<String, Evidence> = HashMap::default();
-    let mut changed = HashSet::default();
+    let mut changed = reshaped(base, side, &partner);
     for (s, node) in &side.lined {
         let e = evidence.entry(node.file.clone()).or_default();
         match partner.get(s) {
@@ -458,22 +479,73 @@ impl Rebaser<'_> {
     }
 }
 
-/// `text` with its nodes' lines set to `lines` (a subprogram's `scopeLine:`
-/// keeps its distance to its line) and its files' checksums decided.
-fn rewrite(
-    text: &str,
-    nodes: &Nodes,
-    lines: &HashMap<u32, u32>,
-    sums: &checksum::Decision,
-) -> String {
+/// The column of a node (`None`: it has none).
+fn column(rhs: &str) -> Option<u32> {
+    field(rhs, "column")?.1.parse().ok()
+}
+
+/// The columns rebased like lines, per version (node → the merged
+/// column): a node one side found where it was (its line moved as the
+/// lines around it did) but at another column, which the other side kept
+/// at the base's column, sits at the changing side's column in the merged
+/// source (the line is the changing side's). `i < 5` edited to `i <= 5`
+/// moves the loop body's block one column right; with the base's and the
+/// other side's block moved too, the body's locations and the calls
+/// inlined there are the same nodes on all sides again.
+fn columns(nodes: &[Nodes; 3], sides: &[Pairing; 2]) -> [HashMap<u32, u32>; 3] {
+    let mut out: [HashMap<u32, u32>; 3] = Default::default();
+    for k in 0..2 {
+        let o = 1 - k;
+        let kept_by_other: HashMap<u32, u32> =
+            sides[o].partner.iter().map(|(&s, &b)| (b, s)).collect();
+        for (&s, &b) in &sides[k].partner {
+            let (node, base) = (&nodes[k + 1].lined[&s], &nodes[0].lined[&b]);
+            let in_place = sides[k].maps.get(&node.file).and_then(|m| m.at(base.line))
+                == Some(node.line as i64 - base.line as i64);
+            let (Some(to), Some(from)) = (column(nodes[k + 1].defs[&s]), column(nodes[0].defs[&b]))
+            else {
+                continue;
+            };
+            let Some(&other) = kept_by_other.get(&b) else {
+                continue;
+            };
+            if to != from && in_place && column(nodes[o + 1].defs[&other]) == Some(from) {
+                out[0].insert(b, to);
+                out[o + 1].insert(other, to);
+            }
+        }
+    }
+    out
+}
+
+/// Where one version's nodes go in the merged source.
+struct Moved<'a> {
+    /// Node → its merged line.
+    lines: &'a HashMap<u32, u32>,
+    /// Node → its merged column, where it moved ([`columns`]).
+    columns: &'a HashMap<u32, u32>,
+}
+
+/// `text` with its nodes' lines and columns set to `moved`'s (a
+/// subprogram's `scopeLine:` keeps its distance to its line) and its
+/// files' checksums decided.
+fn rewrite(text: &str, nodes: &Nodes, moved: &Moved, sums: &checksum::Decision) -> String {
     let mut out = String::with_capacity(text.len());
     for l in text.split_inclusive('\n') {
         let body = l.trim_end_matches('\n');
         let new = numbered_definition(body).and_then(|(n, rhs)| {
             let prefix = &body[..body.len() - rhs.len()];
-            let rhs = match (nodes.lined.get(&n), lines.get(&n)) {
-                (Some(node), Some(&to)) if node.line != to => with_line(rhs, node.line, to),
-                _ => sums.apply(rhs)?,
+            let lined = match (nodes.lined.get(&n), moved.lines.get(&n)) {
+                (Some(node), Some(&to)) if node.line != to => Some(with_line(rhs, node.line, to)),
+                _ => None,
+            };
+            let rhs = match (lined, moved.columns.get(&n)) {
+                (l, Some(c)) => {
+                    let l = l.unwrap_or_else(|| rhs.to_string());
+                    with_field(&l, "column", &c.to_string()).unwrap_or(l)
+                }
+                (Some(l), None) => l,
+                (None, None) => sums.apply(rhs)?,
             };
             Some(format!("{prefix}{rhs}"))
         });

@@ -53,8 +53,11 @@ pub struct Nodes<'a> {
     /// Every node's looser keys, with no line inside functions: first
     /// with what a location's line holds, then without: the same node
     /// after lines moved inside its function (a `return 0;` below an
-    /// inserted line).
-    pub looser: [HashMap<u32, u64>; 2],
+    /// inserted line); last without columns either: the same node after
+    /// a column changed in it or in a scope it is in (`i < 5` edited to
+    /// `i <= 5` moves the loop body's block one column, and so re-keys
+    /// every location in the body and every call inlined there).
+    pub looser: [HashMap<u32, u64>; 3],
     /// What each line of each function holds: (domain, file, line) → the
     /// kinds and columns of its nodes, so that two lines at the same
     /// distance from their functions' starts are told apart by content.
@@ -102,6 +105,9 @@ enum Keying {
     Content,
     /// Nothing.
     Loose,
+    /// Nothing, and no column of any node: where a node sits in the tree
+    /// of scopes, and what kind of node it is.
+    Shape,
 }
 
 /// `rhs` without the fields `names` (each with its value and separator).
@@ -169,7 +175,11 @@ impl<'a> Nodes<'a> {
         nodes.lined = lined;
         nodes.line_content = nodes.line_contents();
         nodes.key = nodes.keys(Keying::Strict);
-        nodes.looser = [nodes.keys(Keying::Content), nodes.keys(Keying::Loose)];
+        nodes.looser = [
+            nodes.keys(Keying::Content),
+            nodes.keys(Keying::Loose),
+            nodes.keys(Keying::Shape),
+        ];
         nodes
     }
 
@@ -262,7 +272,10 @@ impl<'a> Nodes<'a> {
         if kind(rhs) == "DIFile" {
             return without_checksum(rhs);
         }
-        let rhs = &without_atoms(rhs);
+        let rhs = &match keying {
+            Keying::Shape => without_fields(&without_atoms(rhs), &["column"]),
+            _ => without_atoms(rhs),
+        };
         let Some(node) = self.lined.get(&n) else {
             return rhs.to_string();
         };
@@ -301,7 +314,7 @@ impl<'a> Nodes<'a> {
                 let line = match keying {
                     Keying::Strict => format!("{}[{content}]", relative(d)),
                     Keying::Content => format!("_[{content}]"),
-                    Keying::Loose => "_".to_string(),
+                    Keying::Loose | Keying::Shape => "_".to_string(),
                 };
                 with_field(rhs, "line", &line).unwrap_or_else(|| rhs.to_string())
             }
