@@ -53,7 +53,7 @@ fn chain_member<'a>(nodes: &Nodes, n: u32, rhs_of: impl Fn(u32) -> &'a str) -> O
     match nodes.line(n)? {
         Line::At(0) | Line::Step(_) | Line::After(..) => None,
         Line::At(_) | Line::Sp(_) | Line::Scope(_) => {
-            let line = nodes.true_line(n, 0).filter(|&l| l != 0)?;
+            let line = nodes.true_line(n).filter(|&l| l != 0)?;
             Some((file_of(nodes, n, rhs_of)?, line))
         }
     }
@@ -150,18 +150,8 @@ fn restored_line(nodes: &Nodes, n: u32, l: &str, memo: &mut HashMap<u32, i64>) -
     with_field(l, "line", &text)
 }
 
-/// What node `n`'s line counts from (`None`: it is a true line) and by
-/// how much.
-fn counted_from(nodes: &Nodes, n: u32) -> Option<(Option<u32>, i64)> {
-    match nodes.line(n)? {
-        Line::At(v) => Some((None, v)),
-        Line::After(reference, d) => Some((Some(reference), d)),
-        Line::Sp(d) | Line::Scope(d) => Some((Some(nodes.line_base(n)?), d)),
-        Line::Step(_) => None,
-    }
-}
-
-/// The true line of node `n`, following chains and scopes without recursion.
+/// The true line of node `n` ([`Nodes::true_line`]), remembering every
+/// node's on the way: a file's chain is walked once, not once per node.
 fn true_value(nodes: &Nodes, n: u32, memo: &mut HashMap<u32, i64>) -> Option<i64> {
     let mut pending = vec![n];
     while let Some(&top) = pending.last() {
@@ -172,7 +162,7 @@ fn true_value(nodes: &Nodes, n: u32, memo: &mut HashMap<u32, i64>) -> Option<i64
         if pending.len() > nodes.defs.len() + 1 {
             return None;
         }
-        match counted_from(nodes, top)? {
+        match nodes.counted_from(top)? {
             (None, v) => {
                 memo.insert(top, v);
                 pending.pop();

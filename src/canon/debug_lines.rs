@@ -176,23 +176,34 @@ impl Nodes {
         None
     }
 
-    /// The true line of node `n`, whichever way it is written.
-    pub(super) fn true_line(&self, n: u32, depth: usize) -> Option<i64> {
-        let node = self.nodes.get(&n)?;
-        match node.line? {
-            Line::At(l) => Some(l),
-            Line::Sp(d) => Some(self.subprogram_of(node.scope?)?.1 + d),
-            Line::Scope(d) if depth < 64 => {
-                let base = self.base_of(node.scope?)?;
-                Some(self.true_line(base, depth + 1)? + d)
-            }
-            Line::Scope(_) | Line::Step(_) | Line::After(..) => None,
+    /// What node `n`'s line counts from (`None`: it is a true line) and by
+    /// how much: `sp+N` / `scope+N` from its scope's line, `!R+D` from node
+    /// `R`'s; `None` for an instruction location's step.
+    pub(super) fn counted_from(&self, n: u32) -> Option<(Option<u32>, i64)> {
+        match self.line(n)? {
+            Line::At(v) => Some((None, v)),
+            Line::After(reference, d) => Some((Some(reference), d)),
+            Line::Sp(d) | Line::Scope(d) => Some((Some(self.line_base(n)?), d)),
+            Line::Step(_) => None,
         }
+    }
+
+    /// The true line of node `n`, whichever way it is written (following
+    /// what it counts from, without recursion; a cycle has none).
+    pub(super) fn true_line(&self, mut n: u32) -> Option<i64> {
+        let mut sum = 0;
+        for _ in 0..=self.nodes.len() {
+            match self.counted_from(n)? {
+                (None, v) => return Some(sum + v),
+                (Some(from), d) => (sum, n) = (sum + d, from),
+            }
+        }
+        None
     }
 
     /// The true line of the first node up `scope`'s chain that has one.
     pub fn scope_line(&self, scope: u32) -> Option<i64> {
-        self.true_line(self.base_of(scope)?, 0)
+        self.true_line(self.base_of(scope)?)
     }
 
     /// `line` (true) as the view writes the first location in `scope`:
@@ -200,7 +211,7 @@ impl Nodes {
     /// lexical block's.
     pub fn relative_to_scope(&self, scope: u32, line: i64) -> Option<String> {
         let base = self.base_of(scope)?;
-        self.text_from_base(base, line - self.true_line(base, 0)?)
+        self.text_from_base(base, line - self.true_line(base)?)
     }
 }
 
@@ -358,7 +369,7 @@ pub fn absolute(text: &str) -> String {
         if matches!(node.line?, Line::At(_)) {
             return None;
         }
-        with_field(line, "line", &nodes.true_line(n, 0)?.to_string())
+        with_field(line, "line", &nodes.true_line(n)?.to_string())
     })
 }
 

@@ -314,10 +314,7 @@ pub fn canonical_text_for(
     });
     let printed = numbering::renumber(&printed, &keys);
     let printed = match opts.relative_debug_lines {
-        true if !opts.view_source_checksums => {
-            view::without_source_checksums(&debug_chain::chained(&printed))
-        }
-        true => debug_chain::chained(&printed),
+        true => view::with_source_checksums(debug_chain::chained(&printed), opts),
         false => printed,
     };
     let text = match carried {

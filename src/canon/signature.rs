@@ -260,7 +260,7 @@ impl GlobalKeys {
 
 /// Computes base and refined hashes for every instruction of `func`.
 /// With `one_keeps`, a group that refinement splits leaves one member its
-/// name ([`keep_unsplit`]): the diff view's naming, not the canonical
+/// name ([`one_keeps_its_hash`]): the diff view's naming, not the canonical
 /// form's (the merge pairs values by name, and one value taking another's
 /// name would pair it with the other).
 pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys, one_keeps: bool) -> Signatures {

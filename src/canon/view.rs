@@ -127,11 +127,12 @@ fn without_kept_list(view: String) -> String {
         .collect()
 }
 
-/// `text` with the `checksumkind:` and `checksum:` of every `DIFile` left
-/// out (valid IR: both are optional).
-pub(super) fn without_source_checksums(text: &str) -> String {
-    if !text.contains(", checksumkind: ") {
-        return text.to_string();
+/// The view's `text` with the `checksumkind:` and `checksum:` of every
+/// `DIFile` left out (valid IR: both are optional), unless `opts` shows
+/// them.
+pub(super) fn with_source_checksums(text: String, opts: &CanonOptions) -> String {
+    if opts.view_source_checksums || !text.contains(", checksumkind: ") {
+        return text;
     }
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
