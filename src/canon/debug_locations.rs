@@ -21,9 +21,8 @@
 //! its own lines, plus the step of the next location when it differs, and
 //! an operator made longer once, not on every location after it nor on
 //! the step back to a column left of it. Line 0 ("no line")
-//! stays 0 and is no step. Its `atomGroup:` (key instructions, numbered in
-//! codegen order) is a step from the previous one of the same scope and
-//! inlined call, the first there from the function's previous one. A
+//! stays 0 and is no step. Its `atomGroup:` (key instructions) is
+//! numbered by [`super::debug_atoms`]. A
 //! location that only instructions and records use loses its definition;
 //! a distinct one, or one that other nodes name (a
 //! loop's bounds, an `inlinedAt:`), stays a node as well.
@@ -37,12 +36,10 @@ use super::debug_lines::{field, with_field, Line, Nodes};
 use crate::text::Ref;
 
 /// The previous location of each scope in one function, `(line,
-/// column)`, and the previous `atomGroup:`.
+/// column)`.
 #[derive(Default)]
 struct Steps {
     last: HashMap<(u32, u32), (i64, i64)>,
-    atom: Option<i64>,
-    atoms: HashMap<Place, i64>,
 }
 
 /// A location's `line:` and `column:` as the view writes them.
@@ -93,49 +90,6 @@ impl Steps {
         self.last.insert(at, (line, column));
         Some((line, column))
     }
-
-    /// The view's text of an `atomGroup:` (numbered in codegen order, so
-    /// one statement more shifts every group after it): a step from the
-    /// previous group of the same place (scope and inlined call), the first
-    /// there from the function's previous group, the function's first as
-    /// it is.
-    fn written_atom(&mut self, at: Option<Place>, group: i64) -> String {
-        let prev = self.previous_atom(at);
-        self.remember_atom(at, group);
-        match prev {
-            Some(prev) => step_text(group - prev),
-            None => group.to_string(),
-        }
-    }
-
-    /// The group a step at `at` counts from: the previous one there, else
-    /// the function's previous one.
-    fn previous_atom(&self, at: Option<Place>) -> Option<i64> {
-        at.and_then(|p| self.atoms.get(&p).copied()).or(self.atom)
-    }
-
-    fn remember_atom(&mut self, at: Option<Place>, group: i64) {
-        self.atom = Some(group);
-        if let Some(p) = at {
-            self.atoms.insert(p, group);
-        }
-    }
-
-    /// The true group of an `atomGroup:` written `value`.
-    fn read_atom(&mut self, at: Option<Place>, value: &str) -> Option<i64> {
-        let group = match value.starts_with(['+', '-']) {
-            true => self.previous_atom(at)? + value.parse::<i64>().ok()?,
-            false => value.parse().ok()?,
-        };
-        self.remember_atom(at, group);
-        Some(group)
-    }
-}
-
-/// `location` with its `atomGroup:` rewritten by `f`, if it has one.
-fn with_atom(location: &str, f: impl FnOnce(&str) -> Option<String>) -> Option<String> {
-    let (_, v) = field(location, "atomGroup")?;
-    with_field(location, "atomGroup", &f(v)?)
 }
 
 fn step_text(delta: i64) -> String {
@@ -238,10 +192,17 @@ pub fn inline(text: &str) -> String {
         return text.to_string();
     }
     let kept = named_elsewhere(text);
+    let groups = super::debug_atoms::view_groups(&lines, |line| {
+        let (start, _, n) = location_ref(line)?;
+        Some((start, *locations.get(&n)?))
+    });
     let mut out = String::with_capacity(text.len());
+    let mut index = 0;
     for_each_line(text, |line, body, steps| {
+        index += 1;
         if body {
-            out.push_str(&inline_line(line, &locations, &nodes, steps));
+            let group = groups.get(&(index - 1)).copied();
+            out.push_str(&inline_line(line, &locations, &nodes, steps, group));
             return;
         }
         let dropped = crate::canon::metadata::numbered_definition(line)
@@ -253,12 +214,14 @@ pub fn inline(text: &str) -> String {
     out
 }
 
-/// A body line with its location written inline.
+/// A body line with its location written inline, its `atomGroup:` the
+/// view's `group`.
 fn inline_line(
     line: &str,
     locations: &HashMap<u32, &str>,
     nodes: &Nodes,
     steps: &mut Steps,
+    group: Option<u64>,
 ) -> String {
     let Some((start, end, n)) = location_ref(line) else {
         return line.to_string();
@@ -271,8 +234,7 @@ fn inline_line(
         None => location.to_string(),
     };
     let location = location.as_str();
-    let at = place_of(location);
-    let atom = with_atom(location, |v| Some(steps.written_atom(at, v.parse().ok()?)));
+    let atom = group.and_then(|g| with_field(location, "atomGroup", &g.to_string()));
     let location = atom.as_deref().unwrap_or(location);
     format!("{}{location}{}", &line[..start], &line[end..])
 }
@@ -331,9 +293,6 @@ fn absolute_line(line: &str, nodes: &Nodes, steps: &mut Steps) -> String {
     let location = &line[start..start + len + 1];
     let fixed = true_position(location, nodes, steps);
     let fixed = fixed.as_deref().unwrap_or(location);
-    let at = place_of(fixed);
-    let atom = with_atom(fixed, |v| Some(steps.read_atom(at, v)?.to_string()));
-    let fixed = atom.as_deref().unwrap_or(fixed);
     format!("{}{fixed}{}", &line[..start], &line[start + len + 1..])
 }
 
@@ -360,17 +319,17 @@ mod tests {
     fn locations_are_inline_in_steps_and_come_back() {
         let v = inline(TEXT);
         assert!(
-            v.contains("!DIExpression(), !DILocation(line: scope+1, column: 7, scope: !8, atomGroup: 5, atomRank: 1))"),
-            "{v}"
-        );
-        assert!(
             v.contains(
-                "!dbg !DILocation(line: +0, column: +0, scope: !8, atomGroup: +0, atomRank: 1)\n"
+                "!DIExpression(), !DILocation(line: scope+1, column: 7, scope: !8, atomGroup: "
             ),
             "{v}"
         );
         assert!(
-            v.contains("!dbg !DILocation(line: -1, column: 3, scope: !8, atomGroup: -2, atomRank: 1), !llvm.loop"),
+            v.contains("store i32 0, ptr null, !dbg !DILocation(line: +0, column: +0, scope: !8, atomGroup: "),
+            "{v}"
+        );
+        assert!(
+            v.contains("!dbg !DILocation(line: -1, column: 3, scope: !8, atomGroup: "),
             "{v}"
         );
         assert!(v.contains("!dbg !DILocation(line: 0, scope: !7)\n"), "{v}");
@@ -391,38 +350,6 @@ mod tests {
         );
         assert!(
             back.contains("!dbg !DILocation(line: 0, scope: !7)\n"),
-            "{back}"
-        );
-    }
-
-    #[test]
-    fn atom_groups_step_within_their_scope() {
-        let text = "define void @g() !dbg !7 {\n\
-                    entry:\n\
-                    \x20 store i32 0, ptr null, !dbg !20\n\
-                    \x20 store i32 1, ptr null, !dbg !21\n\
-                    \x20 store i32 2, ptr null, !dbg !22\n\
-                    }\n\
-                    !7 = distinct !DISubprogram(name: \"g\", line: 40, scopeLine: 41)\n\
-                    !8 = distinct !DILexicalBlock(scope: !7, line: 42, column: 3)\n\
-                    !20 = !DILocation(line: 43, column: 7, scope: !8, atomGroup: 10, atomRank: 1)\n\
-                    !21 = !DILocation(line: 45, column: 3, scope: !7, atomGroup: 3, atomRank: 1)\n\
-                    !22 = !DILocation(line: 44, column: 5, scope: !8, atomGroup: 11, atomRank: 1)\n";
-        let v = inline(text);
-        assert!(v.contains("scope: !8, atomGroup: 10,"), "{v}");
-        assert!(v.contains("scope: !7, atomGroup: -7,"), "{v}");
-        // From the previous group of its own scope (10), not the function's (3).
-        assert!(
-            v.contains("line: +1, column: 5, scope: !8, atomGroup: +1,"),
-            "{v}"
-        );
-        let back = absolute(&v);
-        assert!(
-            back.contains("line: 44, column: 5, scope: !8, atomGroup: 11,"),
-            "{back}"
-        );
-        assert!(
-            back.contains("line: 45, column: 3, scope: !7, atomGroup: 3,"),
             "{back}"
         );
     }

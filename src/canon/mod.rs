@@ -25,6 +25,7 @@
 //! 7. [`naming`]: every value, argument and block gets its canonical name.
 
 pub mod blocks;
+mod debug_atoms;
 mod debug_chain;
 pub mod debug_lines;
 pub mod debug_locations;
@@ -48,7 +49,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub const CANON_VERSION: u32 = 12;
+pub const CANON_VERSION: u32 = 13;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]

@@ -185,7 +185,7 @@ struct MetaDef {
 ///   the loop's block its number;
 /// - nodes whose keys are still equal and that have a scope and a line
 ///   (sibling lexical blocks, when `key_text` leaves lines out) by their
-///   rank in (line, column) order among them;
+///   rank in (line, column) order among them, the first by none;
 /// - an anonymous distinct node (a loop) or a global's
 ///   `DIGlobalVariableExpression` by its anchor: the entity (function,
 ///   global) that first uses it and its rank among the alike nodes that
@@ -349,7 +349,9 @@ fn scope_depths(defs: &[MetaDef]) -> Vec<usize> {
 }
 
 /// Among `level`, nodes with one key, a scope and different positions get
-/// their rank in (line, column) order mixed into the key.
+/// their rank in (line, column) order mixed into the key; the first keeps
+/// the key as it is, so a sibling added after it (an `if` below another)
+/// leaves it and all in it their numbers.
 fn rank_by_position(defs: &[MetaDef], keys: &mut [u64], level: &[usize]) {
     let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
     for &i in &colliding_among(keys, level) {
@@ -372,7 +374,9 @@ fn rank_by_position(defs: &[MetaDef], keys: &mut [u64], level: &[usize]) {
             let rank = positions
                 .binary_search(&defs[i].position.unwrap())
                 .unwrap_or(0);
-            keys[i] = StableHasher::new().u64(key).u64(rank as u64).finish();
+            if rank > 0 {
+                keys[i] = StableHasher::new().u64(key).u64(rank as u64).finish();
+            }
         }
     }
 }
@@ -648,5 +652,35 @@ mod anchor_tests {
         );
         assert_eq!(k[&1], s[&2], "@a's loop");
         assert_eq!(k[&2], s[&1], "@b's loop");
+    }
+}
+
+#[cfg(test)]
+mod sibling_tests {
+    use super::*;
+
+    /// `if` blocks of one scope, alike but for their lines, at `lines`.
+    fn blocks(lines: &[u32]) -> String {
+        let mut text = String::from(
+            "!1 = distinct !DISubprogram(name: \"f\", line: 1)\n!2 = !DIFile(filename: \"a.c\", directory: \"/\")\n",
+        );
+        for (k, line) in lines.iter().enumerate() {
+            text.push_str(&format!(
+                "!{} = distinct !DILexicalBlock(scope: !1, file: !2, line: {line}, column: 7)\n",
+                10 + k
+            ));
+        }
+        text
+    }
+
+    /// With lines left out of the keys (the view), sibling blocks are told
+    /// apart by rank; the first keeps the plain key, so an `if` added
+    /// below another leaves the one above its number.
+    #[test]
+    fn a_block_added_below_leaves_the_one_above_its_key() {
+        let keys = |text: &str| metadata_keys(text, super::super::debug_lines::without_positions);
+        let (one, two) = (keys(&blocks(&[5])), keys(&blocks(&[5, 9])));
+        assert_eq!(one[&10], two[&10]);
+        assert_ne!(two[&10], two[&11]);
     }
 }
