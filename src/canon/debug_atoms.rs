@@ -29,7 +29,8 @@ use super::debug_lines::field;
 use crate::hash::StableHasher;
 use crate::text::Ref;
 
-/// Group numbers of the view are below this.
+/// Group numbers of the view are below this (in a function of fewer than
+/// a thousand groups).
 const GROUP_SPACE: u64 = 10_000;
 
 /// A group of one function: its true `atomGroup:` and the `inlinedAt:`
@@ -88,18 +89,30 @@ fn number_function<'a>(
         }
     }
     let identities = identities(lines, &keys, location_of);
+    let space = group_space(identities.len());
     let mut taken = std::collections::HashSet::with_capacity(identities.len());
     let mut number: HashMap<Group, u64> = HashMap::with_capacity(identities.len());
     for (identity, _, group) in identities {
-        let mut n = 1 + identity % (GROUP_SPACE - 1);
+        let mut n = 1 + identity % (space - 1);
         while !taken.insert(n) {
-            n = 1 + n % (GROUP_SPACE - 1);
+            n = 1 + n % (space - 1);
         }
         number.insert(group, n);
     }
     for (i, group) in members {
         out.insert(i, number[&group]);
     }
+}
+
+/// The numbers a function of `groups` groups takes its group numbers
+/// below: [`GROUP_SPACE`], or a power of ten at least ten times `groups`
+/// for a function with more groups (so there is always a free number).
+fn group_space(groups: usize) -> u64 {
+    let mut space = GROUP_SPACE;
+    while space < 10 * groups as u64 {
+        space *= 10;
+    }
+    space
 }
 
 /// `(atomGroup, inlinedAt)` of a location with a group.
@@ -271,6 +284,17 @@ mod tests {
     /// Groups are told apart even when their key instructions read alike,
     /// and instructions of one group keep one number, also when the view's
     /// steps are undone.
+    #[test]
+    fn a_function_of_many_groups_has_room_for_them() {
+        assert_eq!(super::group_space(3), super::GROUP_SPACE);
+        assert_eq!(super::group_space(1_000), super::GROUP_SPACE);
+        assert_eq!(super::group_space(1_001), 10 * super::GROUP_SPACE);
+        let stores: Vec<(u32, u32)> = (0..12_000).map(|k| (k, k + 1)).collect();
+        let groups = groups_by_value(&inline(&body(&stores, stores.len())));
+        let distinct: std::collections::HashSet<&String> = groups.iter().map(|(_, g)| g).collect();
+        assert_eq!(distinct.len(), 12_000);
+    }
+
     #[test]
     fn groups_stay_apart_and_together() {
         let v = inline(&body(&[(0, 3), (0, 4), (1, 4)], 9));
