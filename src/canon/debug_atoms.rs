@@ -70,10 +70,10 @@ fn number_function<'a>(
     out: &mut HashMap<usize, u64>,
 ) {
     let mut members: Vec<(usize, Group)> = Vec::new();
-    // Per group: (rank, line index) of its key instruction.
-    let mut keys: HashMap<Group, (u64, usize)> = HashMap::new();
+    // Per group: its key instruction's rank, code and location.
+    let mut keys: HashMap<Group, (u64, KeyInstruction<'a>)> = HashMap::new();
     for &i in body {
-        let Some((_, location)) = location_of(lines[i]) else {
+        let Some((start, location)) = location_of(lines[i]) else {
             continue;
         };
         let Some(group) = group_of(location) else {
@@ -83,12 +83,17 @@ fn number_function<'a>(
             .and_then(|(_, v)| v.parse().ok())
             .unwrap_or(u64::MAX);
         members.push((i, group));
-        let key = keys.entry(group).or_insert((rank, i));
+        let here = KeyInstruction {
+            line: i,
+            code: lines[i][..start].trim(),
+            location,
+        };
+        let key = keys.entry(group).or_insert((rank, here));
         if rank < key.0 {
-            *key = (rank, i);
+            *key = (rank, here);
         }
     }
-    let identities = identities(lines, &keys, location_of);
+    let identities = identities(keys.into_iter().map(|(g, (_, key))| (g, key)).collect());
     let space = group_space(identities.len());
     let mut taken = std::collections::HashSet::with_capacity(identities.len());
     let mut number: HashMap<Group, u64> = HashMap::with_capacity(identities.len());
@@ -102,6 +107,15 @@ fn number_function<'a>(
     for (i, group) in members {
         out.insert(i, number[&group]);
     }
+}
+
+/// The instruction a group is known by: its line index, its code (the
+/// text before its location) and its location.
+#[derive(Clone, Copy)]
+struct KeyInstruction<'a> {
+    line: usize,
+    code: &'a str,
+    location: &'a str,
 }
 
 /// The numbers a function of `groups` groups takes its group numbers
@@ -139,49 +153,37 @@ enum Tier {
 /// `(identity, key line, group)` of each group, sorted: a group is known by
 /// the kind of its key instruction (opcode, callee); where groups share
 /// that, by its column as well; where they share that too, by its code.
-fn identities<'a>(
-    lines: &[&'a str],
-    keys: &HashMap<Group, (u64, usize)>,
-    location_of: &impl Fn(&'a str) -> Option<(usize, &'a str)>,
-) -> Vec<(u64, usize, Group)> {
-    let mut out: Vec<(u64, usize, Group)> =
-        keys.iter().map(|(&group, &(_, i))| (0, i, group)).collect();
-    let mut tied: Vec<usize> = (0..out.len()).collect();
+fn identities(keys: Vec<(Group, KeyInstruction)>) -> Vec<(u64, usize, Group)> {
+    let mut ids = vec![0u64; keys.len()];
+    let mut tied: Vec<usize> = (0..keys.len()).collect();
     for tier in [Tier::Kind, Tier::Column, Tier::Code] {
         for &k in &tied {
-            out[k].0 = refined(out[k].0, tier, lines[out[k].1], location_of);
+            ids[k] = refined(ids[k], tier, &keys[k].1);
         }
         let mut count: HashMap<u64, usize> = HashMap::new();
         for &k in &tied {
-            *count.entry(out[k].0).or_insert(0) += 1;
+            *count.entry(ids[k]).or_insert(0) += 1;
         }
-        tied.retain(|&k| count[&out[k].0] > 1);
+        tied.retain(|&k| count[&ids[k]] > 1);
     }
+    let mut out: Vec<(u64, usize, Group)> = keys
+        .iter()
+        .zip(ids)
+        .map(|((group, key), id)| (id, key.line, *group))
+        .collect();
     out.sort_unstable();
     out
 }
 
-/// `id` refined by what `tier` reads of a key instruction's `line`.
-fn refined<'a>(
-    id: u64,
-    tier: Tier,
-    line: &'a str,
-    location_of: &impl Fn(&'a str) -> Option<(usize, &'a str)>,
-) -> u64 {
+/// `id` refined by what `tier` reads of a key instruction.
+fn refined(id: u64, tier: Tier, key: &KeyInstruction) -> u64 {
     let hasher = StableHasher::new().u64(id);
     match tier {
-        Tier::Kind => hasher.str(&kind(code(line, location_of))),
-        Tier::Column => hasher.str(column(line, location_of)),
-        Tier::Code => hasher.str(&blanked(code(line, location_of))),
+        Tier::Kind => hasher.str(&kind(key.code)),
+        Tier::Column => hasher.str(field(key.location, "column").map_or("0", |(_, c)| c)),
+        Tier::Code => hasher.str(&blanked(key.code)),
     }
     .finish()
-}
-
-/// The code of a body line: the text before its location.
-fn code<'a>(line: &'a str, location_of: &impl Fn(&'a str) -> Option<(usize, &'a str)>) -> &'a str {
-    location_of(line)
-        .map_or(line, |(start, _)| &line[..start])
-        .trim()
 }
 
 /// A key instruction's kind: its opcode and the function a call calls.
@@ -201,16 +203,6 @@ fn kind(code: &str) -> String {
         _ => "",
     };
     format!("{opcode} {callee}")
-}
-
-/// A key instruction's column.
-fn column<'a>(
-    line: &'a str,
-    location_of: &impl Fn(&'a str) -> Option<(usize, &'a str)>,
-) -> &'a str {
-    location_of(line)
-        .and_then(|(_, l)| field(l, "column"))
-        .map_or("0", |(_, c)| c)
 }
 
 /// `code` with metadata and attribute group numbers (print order, which
@@ -281,9 +273,8 @@ mod tests {
         }
     }
 
-    /// Groups are told apart even when their key instructions read alike,
-    /// and instructions of one group keep one number, also when the view's
-    /// steps are undone.
+    /// A function of more groups than the usual numbers has room for
+    /// them all.
     #[test]
     fn a_function_of_many_groups_has_room_for_them() {
         assert_eq!(super::group_space(3), super::GROUP_SPACE);
@@ -295,6 +286,9 @@ mod tests {
         assert_eq!(distinct.len(), 12_000);
     }
 
+    /// Groups are told apart even when their key instructions read alike,
+    /// and instructions of one group keep one number, also when the view's
+    /// steps are undone.
     #[test]
     fn groups_stay_apart_and_together() {
         let v = inline(&body(&[(0, 3), (0, 4), (1, 4)], 9));

@@ -20,7 +20,7 @@
 //! merged: #dbg_value(i32 poison, !31, !DIExpression(DW_OP_LLVM_fragment, 192, 32), !53)
 //! ```
 
-use super::render::Markers;
+use super::render::{regions, Markers, Region};
 
 /// What a record says, and about which variable (and fragment of it).
 struct Record<'a> {
@@ -141,34 +141,27 @@ pub fn unknown_values(ours: &[&str], base: &[&str], theirs: &[&str]) -> Option<V
 /// resolved by [`unknown_values`]; `None` when one of them cannot be, or
 /// the text has none.
 pub fn resolved(text: &str, markers: &Markers) -> Option<String> {
-    let mark = |c: char| c.to_string().repeat(markers.size.max(1));
-    let (open, mid, sep, close) = (mark('<'), mark('|'), mark('='), mark('>'));
-    let is = |l: &str, m: &str| l.starts_with(m) && !l[m.len()..].starts_with(&m[..1]);
     let mut out = String::with_capacity(text.len());
-    let mut sections: [Vec<&str>; 3] = Default::default();
-    let mut at: Option<usize> = None;
     let mut resolved_any = false;
-    for line in text.split_inclusive('\n') {
-        let bare = line.trim_end_matches(['\n', '\r']);
-        match at {
-            None if is(bare, &open) => at = Some(0),
-            None => out.push_str(line),
-            Some(0) if is(bare, &mid) => at = Some(1),
-            Some(1) if is(bare, &sep) => at = Some(2),
-            Some(2) if is(bare, &close) => {
-                let [o, b, t] = std::mem::take(&mut sections);
-                for l in unknown_values(&o, &b, &t)? {
+    for region in regions(text, markers) {
+        match region {
+            Region::Outside(line) => out.push_str(line),
+            Region::Conflict {
+                ours,
+                base: Some(base),
+                theirs,
+                closed: true,
+            } => {
+                for l in unknown_values(&ours, &base, &theirs)? {
                     out.push_str(&l);
                     out.push('\n');
                 }
                 resolved_any = true;
-                at = None;
             }
-            Some(0) if is(bare, &sep) => return None, // no base section
-            Some(k) => sections[k].push(bare),
+            Region::Conflict { .. } => return None,
         }
     }
-    (resolved_any && at.is_none()).then_some(out)
+    resolved_any.then_some(out)
 }
 
 /// How many `#dbg_value` records of `text` say a value is unknown.

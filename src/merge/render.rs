@@ -125,9 +125,23 @@ pub fn resolved(pieces: &[Piece], keep: Keep) -> String {
     text
 }
 
-/// A rendered text with every conflict resolved to one side's section
-/// (markers of `m.size`, any style).
-pub fn take_side(text: &str, keep: Keep, m: &Markers) -> String {
+/// A stretch of a text with conflict markers: a line outside every
+/// conflict, or one conflict (lines with their line ends).
+pub enum Region<'a> {
+    Outside(&'a str),
+    Conflict {
+        ours: Vec<&'a str>,
+        /// `None` in `merge` style.
+        base: Option<Vec<&'a str>>,
+        theirs: Vec<&'a str>,
+        /// Whether its closing marker came (an unclosed conflict runs to
+        /// the end of the text).
+        closed: bool,
+    },
+}
+
+/// The regions of a text with conflict markers of `m.size`, any style.
+pub fn regions<'a>(text: &'a str, m: &Markers) -> Vec<Region<'a>> {
     let mark = |c: char| c.to_string().repeat(m.size.max(1));
     let (open, base, middle, close) = (mark('<'), mark('|'), mark('='), mark('>'));
     let is = |line: &str, marker: &str| {
@@ -135,26 +149,66 @@ pub fn take_side(text: &str, keep: Keep, m: &Markers) -> String {
         line.strip_prefix(marker)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
     };
+    let mut out = Vec::new();
     // 0: outside, 1: ours, 2: base, 3: theirs
     let mut at = 0;
-    let mut out = String::with_capacity(text.len());
+    let mut sections: [Vec<&str>; 3] = Default::default();
+    let mut has_base = false;
+    let conflict = |sections: &mut [Vec<&'a str>; 3], has_base: bool, closed: bool| {
+        let [ours, base, theirs] = std::mem::take(sections);
+        Region::Conflict {
+            ours,
+            base: has_base.then_some(base),
+            theirs,
+            closed,
+        }
+    };
     for line in text.split_inclusive('\n') {
         at = match at {
-            0 if is(line, &open) => 1,
-            1 if is(line, &base) => 2,
+            0 if is(line, &open) => {
+                has_base = false;
+                1
+            }
+            1 if is(line, &base) => {
+                has_base = true;
+                2
+            }
             1 | 2 if is(line, &middle) => 3,
-            3 if is(line, &close) => 0,
+            3 if is(line, &close) => {
+                out.push(conflict(&mut sections, has_base, true));
+                0
+            }
+            0 => {
+                out.push(Region::Outside(line));
+                0
+            }
             at => {
-                let wanted = match keep {
-                    Keep::Ours => 1,
-                    Keep::Theirs => 3,
-                };
-                if at == 0 || at == wanted {
-                    out.push_str(line);
-                }
+                sections[at - 1].push(line);
                 at
             }
         };
+    }
+    if at != 0 {
+        out.push(conflict(&mut sections, has_base, false));
+    }
+    out
+}
+
+/// A rendered text with every conflict resolved to one side's section
+/// (markers of `m.size`, any style).
+pub fn take_side(text: &str, keep: Keep, m: &Markers) -> String {
+    let mut out = String::with_capacity(text.len());
+    for region in regions(text, m) {
+        match region {
+            Region::Outside(line) => out.push_str(line),
+            Region::Conflict { ours, theirs, .. } => {
+                let side = match keep {
+                    Keep::Ours => ours,
+                    Keep::Theirs => theirs,
+                };
+                side.iter().for_each(|l| out.push_str(l));
+            }
+        }
     }
     out
 }
