@@ -4,7 +4,7 @@
 //! later `%N`. This merge canonicalizes the three versions, matches each
 //! side's values to the base's, expresses each side as an edit script over
 //! the base's identities, unions the scripts under the spec's conflict rules
-//! (`docs/ir-merge-theory.md`), verifies the result with LLVM and prints it
+//! (`docs/merge-theory.md`), verifies the result with LLVM and prints it
 //! canonically.
 //!
 //! ```text
@@ -217,7 +217,7 @@ pub fn merge_bytes(
         return Ok(Outcome::exact(result, 0));
     }
     // Debug lines in the merged source's numbering on all three sides
-    // (seed 004's rebasing), so that a shift is no change.
+    // (the rebasing of `docs/merge-theory.md`), so that a shift is no change.
     if let Some(r) = rebase_lines::rebase_bytes(base, ours, theirs) {
         let [b, o, t] = &r.texts;
         let merged = merge_rebased(b.as_bytes(), o.as_bytes(), t.as_bytes(), path, markers)?;
