@@ -72,9 +72,11 @@ pub struct CanonOptions {
     /// diff view, not IR (see `canon::debug_lines`).
     #[serde(skip)]
     pub relative_debug_lines: bool,
-    /// Where values alike are told apart, one of them keeps the name they
-    /// shared: the diff view's naming (see `canon::signature`), not the
-    /// canonical form's, whose names the merge pairs values by.
+    /// The diff view's naming, not the canonical form's, whose names the
+    /// merge pairs values by: where values alike are told apart, one of
+    /// them keeps the name they shared; no flag, alignment or struct layout
+    /// enters a name (see `canon::signature`); attribute groups are
+    /// numbered by the place that first uses them (`canon::numbering`).
     #[serde(skip)]
     pub names_for_diffs: bool,
 }

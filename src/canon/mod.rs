@@ -49,7 +49,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub const CANON_VERSION: u32 = 13;
+pub const CANON_VERSION: u32 = 14;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -308,12 +308,16 @@ pub fn canonical_text_for(
     };
     let keys = numbering::metadata_keys(&printed, |rhs| {
         if opts.relative_debug_lines {
-            debug_lines::without_positions(rhs)
+            view::without_source_directory(&debug_lines::without_positions(rhs)).into_owned()
         } else {
             rhs.to_string()
         }
     });
-    let printed = numbering::renumber(&printed, &keys);
+    let attributes = match opts.names_for_diffs {
+        true => numbering::AttributeNumbers::ByFirstUse,
+        false => numbering::AttributeNumbers::ByContent,
+    };
+    let printed = numbering::renumber(&printed, &keys, attributes);
     let printed = match opts.relative_debug_lines {
         true => view::with_source_checksums(debug_chain::chained(&printed), opts),
         false => printed,

@@ -69,12 +69,91 @@ fn attribute_identities(text: &str) -> Vec<(u64, u32)> {
         .collect()
 }
 
+/// How attribute groups get their numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttributeNumbers {
+    /// By a hash of the group's content: the canonical form, where two
+    /// modules with the same groups print the same numbers.
+    ByContent,
+    /// By the place that first uses the group: the function or global
+    /// whose line names it, the callee on that line, and its rank among the
+    /// groups first used there. The diff view's: a group that gains an
+    /// attribute keeps its number, so only its `attributes` line changes,
+    /// not every `define` that uses it.
+    ///
+    /// ```text
+    /// define i32 @inc(i32 %x) #1721 {          (both sides)
+    /// attributes #1721 = { nounwind "target-features"="+bulk-memory" }
+    ///                 -> { nounwind "target-features"="+bulk-memory,+mutable-globals" }
+    /// ```
+    ByFirstUse,
+}
+
+/// The attribute groups of a printed module: old number and the identity
+/// of the place that first uses it ([`AttributeNumbers::ByFirstUse`]); a
+/// group nothing names (LLVM prints none) by its content.
+fn attribute_anchors(text: &str) -> Vec<(u64, u32)> {
+    let by_content = attribute_identities(text);
+    let defined: std::collections::HashSet<u32> = by_content.iter().map(|&(_, n)| n).collect();
+    let mut anchors: HashMap<u32, u64> = HashMap::new();
+    let mut ranks: HashMap<(u64, u64), u64> = HashMap::new();
+    let mut entity = 0u64;
+    for line in crate::text::lines(text) {
+        if line.starts_with("attributes #") || line.starts_with('!') {
+            continue;
+        }
+        if let Some(name) = entity_name(line) {
+            entity = StableHasher::new().str(name).finish();
+        }
+        let callee = crate::text::function_name(line).unwrap_or("");
+        let place = (entity, StableHasher::new().str(callee).finish());
+        crate::text::scan_numbered(line, b'#', |_, _, n| {
+            if defined.contains(&n) && !anchors.contains_key(&n) {
+                let rank = ranks.entry(place).or_insert(0);
+                let anchor = StableHasher::new()
+                    .str("group of")
+                    .u64(place.0)
+                    .u64(place.1)
+                    .u64(*rank)
+                    .finish();
+                *rank += 1;
+                anchors.insert(n, anchor);
+            }
+        });
+    }
+    by_content
+        .into_iter()
+        .map(|(content, n)| (anchors.get(&n).copied().unwrap_or(content), n))
+        .collect()
+}
+
+/// The name of the function or global a top-level line of a printed module
+/// starts (`define ... @f(`, `declare ... @f(`, `@g = ...`); `None` for any
+/// other line (instructions, labels, `}`, comments).
+fn entity_name(line: &str) -> Option<&str> {
+    if line.starts_with("define ") || line.starts_with("declare ") {
+        return crate::text::function_name(line);
+    }
+    if line.starts_with('@') {
+        return line.split_once(" = ").map(|(name, _)| name);
+    }
+    None
+}
+
 /// Renumbers `#N` and `!N` in a module printed by LLVM (no user comments
-/// yet): attribute groups by content, metadata by `metadata` (old number ->
-/// identity). Metadata is left as printed when some defined node has no
-/// identity.
-pub fn renumber(printed: &str, metadata: &rustc_hash::FxHashMap<u32, u64>) -> String {
-    let attrs = assign(attribute_identities(printed), ATTRIBUTE_SPACE);
+/// yet): attribute groups as `attributes` says, metadata by `metadata` (old
+/// number -> identity). Metadata is left as printed when some defined node
+/// has no identity.
+pub fn renumber(
+    printed: &str,
+    metadata: &rustc_hash::FxHashMap<u32, u64>,
+    attributes: AttributeNumbers,
+) -> String {
+    let identities = match attributes {
+        AttributeNumbers::ByContent => attribute_identities(printed),
+        AttributeNumbers::ByFirstUse => attribute_anchors(printed),
+    };
+    let attrs = assign(identities, ATTRIBUTE_SPACE);
     let defined: Vec<u32> = crate::text::lines(printed)
         .filter_map(|l| number_at(l.strip_prefix('!')?, 0).map(|(n, _)| n))
         .collect();
@@ -605,17 +684,23 @@ mod tests {
                  attributes #0 = { nounwind }\nattributes #1 = { cold }\n";
         let b = "define void @f() #1 {\n  call void @g() #0\n  ret void\n}\n\n\
                  attributes #0 = { cold }\nattributes #1 = { nounwind }\n";
-        let ra = renumber(a, &Default::default());
-        assert_eq!(ra, renumber(b, &Default::default()));
+        let ra = renumber(a, &Default::default(), AttributeNumbers::ByContent);
+        assert_eq!(
+            ra,
+            renumber(b, &Default::default(), AttributeNumbers::ByContent)
+        );
         assert!(!ra.contains("#0 "), "{ra}");
-        assert_eq!(renumber(&ra, &Default::default()), ra);
+        assert_eq!(
+            renumber(&ra, &Default::default(), AttributeNumbers::ByContent),
+            ra
+        );
     }
 
     #[test]
     fn strings_keep_their_numbers() {
         let a = "@s = global [3 x i8] c\"#0!\\00\" #0\n\
                  attributes #0 = { nounwind }\n";
-        let r = renumber(a, &Default::default());
+        let r = renumber(a, &Default::default(), AttributeNumbers::ByContent);
         assert!(r.contains("c\"#0!\\00\""), "{r}");
         assert!(!r.contains("attributes #0 "), "{r}");
     }
@@ -624,11 +709,11 @@ mod tests {
     fn metadata_follows_the_identities_and_collisions_probe() {
         let text = "!llvm.x = !{!0, !1}\n\n!0 = !{!\"a\"}\n!1 = !{!0}\n";
         let ids = rustc_hash::FxHashMap::from_iter([(0, 5 + METADATA_SPACE), (1, 5)]);
-        let r = renumber(text, &ids);
+        let r = renumber(text, &ids, AttributeNumbers::ByContent);
         assert_eq!(r, "!llvm.x = !{!6, !5}\n\n!5 = !{!6}\n!6 = !{!\"a\"}\n");
         // A node without identity: metadata stays as printed.
         let partial = rustc_hash::FxHashMap::from_iter([(0, 3)]);
-        assert_eq!(renumber(text, &partial), text);
+        assert_eq!(renumber(text, &partial, AttributeNumbers::ByContent), text);
     }
 }
 

@@ -259,12 +259,19 @@ impl GlobalKeys {
 }
 
 /// Computes base and refined hashes for every instruction of `func`.
-/// With `one_keeps`, a group that refinement splits leaves one member its
-/// name ([`one_keeps_its_hash`]): the diff view's naming, not the canonical
-/// form's (the merge pairs values by name, and one value taking another's
-/// name would pair it with the other).
-pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys, one_keeps: bool) -> Signatures {
-    let mut based = base_hashes(func, &layout.order, layout, globals);
+/// With `for_view`, the diff view's naming, not the canonical form's: a
+/// group that refinement splits leaves one member its name
+/// ([`one_keeps_its_hash`]; the merge pairs values by name, and one value
+/// taking another's name would pair it with the other), and base hashes
+/// follow [`BaseRules::View`].
+pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys, for_view: bool) -> Signatures {
+    let rules = if for_view {
+        BaseRules::View
+    } else {
+        BaseRules::Canonical
+    };
+    let one_keeps = for_view;
+    let mut based = base_hashes(func, &layout.order, layout, globals, rules);
     let users = users_of(&based.opcodes, &based.operands);
     let block_of: Vec<u64> = based
         .blocks
@@ -330,6 +337,28 @@ pub(super) struct BaseHashes {
     pub voids: Vec<bool>,
 }
 
+/// What a base hash sees of an instruction besides its opcode and its
+/// operands' kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum BaseRules {
+    /// The canonical form's: result and element types by content (a named
+    /// struct by its fields), flags and alignment included.
+    Canonical,
+    /// The diff view's: no fact that one line changes on its own enters a
+    /// name, since every line naming the value would inherit it. A named
+    /// struct is spelled by its name (a field added to `%T` renames no value
+    /// of type `%T`), and flags, alignment and tail-call kind are left out
+    /// (`store ..., align 8` made `align 4` renames neither the store's
+    /// variable nor the values computed from it; `add nsw` made `add` keeps
+    /// its name).
+    ///
+    /// ```text
+    /// %T = type { ptr, i1 }            -> %T = type { ptr, [0 x ptr], i1 }
+    /// %var.4eb9 = alloca %T, align 8      %var.4eb9 = alloca %T, align 8
+    /// ```
+    View,
+}
+
 /// Base hashes of the instructions of `blocks` (all of `func`'s blocks, in
 /// the order their instructions are to be indexed).
 pub(super) fn base_hashes(
@@ -337,6 +366,7 @@ pub(super) fn base_hashes(
     blocks: &[crate::ir::Block],
     layout: &Layout,
     globals: &GlobalKeys,
+    rules: BaseRules,
 ) -> BaseHashes {
     let unnamed = globals.unnamed(func);
     let args: HashMap<Val, usize> = func
@@ -360,7 +390,10 @@ pub(super) fn base_hashes(
         .collect();
 
     let mut leaf: HashMap<Val, u64> = HashMap::default();
-    let mut types = TypeNames::default();
+    let mut types = match rules {
+        BaseRules::Canonical => TypeNames::default(),
+        BaseRules::View => TypeNames::structs_by_name(),
+    };
     let mut operands = OperandLists {
         flat: Vec::with_capacity(insts.len() * 3),
         start: Vec::with_capacity(insts.len() + 1),
@@ -397,9 +430,11 @@ pub(super) fn base_hashes(
         for i in inst.aggregate_indices() {
             h = h.u64(i as u64);
         }
-        attributes.clear();
-        inst.write_local_attributes(&mut attributes);
-        h = h.str(&attributes);
+        if rules == BaseRules::Canonical {
+            attributes.clear();
+            inst.write_local_attributes(&mut attributes);
+            h = h.str(&attributes);
+        }
         descriptors.clear();
         if op == LLVMOpcode::LLVMPHI {
             // pairs (value, block), sorted by block so incoming order is irrelevant

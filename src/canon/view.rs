@@ -165,3 +165,33 @@ pub(super) fn checksum_fields(text: &str) -> Option<(usize, usize)> {
     let to = value + text[value..].find('"')? + 1;
     Some((from, to))
 }
+
+/// `rhs` (a metadata definition's right-hand side) without a `DIFile`'s
+/// `directory: "..."`: what the view's metadata numbers are keyed by
+/// ([`super::numbering::metadata_keys`]). The directory is the checkout the
+/// file was compiled in; keyed by it, the same source compiled in another
+/// checkout renumbered the file, everything scoped in it, and every
+/// `!dbg` of the module. The line itself still shows the directory.
+///
+/// ```text
+/// !DIFile(filename: "x.c", directory: "/home/a/src")   key: !DIFile(filename: "x.c")
+/// ```
+pub(super) fn without_source_directory(rhs: &str) -> std::borrow::Cow<'_, str> {
+    let body = rhs.strip_prefix("distinct ").unwrap_or(rhs);
+    if !body.starts_with("!DIFile(") {
+        return rhs.into();
+    }
+    match directory_field(rhs) {
+        Some((from, to)) => format!("{}{}", &rhs[..from], &rhs[to..]).into(),
+        None => rhs.into(),
+    }
+}
+
+/// The byte range of `, directory: "..."` in a `DIFile` (LLVM escapes a
+/// quote inside the string as `\22`, so the next quote closes it).
+fn directory_field(text: &str) -> Option<(usize, usize)> {
+    let from = text.find(", directory: \"")?;
+    let value = from + ", directory: \"".len();
+    let to = value + text[value..].find('"')? + 1;
+    Some((from, to))
+}

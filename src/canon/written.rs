@@ -11,10 +11,11 @@
 //! ```
 //!
 //! A test keeps its order and its names, so what separates equal values
-//! can be local and positional. A value's hash is its base hash
-//! ([`super::signature`]: opcode, types, flags, what kinds its operands
-//! are; a constant by its type only; never a name, so a rename is a change
-//! of text only) with the hashes of its instruction operands absorbed
+//! can be local and positional. A value's hash is its base hash by the
+//! view's rules ([`super::signature::BaseRules::View`]: opcode, types (a
+//! named struct by its name), what kinds its operands are; a constant by
+//! its type only; never a flag or an alignment, and never a name, so a
+//! rename is a change of text only) with the hashes of its instruction operands absorbed
 //! [`DEPTH`] times: an edit renames values at most that far down its uses.
 //! Outputs (allocas, calls, stores) that look alike are told apart by their
 //! rank among the outputs that look the same, which only inserting or
@@ -29,7 +30,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::blocks::Layout;
-use super::signature::{base_hashes, feed_operands, GlobalKeys, Signatures};
+use super::signature::{base_hashes, feed_operands, BaseRules, GlobalKeys, Signatures};
 use crate::hash::StableHasher;
 use crate::ir::Func;
 
@@ -39,7 +40,7 @@ const DEPTH: usize = 2;
 /// The hashes the view of a test names `func`'s unnamed values by.
 pub fn signatures(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
     let blocks = func.blocks();
-    let based = base_hashes(func, &blocks, layout, globals);
+    let based = base_hashes(func, &blocks, layout, globals, BaseRules::View);
     let insts = &based.insts;
     let mut own = based.base.clone();
     let mut rank: HashMap<u64, u64> = HashMap::default();

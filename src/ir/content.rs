@@ -78,6 +78,12 @@ fn type_ref_key(ty: LLVMTypeRef, depth: usize) -> String {
     rewrite_types(&print_type(ty), ty, depth)
 }
 
+/// How `ty` is spelled where it is referred to ([`type_ref_key`]): a named
+/// struct by its name alone (`%T`), whatever its fields.
+pub(crate) fn type_ref_key_top(ty: LLVMTypeRef) -> String {
+    type_ref_key(ty, 0)
+}
+
 /// `%{ i32, %{ i8 } }`, `%<{ i8, i8 }>` (packed), `%opaque`. LLVM 22 has no
 /// typed pointers, so a struct cannot contain itself; the depth bound only
 /// keeps a malformed context from recursing forever.

@@ -173,24 +173,43 @@ impl Session {
 pub struct TypeNames {
     cache: rustc_hash::FxHashMap<usize, std::rc::Rc<str>>,
     shapes: rustc_hash::FxHashMap<usize, std::rc::Rc<str>>,
+    /// Spell a named struct by its name (`%T`), not its body: the diff
+    /// view's names, which a field added to `%T` must not change.
+    structs_by_name: bool,
 }
 
 impl TypeNames {
+    /// Types spelled as [`Self::of`] says, except that a named struct is
+    /// spelled by its name (`%struct.node`), never by its fields.
+    pub fn structs_by_name() -> Self {
+        TypeNames {
+            structs_by_name: true,
+            ..Self::default()
+        }
+    }
+
+    /// The key of `ty` by the rule this instance was made with.
+    fn key_of(&self, ty: LLVMTypeRef) -> String {
+        if self.structs_by_name {
+            content::type_ref_key_top(ty)
+        } else {
+            content::type_key(ty)
+        }
+    }
+
     /// The type of `v` as LLVM prints it, unnamed struct types spelled by
     /// their bodies (`content::type_key`), never by number or address.
     pub fn of(&mut self, v: Val) -> std::rc::Rc<str> {
-        let ty = unsafe { LLVMTypeOf(v.raw) };
-        self.cache
-            .entry(ty as usize)
-            .or_insert_with(|| content::type_key(ty).into())
-            .clone()
+        self.of_type(unsafe { LLVMTypeOf(v.raw) })
     }
 
     fn of_type(&mut self, ty: LLVMTypeRef) -> std::rc::Rc<str> {
-        self.cache
-            .entry(ty as usize)
-            .or_insert_with(|| content::type_key(ty).into())
-            .clone()
+        if let Some(key) = self.cache.get(&(ty as usize)) {
+            return key.clone();
+        }
+        let key: std::rc::Rc<str> = self.key_of(ty).into();
+        self.cache.insert(ty as usize, key.clone());
+        key
     }
 
     /// For `alloca`: the allocated type's content key
