@@ -27,10 +27,10 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::matching::{match_function, Matching, Matchings};
-use super::model::{ModuleText, Side, SideTables};
 use crate::canon::source_map::SourceNames;
 use crate::comments::layout::{self, Layout, LineKind, StmtKind};
+use crate::merge::matching::{match_function, Matching, Matchings};
+use crate::merge::model::{ModuleText, Side, SideTables};
 
 /// The prefix of a placeholder for a new unnamed value; the renumbering
 /// pass gives each one its number.
@@ -194,7 +194,7 @@ struct Translation {
     metas: HashMap<u32, u32>,
 }
 
-fn func_by_name<'m>(m: &'m ModuleText, name: &str) -> Option<&'m super::model::FuncText> {
+fn func_by_name<'m>(m: &'m ModuleText, name: &str) -> Option<&'m crate::merge::model::FuncText> {
     m.funcs.iter().find(|f| f.name == name)
 }
 
@@ -345,7 +345,7 @@ fn align(a: &str, undo: &BTreeMap<String, String>, b: &str) -> Aligned {
     let (ca, cb) = (count(&ka), count(&kb));
     let mut out: Aligned = HashMap::default();
     let mut taken: HashSet<(String, String)> = HashSet::default();
-    for (ia, ib) in super::diff::common(&ka, &kb) {
+    for (ia, ib) in crate::merge::diff::common(&ka, &kb) {
         let (func, code_a) = &la[ia];
         let (_, code_b) = &lb[ib];
         let key = ka[ia].as_str();
@@ -519,8 +519,8 @@ fn by_names(
 /// has one (`known`, by function name), else computed.
 fn matching<'k>(
     known: &'k Matchings,
-    o: &super::model::FuncText,
-    s: &super::model::FuncText,
+    o: &crate::merge::model::FuncText,
+    s: &crate::merge::model::FuncText,
     name: &str,
 ) -> std::borrow::Cow<'k, Matching> {
     match known.get(name) {
