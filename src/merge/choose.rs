@@ -20,7 +20,7 @@ use super::debug_values;
 use super::disputes;
 use super::git_merge::GitMerge;
 use super::loading::{canonical_of, verifies};
-use super::ours_text::{faithful, llvm_comments, placed, OursText};
+use super::ours_text::{faithful, llvm_comments, placed, result_in_ours_layout, OursText};
 use super::outcome::{debug_dump, MergeError, Outcome};
 use super::render::{self, Markers};
 use super::structured::Structured;
@@ -40,6 +40,10 @@ pub(crate) enum Writer {
     OursTextUnknownDebugValues,
     /// Theirs' change placed in ours' layout (ours was reprinted).
     PlacedLines,
+    /// The structured result itself, written into ours' text: only the
+    /// lines the merge changes are written anew, in ours' names where ours
+    /// has the values ([`super::ours_text::result_in_ours_layout`]).
+    ResultInOursLayout,
     /// The structured merge in canonical form (no comments).
     CanonicalForm,
 }
@@ -54,17 +58,19 @@ impl Writer {
                 "the line merge with its conflicting debug values unknown"
             }
             Writer::PlacedLines => "theirs' change placed in ours' layout",
+            Writer::ResultInOursLayout => "the structured result in ours' layout",
             Writer::CanonicalForm => "the canonical form",
         }
     }
 }
 
 /// The clean writers tried once the result is known to need ours' names.
-const IN_OURS_NAMES: [Writer; 5] = [
+const IN_OURS_NAMES: [Writer; 6] = [
     Writer::GitResult,
     Writer::OursText,
     Writer::OursTextUnknownDebugValues,
     Writer::PlacedLines,
+    Writer::ResultInOursLayout,
     Writer::CanonicalForm,
 ];
 
@@ -118,7 +124,10 @@ pub(crate) fn check(c: &Candidate, path: &str, expected: &str) -> Check {
 
 /// Checks the candidates in order (each only when the ones before neither
 /// agreed nor disagreed): the first that agrees is written, the first
-/// valid one that disagrees stops the merge.
+/// valid one that disagrees stops the merge. A transcription of the
+/// structured result itself ([`Writer::ResultInOursLayout`]) that means
+/// something else is no second derivation, only a failed transcription:
+/// the next candidate is tried.
 pub(crate) fn decide(
     candidates: impl IntoIterator<Item = Candidate>,
     path: &str,
@@ -127,6 +136,7 @@ pub(crate) fn decide(
     for c in candidates {
         match check(&c, path, expected) {
             Check::Agrees => return Decision::Write(c),
+            Check::Disagrees(_) if c.writer == Writer::ResultInOursLayout => {}
             Check::Disagrees(k) => return Decision::Disagree(c, k),
             Check::NoEvidence => {}
         }
@@ -196,11 +206,14 @@ pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
             structured: &structured,
             git: git.as_ref(),
             ours_text: &ours_text,
+            base: texts[0],
             ours: texts[1],
+            theirs: texts[2],
+            path,
             markers,
             has_comments: texts.iter().any(|t| crate::comments::has_user_comments(t)),
         };
-        match first_agreeing(&writers, path) {
+        match first_agreeing(&writers) {
             Chosen::Canonical => in_canonical_form(structured, path)?,
             Chosen::Written(outcome) => outcome,
         }
@@ -253,8 +266,11 @@ struct Writers<'a> {
     structured: &'a Structured,
     git: Option<&'a GitMerge>,
     ours_text: &'a OursText,
-    /// Ours, as written.
+    /// Base, ours and theirs, as written.
+    base: &'a str,
     ours: &'a str,
+    theirs: &'a str,
+    path: &'a str,
     markers: &'a Markers,
     /// Whether any side has a comment of the user's.
     has_comments: bool,
@@ -269,6 +285,41 @@ enum Chosen {
 }
 
 impl Writers<'_> {
+    /// The candidates `writer` makes (most make one at most).
+    fn candidates(&self, writer: Writer) -> Vec<Candidate> {
+        if writer == Writer::ResultInOursLayout {
+            return self.results_in_ours_layout();
+        }
+        self.candidate(writer).into_iter().collect()
+    }
+
+    /// The structured result written into ours' text, when it keeps every
+    /// comment: ours' all, and theirs changed none (the result has none).
+    fn results_in_ours_layout(&self) -> Vec<Candidate> {
+        use crate::comments::{missing_fragments, user_comment_fragments};
+        let (Some(expected), Some(ours_canonical)) = (
+            self.structured.canonical.as_deref(),
+            self.structured.ours_canonical.as_deref(),
+        ) else {
+            return Vec::new();
+        };
+        if user_comment_fragments(self.base) != user_comment_fragments(self.theirs) {
+            return Vec::new();
+        }
+        let ours = (self.ours, &self.ours_text.ours_names, &self.structured.ma);
+        let texts = result_in_ours_layout(expected, ours_canonical, ours, self.path, self.markers);
+        texts
+            .into_iter()
+            .filter(|text| missing_fragments(self.ours, text).is_empty())
+            .map(|text| Candidate {
+                writer: Writer::ResultInOursLayout,
+                text,
+                conflicts: 0,
+                canonical: None,
+            })
+            .collect()
+    }
+
     /// The candidate `writer` makes, if it makes one.
     fn candidate(&self, writer: Writer) -> Option<Candidate> {
         let merged = &self.ours_text.merged;
@@ -297,6 +348,7 @@ impl Writers<'_> {
                 .flatten()
                 .map(|text| clean_text(&text)),
             // The canonical form drops comments, so only without them.
+            Writer::ResultInOursLayout => None,
             Writer::CanonicalForm => (!self.has_comments).then(|| Candidate {
                 writer,
                 text: self.structured.outcome.text.clone(),
@@ -310,7 +362,8 @@ impl Writers<'_> {
 /// A clean structured merge: the first writer of [`IN_OURS_NAMES`] whose
 /// candidate agrees with it; a conflict when one disagrees; the line merge
 /// for review when none decides.
-fn first_agreeing(w: &Writers<'_>, path: &str) -> Chosen {
+fn first_agreeing(w: &Writers<'_>) -> Chosen {
+    let path = w.path;
     let Some(expected) = w.structured.canonical.clone() else {
         return Chosen::Written(w.structured.outcome.clone());
     };
@@ -325,7 +378,7 @@ fn first_agreeing(w: &Writers<'_>, path: &str) -> Chosen {
     ]);
     let candidates = IN_OURS_NAMES
         .iter()
-        .filter_map(|&writer| w.candidate(writer));
+        .flat_map(|&writer| w.candidates(writer));
     let outcome = match decide(candidates, path, &expected) {
         Decision::Write(c) if c.writer == Writer::CanonicalForm => return Chosen::Canonical,
         Decision::Write(c) => in_ours_form(Outcome::exact(c.text.as_bytes(), 0), w.ours, path),
@@ -513,6 +566,11 @@ fn conflict_on(
 }
 
 /// The structured merge conflicts: its conflicts written in ours' text.
+/// Where the lines conflict, the line merge in ours' names; where they
+/// merge but the IR does not (a use of a value the other side deleted...),
+/// a conflict over each function the structured merge conflicts in (one
+/// over the lines where the files differ when a conflict is outside
+/// functions), the rest ours' text.
 fn conflicts_in_ours_text(
     structured: Structured,
     ours_text: &OursText,
@@ -523,26 +581,21 @@ fn conflicts_in_ours_text(
     let merged = &ours_text.merged;
     if merged.conflicts > 0 {
         let mut outcome = Outcome::exact(merged.text.as_bytes(), merged.conflicts);
-        outcome
-            .notes
-            .push("conflicts are written in ours' text".into());
+        outcome.notes.push("conflicts are written in ours' text".into());
         return outcome;
     }
-    if texts.iter().any(|t| crate::comments::has_user_comments(t)) {
-        // The lines merge but the IR does not (a use of a value the other
-        // side deleted...): one conflict over the whole file, in ours'
-        // text, rather than the canonical form, which has no comments.
-        let [base, ours, theirs] = ours_text.sides(texts[1]);
-        let hunk = render::conflict_hunk(ours, base, theirs, markers);
-        let mut outcome = Outcome::exact(hunk.as_bytes(), 1);
-        outcome.notes.push(format!(
-            "the structured merge found {} conflict(s) that the lines do not show; the \
-             three versions are written in one conflict, in ours' names",
-            structured.outcome.conflicts
-        ));
-        return outcome;
-    }
-    structured.outcome
+    let functions = disputes::functions_in_conflict(&structured.outcome.text, markers);
+    let note = format!(
+        "the structured merge found {} conflict(s) that the lines do not show ({}); \
+         written as a conflict in ours' names",
+        structured.outcome.conflicts,
+        match &functions {
+            Some(names) => names.join(", "),
+            None => "outside functions".to_string(),
+        }
+    );
+    let sides = ours_text.sides(texts[1]);
+    conflict_on(&merged.text, functions.unwrap_or_default(), sides, markers, note)
 }
 
 /// When ours is in canonical form (a repository that uses the hook), so is

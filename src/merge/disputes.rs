@@ -10,6 +10,7 @@
 //! ```
 
 use super::model::{self, ModuleText, Numbering, Side, SideTables};
+use super::render::{self, Markers, Region};
 
 /// The functions (by name) and module-level entities whose lines differ
 /// between two canonical forms, metadata and attribute groups compared by
@@ -86,7 +87,7 @@ pub fn conflict_on_functions(
     host: &str,
     disputed: &[String],
     [base, ours, theirs]: [&str; 3],
-    markers: &super::render::Markers,
+    markers: &Markers,
 ) -> Option<(String, usize)> {
     let host_fns = function_ranges(host);
     let of = |text: &str, name: &str| -> String {
@@ -99,7 +100,7 @@ pub fn conflict_on_functions(
     let mut spans: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     for name in disputed {
         let (_, range) = host_fns.iter().find(|(n, _)| n == name)?;
-        let hunk = super::render::narrowed_hunk(
+        let hunk = render::narrowed_hunk(
             &of(ours, name),
             &of(base, name),
             &of(theirs, name),
@@ -117,4 +118,52 @@ pub fn conflict_on_functions(
     }
     out.push_str(&host[copied..]);
     Some((out, spans.len()))
+}
+
+/// The functions a text with conflict markers has its conflicts in: the
+/// function around each conflict, or the functions a conflict between
+/// functions defines in its sections. `None` when a conflict is in neither
+/// (a global, a declaration, metadata).
+pub(crate) fn functions_in_conflict(text: &str, markers: &Markers) -> Option<Vec<String>> {
+    let mut functions = Vec::new();
+    let mut current: Option<&str> = None;
+    for region in render::regions(text, markers) {
+        match region {
+            Region::Outside(line) => current = enclosing_after(current, line),
+            Region::Conflict {
+                ours, base, theirs, ..
+            } => {
+                if let Some(name) = current {
+                    functions.push(name.to_string());
+                    continue;
+                }
+                let sections = ours.iter().chain(base.iter().flatten()).chain(&theirs);
+                let defined: Vec<String> = sections
+                    .filter(|line| line.starts_with("define "))
+                    .filter_map(|line| model::function_name(line.trim_end()))
+                    .map(str::to_string)
+                    .collect();
+                if defined.is_empty() {
+                    return None;
+                }
+                functions.extend(defined);
+            }
+        }
+    }
+    functions.sort();
+    functions.dedup();
+    Some(functions)
+}
+
+/// The function a line outside conflicts leaves open: the one its
+/// `define` opens, none after its closing `}`.
+fn enclosing_after<'t>(current: Option<&'t str>, line: &'t str) -> Option<&'t str> {
+    let line = line.trim_end();
+    if line.starts_with("define ") {
+        model::function_name(line)
+    } else if line == "}" {
+        None
+    } else {
+        current
+    }
 }

@@ -41,6 +41,8 @@ pub(crate) struct Structured {
     /// Where the canonical names of base, ours, theirs came from, where the
     /// loads recorded them (see [`Structured::take_source_names`]).
     pub(crate) names: [Option<SourceNames>; 3],
+    /// Ours' canonical form (none when ours renamed functions).
+    pub(crate) ours_canonical: Option<String>,
 }
 
 /// A module without `source_filename` gets one from its parse name; the
@@ -217,6 +219,9 @@ pub(crate) fn structured(
         (plan, text, merged.conflicts, merged.matched)
     };
     let clean = conflicts == 0;
+    // Ours' canonical text stands for ours' layout reprinted (see
+    // [`super::ours_text::result_in_ours_layout`]), unless ours renamed functions.
+    let ours_canonical = plan.undo_ours.is_empty().then_some(ta);
     Ok(Structured {
         outcome: Outcome {
             // A clean result's text is set once [`Structured::finish`] checked it.
@@ -239,5 +244,6 @@ pub(crate) fn structured(
         plan,
         matched,
         names,
+        ours_canonical,
     })
 }
