@@ -197,7 +197,7 @@ fn o2_clean_and_faithful() -> String {
 /// irgit wrote git's bytes.
 fn ours_text_section(rows: &BTreeMap<Relation, Row>, o2_line: &str, n: usize) -> String {
     let mut md = format!(
-        "### Ours' text (design §6)\n\nMeasured by `cargo bench --bench merge` on the {n} \
+        "### Ours' text\n\nMeasured by `cargo bench --bench merge` on the {n} \
          triples above; load average at the end: {}.\n\n\
          | class | irgit clean & exact | in ours' text | up to renumbering | git clean & right | \
          irgit = git's bytes |\n|---|---:|---:|---:|---:|---:|\n",

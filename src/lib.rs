@@ -1,6 +1,7 @@
 //! irgit: make git understand LLVM IR.
 //!
-//! The pipeline, one module per stage (see `../shared/docs/design.md`):
+//! The pipeline, one module per stage (every stage, the data between them
+//! and where to change what: `docs/architecture.md`):
 //!
 //! ```text
 //! bytes ─► ir (LLVM parser) ─► canon::{globals, blocks, signature, naming, operands, phis, order}

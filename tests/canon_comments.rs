@@ -1,6 +1,7 @@
-//! The canonical form with comments (design §6): checked on the lit-style
-//! files of `tests/lit/` and on every corpus module (clang-22 -O0/-O2/-O2 -g,
-//! Csmith, llvm-stress) with user comments added by `common::annotate`:
+//! The canonical form with comments (`docs/architecture.md`, *Comments*):
+//! checked on the lit-style files of `tests/lit/` and on every corpus module
+//! (clang-22 -O0/-O2/-O2 -g, Csmith, llvm-stress) with user comments added by
+//! `common::annotate`:
 //!
 //! - every user comment is in the canonical form, at its anchor's place
 //!   (each annotation says what it annotates, checked by

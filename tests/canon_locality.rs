@@ -1,7 +1,7 @@
-//! Locality of the canonical form (design §2.2): one semantic edit — a
-//! constant changed, an opcode changed, an instruction inserted or deleted
-//! (`irgit_testkit::mutate`) — must show as a few changed lines of canonical text,
-//! not a cascade of renamed values.
+//! Locality of the canonical form (`docs/architecture.md`, *Properties*): one
+//! semantic edit — a constant changed, an opcode changed, an instruction
+//! inserted or deleted (`irgit_testkit::mutate`) — must show as a few changed
+//! lines of canonical text, not a cascade of renamed values.
 //!
 //! ```text
 //!   %add.5e1c = add i32 %arg0, 1        one changed constant:
@@ -207,9 +207,10 @@ fn labels(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Design §2: a block's name does not change when only its neighbours
-/// change. On every C module of the corpus, a call inserted at the top of
-/// one block per function (after its PHIs) renames at most that block.
+/// `docs/architecture.md`, *Naming*: a block's name does not change when only
+/// its neighbours change. On every C module of the corpus, a call inserted at
+/// the top of one block per function (after its PHIs) renames at most that
+/// block.
 #[test]
 fn an_inserted_call_renames_at_most_its_block() {
     let mut failures = Vec::new();

@@ -1,5 +1,6 @@
-//! The canonical form's properties (design §2), checked on every module of
-//! the corpus (C programs at -O0/-O2, Csmith programs, llvm-stress modules):
+//! The canonical form's properties (`docs/architecture.md`, *Properties*),
+//! checked on every module of the corpus (C programs at -O0/-O2, Csmith
+//! programs, llvm-stress modules):
 //!
 //! - invariance: `canon(π(m)) == canon(m)` byte for byte for every kind of
 //!   semantics-preserving perturbation π (`irgit_testkit::perturb`);

@@ -1,8 +1,8 @@
-//! The diff view (`irgit canon --view`, what textconv shows), design §6: a
-//! lit test keeps its author's names and order, and only numbering is
-//! canonical; everything else is shown in canonical form. Real files: the
-//! lit tests of `tests/lit/`, clang-22 output made into tests, opt-22 for
-//! renumbering.
+//! The diff view (`irgit canon --view`, what textconv shows;
+//! `docs/architecture.md`, *The diff view*): a lit test keeps its author's
+//! names and order, and only numbering is canonical; everything else is shown
+//! in canonical form. Real files: the lit tests of `tests/lit/`, clang-22
+//! output made into tests, opt-22 for renumbering.
 
 mod common;
 

@@ -1,7 +1,7 @@
-//! The merge writes ours' text (design §6), checked on triples: C-source
-//! `#ifdef` triples (clang-22 -O0), mutation triples (corpus at -O0 and
-//! -O2, llvm-stress) and lit-style triples where each side edits
-//! instructions and comments:
+//! The merge writes ours' text (`docs/architecture.md`, *Ours' text*), checked
+//! on triples: C-source `#ifdef` triples (clang-22 -O0), mutation triples
+//! (corpus at -O0 and -O2, llvm-stress) and lit-style triples where each side
+//! edits instructions and comments:
 //!
 //! - identities: ours == base gives theirs, theirs == base or theirs ==
 //!   ours gives ours, byte for byte;

@@ -219,7 +219,8 @@ fn a_rename_one_side_made_comes_in_with_its_check_line() {
 
 /// Theirs renames `%sum` (IR and CHECK), ours edits the line that uses it:
 /// both changed that line, so a conflict, or a clean result whose test
-/// passes (`../shared/cases/merge/rename-with-check`).
+/// passes (the merge once exited 0 here with theirs' CHECK line and ours'
+/// `%sum`, so `lit` failed on the result).
 #[test]
 fn a_rename_against_an_edit_of_the_same_line_is_never_a_failing_test() {
     let ours = NAMED.replace("mul i32 %sum, 2", "mul i32 %sum, 3");

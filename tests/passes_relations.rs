@@ -283,7 +283,7 @@ fn sroa_and_mem2reg_contribute_to_instcombine_on_o0_code() {
 
 #[test]
 fn a_contribution_without_conflict_at_o1() {
-    // The seed's exact definition (no conflict, nothing resolved).
+    // The exact definition of a contribution (no conflict, nothing resolved).
     let mut found = Vec::new();
     for (out, reports) in o1() {
         for r in reports.iter().filter(|r| r.p != r.q && r.conflicts == 0) {

@@ -1,7 +1,8 @@
 //! Where canonical names came from: for every function, each canonical
 //! local name and the token the input wrote for the same value; for the
 //! module, each canonical global name and the input's name. The merge uses
-//! it to write its result in ours' text (design §6).
+//! it to write its result in ours' text (`docs/architecture.md`, *Ours'
+//! text*).
 //!
 //! ```text
 //! input                            canonical                     source map (@f)

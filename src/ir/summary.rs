@@ -1,7 +1,7 @@
 //! What `irgit diff` ([`crate::summary`]) needs from a parsed module beyond
 //! its canonical text: each defined function's type, which renamed-function
-//! candidates must share (seed 003: MergeFunctions compares signatures
-//! before bodies); and the means to leave functions that did not change out
+//! candidates must share (LLVM's MergeFunctions compares signatures before
+//! bodies); and the means to leave functions that did not change out
 //! of the canonicalization, by turning them into declarations.
 //!
 //! ```text

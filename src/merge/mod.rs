@@ -98,7 +98,8 @@ pub fn merge_bytes(
         return Ok(Outcome::exact(result, 0));
     }
     // 2. Rebase debug lines into the merged source's numbering on all
-    //    three sides, so that a shift is no change.
+    //    three sides (the rebasing of `docs/merge-theory.md`), so that a
+    //    shift is no change.
     let outcome = match rebase_lines::rebase_bytes(base, ours, theirs) {
         Some(rebased) => {
             let [b, o, t] = rebased.texts.each_ref().map(|x| x.as_bytes());

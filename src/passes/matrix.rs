@@ -355,7 +355,7 @@ pub fn render(m: &Matrix) -> String {
     let partial: usize = m.cells.iter().flatten().map(|c| c.partial).sum();
     if partial > 0 {
         s.push_str(&format!(
-            "\n{partial} contribution(s) were computed over a conflict (the seed defines contribution \
+            "\n{partial} contribution(s) were computed over a conflict (a contribution is defined \
              only without one): each conflicting region kept one side's lines, whichever side \
              explains more of p(q(m)), an over-estimate\n"
         ));

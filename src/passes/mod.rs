@@ -1,5 +1,5 @@
-//! How two optimization passes interact on a module (seed 004 §1,
-//! `docs/ir-merge-theory.md` §1), computed with the merge's own machinery.
+//! How two optimization passes interact on a module (`docs/merge-theory.md`,
+//! *Passes, diffs and merges*), computed with the merge's own machinery.
 //!
 //! For a module `m` and pass pipelines `p`, `q`, with `δ(p,-) = diff(m, p(m))`
 //! and `δ(p,q) = diff(q(m), p(q(m)))`, all diffs taken between canonical
@@ -19,12 +19,12 @@
 //! checked for it, and a violation is an irgit bug, never a property of
 //! the passes.
 //!
-//! The seed defines the contribution only without conflict. Where the
+//! A contribution is defined only without a conflict. Where the
 //! diffs conflict, irgit still rebases the part of `δ(p,-)` that does not
 //! conflict, keeping `q(m)`'s lines in the conflicting regions (`q` ran
 //! first: its edit is the one `p` sees), and says so. A contribution found
 //! that way can include `p` redoing, on `q`'s lines, an edit that
-//! conflicted: an over-estimate, which the seed calls sound.
+//! conflicted: an over-estimate, which is the sound direction.
 //!
 //! ```text
 //! m (clang -O1)                       licm(m): loop-closed SSA          instcombine(licm(m))

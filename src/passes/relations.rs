@@ -62,7 +62,7 @@ pub struct Contribution {
     /// edits would give but `to(from(m))` does not have.
     pub diff: SmallDiff,
     /// Conflicting regions where the rebase kept `from(m)`'s lines (0: the
-    /// seed's exact definition applies).
+    /// exact definition of a contribution applies).
     pub partial: usize,
     /// Whose lines the conflicting regions kept (`from` or `to`), when
     /// there was a conflict: whichever explains more of `to(from(m))`.
@@ -102,8 +102,8 @@ pub struct PairReport {
     pub commute: bool,
     /// From `canon(q(p(m)))` to `canon(p(q(m)))`, when they differ.
     pub first_difference: SmallDiff,
-    /// No conflict, no contribution, yet no commutation: impossible by the
-    /// seed's proof, so an irgit bug.
+    /// No conflict, no contribution, yet no commutation: impossible (the
+    /// union of two non-conflicting diffs is unique), so an irgit bug.
     pub implication_violated: bool,
 }
 

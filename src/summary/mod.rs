@@ -26,8 +26,9 @@
 //! the change rather than the size of the module.
 //!
 //! Stages: [`side`] (fingerprints, canonical text, keys), [`mod@compare`] (one function),
-//! [`renames`] (structural rename detection, seed 003), [`moved`] (moved
-//! code by suffix array, seed 002), [`module_level`] (globals, declarations,
+//! [`renames`] (structural rename detection, as MergeFunctions compares
+//! functions), [`moved`] (moved code by suffix array, as IRSimilarity finds
+//! regions), [`module_level`] (globals, declarations,
 //! attributes), [`render`] (summary, `--stat`, `-p`, JSON), [`matched`]
 //! (`--matched`: the files as written, the new one in the old one's
 //! names), [`cli`] (the

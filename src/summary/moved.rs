@@ -1,4 +1,4 @@
-//! Moved code, found as LLVM's IRSimilarity finds similar regions (seed 002):
+//! Moved code, found as LLVM's IRSimilarity finds similar regions:
 //! every instruction becomes a structural hash (opcode, types, flags; the
 //! values it reads blanked out), the program becomes a string of those
 //! hashes, and a suffix array finds the repeated substrings. A substring

@@ -1,5 +1,5 @@
 //! Renamed functions, found structurally in the manner of MergeFunctions'
-//! FunctionComparator (seed 003): a function that disappeared and one that
+//! FunctionComparator: a function that disappeared and one that
 //! appeared are the same function when their signatures (function type)
 //! agree and their bodies agree instruction by instruction under a value
 //! numbering, their own names aside.

@@ -1,6 +1,6 @@
 //! Single semantic edits on a module: the "one-line change" whose canonical
-//! diff must stay small (design §2.2), and the raw material of merge tests
-//! (base O, O + edit 1, O + edit 2).
+//! diff must stay small (`docs/architecture.md`, *Properties*: locality), and
+//! the raw material of merge tests (base O, O + edit 1, O + edit 2).
 //!
 //! ```text
 //! before                        constant           opcode             insert                      delete

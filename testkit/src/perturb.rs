@@ -1,7 +1,8 @@
 //! Semantics-preserving perturbations of a module, the adversary of the
 //! canonical form: `canon(π(m))` must equal `canon(m)` byte for byte for each
-//! kind π below (design §2.1). Each works on the LLVM module through
-//! [`irgit::ir`] handles, never on text, and is deterministic in its seed.
+//! kind π below (`docs/architecture.md`, *Properties*: invariance). Each works
+//! on the LLVM module through [`irgit::ir`] handles, never on text, and is
+//! deterministic in its seed.
 //!
 //! ```text
 //! before                              after rename_locals + commute_operands + shuffle_instructions

@@ -1,6 +1,7 @@
 //! A three-way line merge with the spec's conflict rules
-//! (`ir-merge-theory.md` §4) instead of diff3's: edits of adjacent lines do
-//! not conflict, because the order of the result is still determined.
+//! (`docs/merge-theory.md`, *Conflict rules*) instead of diff3's: edits of
+//! adjacent lines do not conflict, because the order of the result is still
+//! determined.
 //!
 //! ```text
 //! base      ours       theirs     merged      (git merge-file: conflict,

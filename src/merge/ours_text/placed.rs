@@ -1,12 +1,13 @@
-//! Theirs' change placed in ours' layout by identity (design §6, issue 15
-//! item 6): when ours was reprinted (blocks and functions reordered), a line
-//! merge of base, ours and theirs conflicts everywhere, although theirs'
-//! change is small. Base and theirs, already written in ours' names, share
-//! base's layout: their line diff is theirs' change. Each changed stretch is
-//! placed in ours' text next to the line it follows in base (or the one it
-//! precedes), found in ours by its text within the same function, where
-//! that text is unique on both sides. Anything that cannot be placed so
-//! gives no result; the merge checks a result like any other candidate.
+//! Theirs' change placed in ours' layout by identity (`docs/architecture.md`,
+//! *Ours' text*; issue 15 item 6): when ours was reprinted (blocks and
+//! functions reordered), a line merge of base, ours and theirs conflicts
+//! everywhere, although theirs' change is small. Base and theirs, already
+//! written in ours' names, share base's layout: their line diff is theirs'
+//! change. Each changed stretch is placed in ours' text next to the line it
+//! follows in base (or the one it precedes), found in ours by its text within
+//! the same function, where that text is unique on both sides. Anything that
+//! cannot be placed so gives no result; the merge checks a result like any
+//! other candidate.
 //!
 //! ```text
 //! base (ours' names):  define @f { bb1: %v1 = add %a, 1 ... }   define @g ...

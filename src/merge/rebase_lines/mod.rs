@@ -1,5 +1,6 @@
-//! Debug lines rebased across the two sides: seed 004's rebasing
-//! (`docs/ir-merge-theory.md` §1) applied to the source lines of debug info.
+//! Debug lines rebased across the two sides: the merge's rebasing
+//! (`docs/merge-theory.md`, *Congruence and rebasing*) applied to the source
+//! lines of debug info.
 //!
 //! Ours inserts a source line in one function, so every location below it
 //! moves down a line. Theirs edits a function further down, and its new

@@ -1,5 +1,5 @@
-//! How one side moved the base's source lines, as far as its debug info
-//! tells: the rebasing of seed 004 needs, for a position of the base, how
+//! How one side moved the base's source lines, as far as its debug info tells:
+//! rebasing (`docs/merge-theory.md`) needs, for a position of the base, how
 //! many lines the other side inserted (or deleted) above it.
 //!
 //! The evidence is *anchors*: nodes found unchanged on the side (same key,
