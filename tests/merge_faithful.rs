@@ -225,7 +225,11 @@ fn a_clean_but_wrong_git_merge_is_not_taken() {
         text.starts_with("; the value y feeds two users\ndeclare void @use(i32)\n"),
         "{text}"
     );
-    assert_eq!(text.matches("; the value y feeds two users").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("; the value y feeds two users").count(),
+        1,
+        "{text}"
+    );
     assert!(text.contains("<<<<<<< ours\n"), "{text}");
     assert!(text.contains("  call void @use(i32 %x)\n"), "{text}");
     assert!(text.contains("  %v = or i32 %y, 4\n"), "{text}");

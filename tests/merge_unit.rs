@@ -520,7 +520,10 @@ fn a_conflict_the_lines_do_not_show_keeps_the_comments() {
     assert_eq!(r.conflicts, 1, "{}", r.text);
     let out = String::from_utf8(irgit::merge::output_bytes(ours.as_bytes(), &r, "m.ll").unwrap())
         .unwrap();
-    assert!(out.starts_with("; a note on top\ndeclare void @log(i32)\n"), "{out}");
+    assert!(
+        out.starts_with("; a note on top\ndeclare void @log(i32)\n"),
+        "{out}"
+    );
     assert_eq!(out.matches("; a note on top").count(), 1, "{out}");
     assert_eq!(out.matches("add i32 %x, 1 ; one").count(), 3, "{out}");
     // Base's and theirs' sections are numbered as LLVM prints them.

@@ -21,7 +21,11 @@ fn sources(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
         if path.is_dir() {
             sources(root, &path, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
-            let relative = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            let relative = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             out.push((relative, std::fs::read_to_string(&path).unwrap()));
         }
     }
@@ -34,7 +38,10 @@ fn module_of(file: &str) -> Vec<String> {
         .split('/')
         .map(str::to_string)
         .collect();
-    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
         parts.pop();
     }
     parts
@@ -71,7 +78,9 @@ fn paths(code: &str) -> Vec<Vec<String>> {
                 end += 1;
             }
             segments.push(code[start..end].to_string());
-            if code[end..].starts_with("::") && code[end + 2..].starts_with(|c: char| is_ident(c as u8)) {
+            if code[end..].starts_with("::")
+                && code[end + 2..].starts_with(|c: char| is_ident(c as u8))
+            {
                 end += 2;
             } else {
                 break;
@@ -99,7 +108,11 @@ fn grouped_paths(code: &str) -> Vec<Vec<String>> {
             .collect();
         let items = code[open + 3..].split('}').next().unwrap_or_default();
         for item in items.split(',') {
-            let first = item.trim().split([' ', ':', '{']).next().unwrap_or_default();
+            let first = item
+                .trim()
+                .split([' ', ':', '{'])
+                .next()
+                .unwrap_or_default();
             if !first.is_empty() && first != "self" && !prefix[0].is_empty() {
                 let mut path = prefix.clone();
                 path.push(first.to_string());
@@ -143,8 +156,10 @@ fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&root, &root, &mut files);
-    let modules: BTreeMap<Vec<String>, String> =
-        files.iter().map(|(f, _)| (module_of(f), f.clone())).collect();
+    let modules: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|(f, _)| (module_of(f), f.clone()))
+        .collect();
     let mut graph = BTreeMap::new();
     for (file, text) in &files {
         let current = module_of(file);
@@ -230,8 +245,15 @@ fn no_file_of_src_imports_one_that_imports_it_back() {
 #[test]
 fn the_check_finds_a_cycle_and_a_child_importing_its_parent() {
     let edge = |a: &str, b: &str| (a.to_string(), BTreeSet::from([b.to_string()]));
-    let graph = BTreeMap::from([edge("a.rs", "b.rs"), edge("b.rs", "a.rs"), edge("c.rs", "a.rs")]);
-    assert_eq!(cycles(&graph), vec![vec!["a.rs".to_string(), "b.rs".to_string()]]);
+    let graph = BTreeMap::from([
+        edge("a.rs", "b.rs"),
+        edge("b.rs", "a.rs"),
+        edge("c.rs", "a.rs"),
+    ]);
+    assert_eq!(
+        cycles(&graph),
+        vec![vec!["a.rs".to_string(), "b.rs".to_string()]]
+    );
     let modules = BTreeMap::from([
         (vec!["merge".to_string()], "merge/mod.rs".to_string()),
         (
@@ -242,7 +264,11 @@ fn the_check_finds_a_cycle_and_a_child_importing_its_parent() {
     let from_parent = ["render".to_string(), "Piece".to_string()];
     let parent = vec!["merge".to_string()];
     assert_eq!(target(&parent, &from_parent, &modules), None);
-    let by_crate_path = ["crate".to_string(), "merge".to_string(), "render".to_string()];
+    let by_crate_path = [
+        "crate".to_string(),
+        "merge".to_string(),
+        "render".to_string(),
+    ];
     assert_eq!(
         target(&parent, &by_crate_path, &modules).as_deref(),
         Some("merge/render.rs")

@@ -581,7 +581,9 @@ fn conflicts_in_ours_text(
     let merged = &ours_text.merged;
     if merged.conflicts > 0 {
         let mut outcome = Outcome::exact(merged.text.as_bytes(), merged.conflicts);
-        outcome.notes.push("conflicts are written in ours' text".into());
+        outcome
+            .notes
+            .push("conflicts are written in ours' text".into());
         return outcome;
     }
     let functions = disputes::functions_in_conflict(&structured.outcome.text, markers);
@@ -595,7 +597,13 @@ fn conflicts_in_ours_text(
         }
     );
     let sides = ours_text.sides(texts[1]);
-    conflict_on(&merged.text, functions.unwrap_or_default(), sides, markers, note)
+    conflict_on(
+        &merged.text,
+        functions.unwrap_or_default(),
+        sides,
+        markers,
+        note,
+    )
 }
 
 /// When ours is in canonical form (a repository that uses the hook), so is

@@ -100,12 +100,8 @@ pub fn conflict_on_functions(
     let mut spans: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     for name in disputed {
         let (_, range) = host_fns.iter().find(|(n, _)| n == name)?;
-        let hunk = render::narrowed_hunk(
-            &of(ours, name),
-            &of(base, name),
-            &of(theirs, name),
-            markers,
-        );
+        let hunk =
+            render::narrowed_hunk(&of(ours, name), &of(base, name), &of(theirs, name), markers);
         spans.push((range.clone(), hunk));
     }
     spans.sort_by_key(|(r, _)| r.start);

@@ -181,7 +181,13 @@ pub(crate) fn result_in_ours_layout(
         texts.push(faithful::renumber(&placed));
     }
     let order = faithful::free_order(&translated.base);
-    let merged = lines::merge3(&translated.base, ours_text, &translated.theirs, markers, &order);
+    let merged = lines::merge3(
+        &translated.base,
+        ours_text,
+        &translated.theirs,
+        markers,
+        &order,
+    );
     if merged.conflicts == 0 {
         texts.push(faithful::renumber(&merged.text));
     }
