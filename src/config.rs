@@ -149,7 +149,7 @@ impl TextconvOptions {
 pub struct MergeOptions {
     /// Conflict presentation: `diff3` (with the base section), `merge` or
     /// `zdiff3`; unset: git's `merge.conflictStyle`, else diff3.
-    pub style: Option<crate::merge::Style>,
+    pub style: Option<crate::merge::render::Style>,
     /// Seconds before the structured merge gives up and a line merge runs.
     pub timeout_seconds: u64,
 }

@@ -9,6 +9,10 @@
 //! inserts `%3 = add i32 %2, 1` in another, renumbering `%3` to `%4`; a line
 //! merge conflicts on the renumbered PHI, the structured merge must not.
 //!
+//! Each directory is a test of its own, named after it (`working::<case>`,
+//! `failing::<case>`): `cargo test --test merge_cases -- working::block_added`
+//! runs one.
+//!
 //! `tests/merge/failing/<case>/` holds known gaps: the same files plus a
 //! `README.md` saying what happens now and what should. The runner checks
 //! that they still fail (so a fix is noticed and the case moves to
@@ -18,6 +22,7 @@ mod merge_support;
 
 use std::path::{Path, PathBuf};
 
+use libtest_mimic::{Arguments, Failed, Trial};
 use merge_support::{canon, merge_as_driver, try_canon, MergeRun, Outcome};
 
 /// Marker size passed as `%L` (not git's default, to catch drivers that ignore it).
@@ -127,90 +132,86 @@ fn name(dir: &Path) -> String {
     dir.file_name().unwrap().to_string_lossy().into_owned()
 }
 
-#[test]
-fn case_files_are_valid_ir() {
-    let mut bad = Vec::new();
-    for dir in cases("working").into_iter().chain(cases("failing")) {
-        for f in ["Base.ll", "Left.ll", "Right.ll", "Expected.ll"] {
-            let p = dir.join(f);
-            if p.exists() {
-                if let Err(e) = try_canon(&read(&dir, f), &p.display().to_string()) {
-                    bad.push(e);
-                }
-            }
-        }
-    }
-    assert!(bad.is_empty(), "invalid case files:\n{}", bad.join("\n"));
+/// The case's input files that LLVM rejects (a case must be valid IR).
+fn invalid_files(dir: &Path) -> Vec<String> {
+    ["Base.ll", "Left.ll", "Right.ll", "Expected.ll"]
+        .iter()
+        .map(|f| dir.join(f))
+        .filter(|p| p.exists())
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            try_canon(&text, &p.display().to_string()).err()
+        })
+        .collect()
 }
 
-#[test]
-fn working_cases() {
-    let all = cases("working");
-    assert!(
-        all.len() >= 15,
-        "expected the full case set, found {}",
-        all.len()
-    );
-    let mut failures = Vec::new();
-    for dir in &all {
-        let (verdict, run) = check(dir);
-        if let Err(why) = verdict {
-            let shown = if why.starts_with("broken") || why.starts_with("wrong") {
-                String::new()
-            } else {
-                format!("\n    output:\n{}", run.output)
-            };
-            failures.push(format!(
-                "--- {}: {why}\n    exit {:?}; stderr: {}{shown}",
-                name(dir),
-                run.code,
-                run.stderr.trim().lines().next().unwrap_or(""),
-            ));
-        }
+/// A working case: valid IR, merged as it expects.
+fn working_case(dir: &Path) -> Result<(), Failed> {
+    let bad = invalid_files(dir);
+    if !bad.is_empty() {
+        return Err(format!("invalid case files:\n{}", bad.join("\n")).into());
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} working merge cases fail:\n{}",
-        failures.len(),
-        all.len(),
-        failures.join("\n")
-    );
+    let (verdict, run) = check(dir);
+    let Err(why) = verdict else { return Ok(()) };
+    let shown = if why.starts_with("broken") || why.starts_with("wrong") {
+        String::new()
+    } else {
+        format!("\n    output:\n{}", run.output)
+    };
+    Err(format!(
+        "{why}\n    exit {:?}; stderr: {}{shown}",
+        run.code,
+        run.stderr.trim()
+    )
+    .into())
 }
 
-#[test]
-fn failing_cases_still_fail_as_described() {
-    let mut surprises = Vec::new();
-    for dir in cases("failing") {
-        let readme = read(&dir, "README.md");
-        let (verdict, run) = check(&dir);
-        if verdict.is_ok() {
-            surprises.push(format!(
-                "{} now merges as expected: move it to tests/merge/working/",
-                name(&dir)
-            ));
-            continue;
-        }
-        let pinned = readme
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("exit:"))
-            .map(|s| s.trim().parse::<i32>().expect("README `exit: N`"));
-        if let Some(code) = pinned {
-            if run.code != Some(code) {
-                surprises.push(format!(
-                    "{}: README says exit {code} now, got {:?} ({}); update the README",
-                    name(&dir),
-                    run.code,
-                    verdict.unwrap_err()
-                ));
-            }
-        }
+/// A known gap: still failing, with the exit code its README pins.
+fn failing_case(dir: &Path) -> Result<(), Failed> {
+    let readme = read(dir, "README.md");
+    let (verdict, run) = check(dir);
+    let Err(why) = verdict else {
+        return Err("now merges as expected: move it to tests/merge/working/".into());
+    };
+    let pinned = readme
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("exit:"))
+        .map(|s| s.trim().parse::<i32>().expect("README `exit: N`"));
+    match pinned {
+        Some(code) if run.code != Some(code) => Err(format!(
+            "README says exit {code} now, got {:?} ({why}); update the README",
+            run.code
+        )
+        .into()),
+        _ => Ok(()),
     }
-    assert!(surprises.is_empty(), "{}", surprises.join("\n"));
 }
 
-#[test]
-fn marker_adaptation() {
+fn marker_adaptation() -> Result<(), Failed> {
     assert_eq!(adapt_marker("<<<<<<<", 9), "<<<<<<<<<");
     assert_eq!(adapt_marker("||||||| base", 9), "||||||||| base");
     assert_eq!(adapt_marker("i32 42", 9), "i32 42");
+    Ok(())
+}
+
+/// One test per case directory, named after it (`working::block_added`),
+/// so that one failing case hides none of the others.
+fn main() {
+    let args = Arguments::from_args();
+    let working = cases("working");
+    assert!(
+        working.len() >= 15,
+        "expected the full case set, found {}",
+        working.len()
+    );
+    let mut trials = vec![Trial::test("marker_adaptation", marker_adaptation)];
+    for dir in working {
+        let name = format!("working::{}", name(&dir));
+        trials.push(Trial::test(name, move || working_case(&dir)));
+    }
+    for dir in cases("failing") {
+        let name = format!("failing::{}", name(&dir));
+        trials.push(Trial::test(name, move || failing_case(&dir)));
+    }
+    libtest_mimic::run(&args, trials).exit();
 }

@@ -219,11 +219,18 @@ fn a_clean_but_wrong_git_merge_is_not_taken() {
     assert!(git_clean, "the case needs a clean git merge");
     let (r, text) = merge_in_process(base, &ours, &theirs);
     assert_eq!(r.conflicts, 1);
-    // Ours' and theirs' versions, in the input's own names, with the comment.
+    // Ours' and theirs' versions of @f, in the input's own names; the
+    // comment and the declaration outside the conflict, once.
     assert!(
-        text.contains("<<<<<<< ours\n; the value y feeds two users\n"),
+        text.starts_with("; the value y feeds two users\ndeclare void @use(i32)\n"),
         "{text}"
     );
+    assert_eq!(
+        text.matches("; the value y feeds two users").count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("<<<<<<< ours\n"), "{text}");
     assert!(text.contains("  call void @use(i32 %x)\n"), "{text}");
     assert!(text.contains("  %v = or i32 %y, 4\n"), "{text}");
     assert!(!text.contains("%arg0"), "{text}");

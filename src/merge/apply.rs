@@ -32,17 +32,7 @@ use super::model::{
     def_name, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref, Side,
     SideTables,
 };
-
-/// A stretch of the merged text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Piece {
-    Text(String),
-    Conflict {
-        ours: Vec<String>,
-        base: Vec<String>,
-        theirs: Vec<String>,
-    },
-}
+use super::render::Piece;
 
 /// The merged module, possibly with conflicts.
 #[derive(Debug, Default)]

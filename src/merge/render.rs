@@ -12,7 +12,16 @@
 //! >>>>>>> theirs
 //! ```
 
-use super::apply::Piece;
+/// A stretch of the merged text: lines all agree on, or a conflict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    Text(String),
+    Conflict {
+        ours: Vec<String>,
+        base: Vec<String>,
+        theirs: Vec<String>,
+    },
+}
 
 /// Conflict presentation.
 #[derive(

@@ -31,9 +31,9 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::config::CanonOptions;
 use crate::ir::Session;
-use crate::merge::apply::{self, Piece};
+use crate::merge::apply;
 use crate::merge::model::{self, def_name, local_refs};
-use crate::merge::render::{resolved, Keep};
+use crate::merge::render::{resolved, Keep, Piece};
 
 use super::run::{ModuleOutputs, PassesError};
 use super::textdiff::{function_of, small_diff, strip_comments, SmallDiff};

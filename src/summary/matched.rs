@@ -2,7 +2,7 @@
 //! the new file in the old file's own names wherever the merge's matching
 //! pairs its values, blocks, globals, attribute groups and metadata (the
 //! merge writes theirs in ours' names the same way:
-//! [`crate::merge::faithful::translate`], with the old file as base and as
+//! [`crate::merge::ours_text::faithful::translate`], with the old file as base and as
 //! ours). Unchanged lines are then equal, and only real changes show.
 //!
 //! ```text
@@ -24,8 +24,8 @@ use std::collections::BTreeMap;
 use super::render::{write_hunks, Paint, BOLD};
 use super::SummaryError;
 use crate::canon::source_map::SourceNames;
-use crate::merge::faithful::{self, SideText, PLACEHOLDER};
 use crate::merge::model::{self, Ref, Side};
+use crate::merge::ours_text::faithful::{self, SideText, PLACEHOLDER};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// One input, loaded as the merge's translation and `-p`'s matching need it.

@@ -43,7 +43,9 @@ use crate::text::{scan_refs, Ref};
 use nodes::Nodes;
 use shifts::{Evidence, ShiftMap};
 
-use super::{agreement, render, Markers, Outcome};
+use super::disputes;
+use super::outcome::{debug_dump, Outcome};
+use super::render::{self, Markers};
 
 /// Lines from here on are markers: an unknown line (`MARK + side * SPAN + line`).
 const MARK: u32 = 1 << 31;
@@ -113,7 +115,7 @@ pub fn rebase(base: &str, ours: &str, theirs: &str) -> Option<Rebased> {
         };
         rewrite(texts[who], &nodes[who], &moved, &sums)
     });
-    super::debug_dump(&[
+    debug_dump(&[
         ("rebased-base.ll", &rewritten[0]),
         ("rebased-ours.ll", &rewritten[1]),
         ("rebased-theirs.ll", &rewritten[2]),
@@ -617,12 +619,7 @@ impl Rebased {
         let [base, ours, theirs] = [0, 1, 2].map(|k| self.shown(&self.texts[k]).0);
         let (written, conflicts) = (!functions.is_empty())
             .then(|| {
-                agreement::conflict_on_functions(
-                    &text,
-                    &functions,
-                    [&base, &ours, &theirs],
-                    markers,
-                )
+                disputes::conflict_on_functions(&text, &functions, [&base, &ours, &theirs], markers)
             })
             .flatten()
             .unwrap_or_else(|| (render::conflict_hunk(&ours, &base, &theirs, markers), 1));
@@ -658,7 +655,7 @@ fn users(text: &str, marked: &[u32]) -> Vec<String> {
             break;
         }
     }
-    agreement::function_ranges(text)
+    disputes::function_ranges(text)
         .into_iter()
         .filter(|(_, r)| text[r.clone()].lines().any(|l| refs_any(l, &reach)))
         .map(|(name, _)| name)

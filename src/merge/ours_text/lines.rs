@@ -11,13 +11,13 @@
 //! ```
 //!
 //! Each side is a list of hunks (a base range and its replacement), from
-//! the merge's Myers diff ([`super::diff`]). Two hunks conflict when their
+//! the merge's Myers diff ([`crate::merge::diff`]). Two hunks conflict when their
 //! base ranges overlap, when one inserts strictly inside a range the other
 //! replaces, or when both insert at the same place different lines. Identical hunks are taken once.
 //! Conflicts are written with markers around the conflicting lines only.
 
-use super::diff;
-use super::render::{conflict_hunk, Markers};
+use crate::merge::diff;
+use crate::merge::render::{conflict_hunk, Markers};
 
 /// A change of one side: base lines `start..end` become `new`.
 type Hunk<'a> = diff::Hunk<&'a str>;

@@ -1,85 +1,16 @@
-//! Agreement: a clean merge is one that every derivation LLVM can check
-//! agrees on.
-//!
-//! The structured merge decides what the result means. A result can be
-//! written several ways: git's line merge, ours' text with theirs' changes,
-//! the canonical form. Each is a *candidate*, tried in that order. LLVM
-//! checks each against the structured meaning (parse, verify, canonical
-//! form): the first that agrees is written. A candidate that is clean,
-//! verifies and means something else is evidence that one derivation is
-//! wrong, so the merge stops with a conflict that names the two: never a
-//! silent choice.
+//! Where two derivations of one merge disagree, and the conflicts written
+//! there: the functions (and module-level entities) whose canonical lines
+//! differ, their byte ranges in a text as written, and a conflict over
+//! exactly those functions in ours' text.
 //!
 //! ```text
 //! structured: close_state and luaE_freethread share loop node !26
-//! git:        clean, verifies, shares !26 too            -> differs from structured?
-//!             yes -> conflict "git merge-file and the structured merge disagree on @close_state"
-//!             no  -> git's bytes are written
+//! git:        clean, verifies, but gives close_state a loop node of its own
+//! disputed:   ["close_state"]  ->  one conflict over @close_state, the rest ours' text
 //! ```
 
 use super::model::{self, ModuleText, Numbering, Side, SideTables};
-
-/// How a candidate compares with the structured merge's meaning.
-pub enum Check {
-    /// It parses, verifies and has the expected canonical form.
-    Agrees,
-    /// It parses and verifies, but means something else: its canonical form.
-    Disagrees(String),
-    /// It has conflicts or is not valid IR: no evidence either way.
-    NoEvidence,
-}
-
-/// One way of writing the result.
-pub struct Candidate {
-    /// Who derived it, for messages ("git merge-file").
-    pub name: &'static str,
-    /// Its text (ours' text, possibly with markers).
-    pub text: String,
-    /// Conflict regions it reports.
-    pub conflicts: usize,
-    /// Its canonical form, when already in hand (parsed and verified).
-    pub canonical: Option<String>,
-}
-
-/// What the candidates decided.
-pub enum Decision {
-    /// This candidate agrees: write it.
-    Write(Candidate),
-    /// This candidate is valid and means something else.
-    Disagree(Candidate, String),
-    /// None agreed, none disagreed.
-    Undecided,
-}
-
-/// Checks `c` against the structured merge's canonical form `expected`.
-pub fn check(c: &Candidate, path: &str, expected: &str) -> Check {
-    if c.conflicts > 0 {
-        return Check::NoEvidence;
-    }
-    let canonical = match &c.canonical {
-        Some(k) => Some(k.clone()),
-        None => super::canonical_of(&c.text, path),
-    };
-    match canonical {
-        Some(k) if k == expected => Check::Agrees,
-        Some(k) => Check::Disagrees(k),
-        None => Check::NoEvidence,
-    }
-}
-
-/// Checks the candidates in order (each only when the ones before neither
-/// agreed nor disagreed): the first that agrees is written, the first
-/// valid one that disagrees stops the merge.
-pub fn decide(candidates: Vec<Candidate>, path: &str, expected: &str) -> Decision {
-    for c in candidates {
-        match check(&c, path, expected) {
-            Check::Agrees => return Decision::Write(c),
-            Check::Disagrees(k) => return Decision::Disagree(c, k),
-            Check::NoEvidence => {}
-        }
-    }
-    Decision::Undecided
-}
+use super::render::{self, Markers, Region};
 
 /// The functions (by name) and module-level entities whose lines differ
 /// between two canonical forms, metadata and attribute groups compared by
@@ -156,7 +87,7 @@ pub fn conflict_on_functions(
     host: &str,
     disputed: &[String],
     [base, ours, theirs]: [&str; 3],
-    markers: &super::Markers,
+    markers: &Markers,
 ) -> Option<(String, usize)> {
     let host_fns = function_ranges(host);
     let of = |text: &str, name: &str| -> String {
@@ -169,12 +100,8 @@ pub fn conflict_on_functions(
     let mut spans: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     for name in disputed {
         let (_, range) = host_fns.iter().find(|(n, _)| n == name)?;
-        let hunk = super::render::narrowed_hunk(
-            &of(ours, name),
-            &of(base, name),
-            &of(theirs, name),
-            markers,
-        );
+        let hunk =
+            render::narrowed_hunk(&of(ours, name), &of(base, name), &of(theirs, name), markers);
         spans.push((range.clone(), hunk));
     }
     spans.sort_by_key(|(r, _)| r.start);
@@ -187,4 +114,52 @@ pub fn conflict_on_functions(
     }
     out.push_str(&host[copied..]);
     Some((out, spans.len()))
+}
+
+/// The functions a text with conflict markers has its conflicts in: the
+/// function around each conflict, or the functions a conflict between
+/// functions defines in its sections. `None` when a conflict is in neither
+/// (a global, a declaration, metadata).
+pub(crate) fn functions_in_conflict(text: &str, markers: &Markers) -> Option<Vec<String>> {
+    let mut functions = Vec::new();
+    let mut current: Option<&str> = None;
+    for region in render::regions(text, markers) {
+        match region {
+            Region::Outside(line) => current = enclosing_after(current, line),
+            Region::Conflict {
+                ours, base, theirs, ..
+            } => {
+                if let Some(name) = current {
+                    functions.push(name.to_string());
+                    continue;
+                }
+                let sections = ours.iter().chain(base.iter().flatten()).chain(&theirs);
+                let defined: Vec<String> = sections
+                    .filter(|line| line.starts_with("define "))
+                    .filter_map(|line| model::function_name(line.trim_end()))
+                    .map(str::to_string)
+                    .collect();
+                if defined.is_empty() {
+                    return None;
+                }
+                functions.extend(defined);
+            }
+        }
+    }
+    functions.sort();
+    functions.dedup();
+    Some(functions)
+}
+
+/// The function a line outside conflicts leaves open: the one its
+/// `define` opens, none after its closing `}`.
+fn enclosing_after<'t>(current: Option<&'t str>, line: &'t str) -> Option<&'t str> {
+    let line = line.trim_end();
+    if line.starts_with("define ") {
+        model::function_name(line)
+    } else if line == "}" {
+        None
+    } else {
+        current
+    }
 }

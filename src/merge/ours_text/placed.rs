@@ -64,7 +64,7 @@ pub fn place(base: &str, ours: &str, theirs: &str) -> Option<String> {
     let mut deleted = vec![false; o.len()];
     let mut after: HashMap<usize, Vec<&str>> = HashMap::default();
     let mut before: HashMap<usize, Vec<&str>> = HashMap::default();
-    let mut kept = super::diff::common(&b, &t);
+    let mut kept = crate::merge::diff::common(&b, &t);
     kept.push((b.len(), t.len()));
     let (mut bi, mut ti) = (0, 0);
     for (bk, tk) in kept {

@@ -27,10 +27,10 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::matching::{match_function, Matching, Matchings};
-use super::model::{ModuleText, Side, SideTables};
 use crate::canon::source_map::SourceNames;
 use crate::comments::layout::{self, Layout, LineKind, StmtKind};
+use crate::merge::matching::{match_function, Matching, Matchings};
+use crate::merge::model::{ModuleText, Side, SideTables};
 
 /// The prefix of a placeholder for a new unnamed value; the renumbering
 /// pass gives each one its number.
@@ -194,7 +194,7 @@ struct Translation {
     metas: HashMap<u32, u32>,
 }
 
-fn func_by_name<'m>(m: &'m ModuleText, name: &str) -> Option<&'m super::model::FuncText> {
+fn func_by_name<'m>(m: &'m ModuleText, name: &str) -> Option<&'m crate::merge::model::FuncText> {
     m.funcs.iter().find(|f| f.name == name)
 }
 
@@ -345,7 +345,7 @@ fn align(a: &str, undo: &BTreeMap<String, String>, b: &str) -> Aligned {
     let (ca, cb) = (count(&ka), count(&kb));
     let mut out: Aligned = HashMap::default();
     let mut taken: HashSet<(String, String)> = HashSet::default();
-    for (ia, ib) in super::diff::common(&ka, &kb) {
+    for (ia, ib) in crate::merge::diff::common(&ka, &kb) {
         let (func, code_a) = &la[ia];
         let (_, code_b) = &lb[ib];
         let key = ka[ia].as_str();
@@ -379,55 +379,75 @@ fn by_names(
         .chain(&m.blocks)
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    // What the text itself says: lines unique in both texts win over the
-    // structure; repeated lines (a run of equal allocas) only fill gaps.
     if let Some(aligned) = aligned {
-        let side_of: HashMap<&String, &String> = side_tokens.iter().map(|(c, t)| (t, c)).collect();
-        let base_of: HashMap<&String, &String> = base_tokens.iter().map(|(c, t)| (t, c)).collect();
-        let mut pairs: Vec<(&String, &(String, bool))> = aligned.iter().collect();
-        pairs.sort();
-        let mut used: HashSet<String> = map.values().cloned().collect();
-        // Base name → the side names mapped to it (kept in step with `map`,
-        // so that taking a base name from its holders costs no scan).
-        let mut holders: HashMap<String, Vec<String>> = HashMap::default();
-        for (k, v) in &map {
-            holders.entry(v.clone()).or_default().push(k.clone());
-        }
-        for strong in [true, false] {
-            for (ts, (tb, unique)) in &pairs {
-                if *unique != strong {
-                    continue;
-                }
-                let (Some(&c), Some(&b)) = (side_of.get(*ts), base_of.get(tb)) else {
-                    continue;
-                };
-                if strong {
-                    if used.contains(b.as_str()) {
-                        if let Some(ks) = holders.get_mut(b.as_str()) {
-                            for k in ks.drain(..).filter(|k| k != c) {
-                                map.remove(&k);
-                            }
+        follow_alignment(&mut map, aligned, side_tokens, base_tokens);
+    }
+    pair_twins(&mut map, side_tokens, base_tokens);
+    fill_by_tokens(&mut map, side_tokens, base_tokens);
+    map
+}
+
+/// What the text itself says, over the matching: lines unique in both
+/// texts win over the structure; repeated lines (a run of equal allocas)
+/// only fill gaps.
+fn follow_alignment(
+    map: &mut HashMap<String, String>,
+    aligned: &HashMap<String, (String, bool)>,
+    side_tokens: &HashMap<String, String>,
+    base_tokens: &HashMap<String, String>,
+) {
+    let side_of: HashMap<&String, &String> = side_tokens.iter().map(|(c, t)| (t, c)).collect();
+    let base_of: HashMap<&String, &String> = base_tokens.iter().map(|(c, t)| (t, c)).collect();
+    let mut pairs: Vec<(&String, &(String, bool))> = aligned.iter().collect();
+    pairs.sort();
+    let mut used: HashSet<String> = map.values().cloned().collect();
+    // Base name → the side names mapped to it (kept in step with `map`,
+    // so that taking a base name from its holders costs no scan).
+    let mut holders: HashMap<String, Vec<String>> = HashMap::default();
+    for (k, v) in map.iter() {
+        holders.entry(v.clone()).or_default().push(k.clone());
+    }
+    for strong in [true, false] {
+        for (ts, (tb, unique)) in &pairs {
+            if *unique != strong {
+                continue;
+            }
+            let (Some(&c), Some(&b)) = (side_of.get(*ts), base_of.get(tb)) else {
+                continue;
+            };
+            if strong {
+                if used.contains(b.as_str()) {
+                    if let Some(ks) = holders.get_mut(b.as_str()) {
+                        for k in ks.drain(..).filter(|k| k != c) {
+                            map.remove(&k);
                         }
                     }
-                    if let Some(old) = map.insert(c.clone(), b.clone()) {
-                        used.remove(&old);
-                        if let Some(ks) = holders.get_mut(&old) {
-                            ks.retain(|k| k != c);
-                        }
-                    }
-                    holders.entry(b.clone()).or_default().push(c.clone());
-                    used.insert(b.clone());
-                } else if !map.contains_key(c) && used.insert(b.clone()) {
-                    map.insert(c.clone(), b.clone());
-                    holders.entry(b.clone()).or_default().push(c.clone());
                 }
+                if let Some(old) = map.insert(c.clone(), b.clone()) {
+                    used.remove(&old);
+                    if let Some(ks) = holders.get_mut(&old) {
+                        ks.retain(|k| k != c);
+                    }
+                }
+                holders.entry(b.clone()).or_default().push(c.clone());
+                used.insert(b.clone());
+            } else if !map.contains_key(c) && used.insert(b.clone()) {
+                map.insert(c.clone(), b.clone());
+                holders.entry(b.clone()).or_default().push(c.clone());
             }
         }
     }
-    // Twins (same canonical name up to the `.N` suffix) are told apart by
-    // nothing but their order: within each class, pair first the ones the
-    // two inputs wrote with the same token, then as the matching did, then
-    // in name order.
+}
+
+/// Twins (same canonical name up to the `.N` suffix) are told apart by
+/// nothing but their order: within each class, pair first the ones the
+/// two inputs wrote with the same token, then as the matching did, then
+/// in name order.
+fn pair_twins(
+    map: &mut HashMap<String, String>,
+    side_tokens: &HashMap<String, String>,
+    base_tokens: &HashMap<String, String>,
+) {
     let stem = crate::comments::carry::without_twin_suffix;
     let mut classes: HashMap<&str, (Vec<&String>, Vec<&String>)> = HashMap::default();
     for c in side_tokens.keys() {
@@ -491,6 +511,15 @@ fn by_names(
             map.insert(c.clone(), b.clone());
         }
     }
+}
+
+/// Arguments by their canonical name, then the values still unpaired by
+/// the token both inputs wrote.
+fn fill_by_tokens(
+    map: &mut HashMap<String, String>,
+    side_tokens: &HashMap<String, String>,
+    base_tokens: &HashMap<String, String>,
+) {
     for k in side_tokens.keys() {
         if k.starts_with("arg") && base_tokens.contains_key(k) {
             map.entry(k.clone()).or_insert_with(|| k.clone());
@@ -512,15 +541,14 @@ fn by_names(
             map.insert(c.clone(), b.clone());
         }
     }
-    map
 }
 
 /// `s` matched to the base's `o`: the structured merge's matching when it
 /// has one (`known`, by function name), else computed.
 fn matching<'k>(
     known: &'k Matchings,
-    o: &super::model::FuncText,
-    s: &super::model::FuncText,
+    o: &crate::merge::model::FuncText,
+    s: &crate::merge::model::FuncText,
     name: &str,
 ) -> std::borrow::Cow<'k, Matching> {
     match known.get(name) {
@@ -546,94 +574,143 @@ fn translation(
     shared: &mut Shared<'_>,
     fresh: &mut Fresh,
 ) -> Translation {
+    let sides = Sides {
+        side,
+        side_aligned,
+        base,
+        ours,
+    };
+    let mut names: Vec<(&String, &HashMap<String, String>)> = side.names.locals.iter().collect();
+    names.sort_by(|a, b| a.0.cmp(b.0));
+    let mut locals = HashMap::default();
+    for (fname, canon_to_token) in names {
+        let (at, map) = function_translation(fname, canon_to_token, &sides, shared, fresh);
+        locals.insert(at, map);
+    }
+    let layout = layout::lex(side.text);
+    let (tables, metas, attrs) = original_tables(side.side, &layout);
+    Translation {
+        locals,
+        globals: global_translation(side, &shared.index, fresh),
+        attrs: attribute_translation(&tables, attrs, &shared.index, fresh),
+        metas: metadata_translation(&tables, metas, &shared.index, fresh),
+    }
+}
+
+/// The side being translated, with the base and ours it is translated through.
+struct Sides<'s, 't> {
+    side: &'s SideText<'t>,
+    side_aligned: &'s Aligned,
+    base: &'s SideText<'t>,
+    ours: &'s SideText<'t>,
+}
+
+/// One function's local names: the side's token → ours' token (or a fresh
+/// name), keyed by the function's name as written (`@f`).
+fn function_translation(
+    fname: &str,
+    canon_to_token: &HashMap<String, String>,
+    sides: &Sides<'_, '_>,
+    shared: &mut Shared<'_>,
+    fresh: &mut Fresh,
+) -> (String, HashMap<String, String>) {
+    let Sides {
+        side,
+        side_aligned,
+        base,
+        ours,
+    } = *sides;
     let (index, matched, ours_cache) = (&shared.index, shared.matched, &mut shared.ours_of_base);
     let tag = match side.side {
         Side::Base => "b:",
         Side::Ours => "a:",
         Side::Theirs => "t:",
     };
-    let mut locals = HashMap::default();
-    let mut names: Vec<(&String, &HashMap<String, String>)> = side.names.locals.iter().collect();
-    names.sort_by(|a, b| a.0.cmp(b.0));
-    for (fname, canon_to_token) in names {
-        let at = format!("@{}", crate::canon::source_map::name_token(fname));
-        let base_name = side.undo.get(&at).cloned().unwrap_or_else(|| at.clone());
-        let side_f = func_by_name(side.model, &base_name);
-        let base_f = func_by_name(base.model, &base_name);
-        let ours_f = index
-            .func_of_base
-            .get(&base_name)
-            .and_then(|_| func_by_name(ours.model, &base_name));
-        let empty = HashMap::default();
-        let base_tokens = base
-            .names
-            .locals
-            .get(&crate::comments::carry::unquote(&base_name))
-            .unwrap_or(&empty);
-        let side_to_base: HashMap<String, String> = match (side.side, base_f, side_f) {
-            (Side::Base, Some(_), _) => canon_to_token
-                .keys()
-                .map(|k| (k.clone(), k.clone()))
-                .collect(),
-            (Side::Base, None, _) => HashMap::default(),
-            (_, Some(o), Some(s)) => by_names(
-                &matching(
-                    &matched[(side.side == Side::Theirs) as usize],
-                    o,
-                    s,
-                    &base_name,
-                ),
-                side_aligned.get(&base_name),
-                canon_to_token,
-                base_tokens,
+    let at = format!("@{}", crate::canon::source_map::name_token(fname));
+    let base_name = side.undo.get(&at).cloned().unwrap_or_else(|| at.clone());
+    let side_f = func_by_name(side.model, &base_name);
+    let base_f = func_by_name(base.model, &base_name);
+    let ours_f = index
+        .func_of_base
+        .get(&base_name)
+        .and_then(|_| func_by_name(ours.model, &base_name));
+    let empty = HashMap::default();
+    let base_tokens = base
+        .names
+        .locals
+        .get(&crate::comments::carry::unquote(&base_name))
+        .unwrap_or(&empty);
+    let side_to_base: HashMap<String, String> = match (side.side, base_f, side_f) {
+        (Side::Base, Some(_), _) => canon_to_token
+            .keys()
+            .map(|k| (k.clone(), k.clone()))
+            .collect(),
+        (Side::Base, None, _) => HashMap::default(),
+        (_, Some(o), Some(s)) => by_names(
+            &matching(
+                &matched[(side.side == Side::Theirs) as usize],
+                o,
+                s,
+                &base_name,
             ),
+            side_aligned.get(&base_name),
+            canon_to_token,
+            base_tokens,
+        ),
+        _ => HashMap::default(),
+    };
+    let ours_of_base: &HashMap<String, String> = ours_cache
+        .entry(base_name.clone())
+        .or_insert_with(|| match (base_f, ours_f) {
+            (Some(o), Some(a)) => {
+                let ours_tokens = index.locals.get(&base_name).unwrap_or(&empty);
+                by_names(
+                    &matching(&matched[0], o, a, &base_name),
+                    index.aligned.get(&base_name),
+                    ours_tokens,
+                    base_tokens,
+                )
+                .into_iter()
+                .map(|(a, o)| (o, a))
+                .collect()
+            }
             _ => HashMap::default(),
+        });
+    let ours_tokens = index.locals.get(&base_name);
+    let mut map = HashMap::default();
+    let mut entries: Vec<(&String, &String)> = canon_to_token.iter().collect();
+    entries.sort();
+    for (canonical, token) in entries {
+        let in_base: Option<String> = side_to_base.get(canonical).cloned();
+        let in_ours = in_base.as_ref().and_then(|o| {
+            let a = ours_of_base.get(o)?;
+            ours_tokens?.get(a).cloned()
+        });
+        let base_token = in_base.as_ref().and_then(|o| base_tokens.get(o));
+        let out = match in_ours {
+            Some(t) if side.side == Side::Theirs => {
+                fresh.rename_by_theirs(&base_name, t, token, base_token)
+            }
+            Some(t) => t,
+            None => {
+                let key = match &in_base {
+                    Some(o) => format!("b:{o}"),
+                    None => format!("{tag}{canonical}"),
+                };
+                fresh.local(&base_name, key, token)
+            }
         };
-        let ours_of_base: &HashMap<String, String> = ours_cache
-            .entry(base_name.clone())
-            .or_insert_with(|| match (base_f, ours_f) {
-                (Some(o), Some(a)) => {
-                    let ours_tokens = index.locals.get(&base_name).unwrap_or(&empty);
-                    by_names(
-                        &matching(&matched[0], o, a, &base_name),
-                        index.aligned.get(&base_name),
-                        ours_tokens,
-                        base_tokens,
-                    )
-                    .into_iter()
-                    .map(|(a, o)| (o, a))
-                    .collect()
-                }
-                _ => HashMap::default(),
-            });
-        let ours_tokens = index.locals.get(&base_name);
-        let mut map = HashMap::default();
-        let mut entries: Vec<(&String, &String)> = canon_to_token.iter().collect();
-        entries.sort();
-        for (canonical, token) in entries {
-            let in_base: Option<String> = side_to_base.get(canonical).cloned();
-            let in_ours = in_base.as_ref().and_then(|o| {
-                let a = ours_of_base.get(o)?;
-                ours_tokens?.get(a).cloned()
-            });
-            let base_token = in_base.as_ref().and_then(|o| base_tokens.get(o));
-            let out = match in_ours {
-                Some(t) if side.side == Side::Theirs => {
-                    fresh.rename_by_theirs(&base_name, t, token, base_token)
-                }
-                Some(t) => t,
-                None => {
-                    let key = match &in_base {
-                        Some(o) => format!("b:{o}"),
-                        None => format!("{tag}{canonical}"),
-                    };
-                    fresh.local(&base_name, key, token)
-                }
-            };
-            map.insert(token.clone(), out);
-        }
-        locals.insert(at, map);
+        map.insert(token.clone(), out);
     }
+    (at, map)
+}
+
+/// The side's global names → ours' (or fresh ones).
+fn global_translation(
+    side: &SideText<'_>,
+    index: &OursIndex,
+    fresh: &mut Fresh,
+) -> HashMap<String, String> {
     let mut globals = HashMap::default();
     for (canonical, name) in &side.names.globals {
         let out = match index.globals.get(canonical) {
@@ -642,8 +719,16 @@ fn translation(
         };
         globals.insert(name.clone(), out);
     }
-    let layout = layout::lex(side.text);
-    let (tables, metas, attrs) = original_tables(side.side, &layout);
+    globals
+}
+
+/// The side's attribute group numbers → ours' (by content), or fresh ones.
+fn attribute_translation(
+    tables: &SideTables,
+    attrs: Vec<u32>,
+    index: &OursIndex,
+    fresh: &mut Fresh,
+) -> HashMap<u32, u32> {
     let mut attr_map = HashMap::default();
     for n in attrs {
         if let Some(k) = tables.attr_key(n) {
@@ -662,6 +747,16 @@ fn translation(
             attr_map.insert(n, out);
         }
     }
+    attr_map
+}
+
+/// The side's metadata numbers → ours' (by content and rank), or fresh ones.
+fn metadata_translation(
+    tables: &SideTables,
+    metas: Vec<u32>,
+    index: &OursIndex,
+    fresh: &mut Fresh,
+) -> HashMap<u32, u32> {
     let mut meta_map = HashMap::default();
     let mut ordinal: HashMap<u64, usize> = HashMap::default();
     for n in metas {
@@ -684,12 +779,7 @@ fn translation(
             meta_map.insert(n, out);
         }
     }
-    Translation {
-        locals,
-        globals,
-        attrs: attr_map,
-        metas: meta_map,
-    }
+    meta_map
 }
 
 /// A reference token in code: its sigil and the name after it (quotes kept).
@@ -1016,93 +1106,23 @@ pub fn renumber(text: &str) -> String {
     let layout = layout::lex(text);
     let mut renames: Vec<Option<usize>> = vec![None; layout.lines.len()];
     let mut maps: Vec<HashMap<String, String>> = Vec::new();
-    let stmts = &layout.stmts;
-    let mut i = 0;
-    while i < stmts.len() {
-        let StmtKind::Define(_) = stmts[i].kind else {
-            i += 1;
-            continue;
-        };
-        let end = (i + 1..stmts.len())
-            .find(|&j| stmts[j].kind == StmtKind::FuncEnd)
-            .unwrap_or(stmts.len() - 1);
-        let first_line = stmts[i].first;
-        let last_line = stmts[end].last;
+    for (define, end) in function_spans(&layout) {
+        let stmts = &layout.stmts;
+        let (first_line, last_line) = (stmts[define].first, stmts[end].last);
         let has_placeholder = layout.lines[first_line..=last_line]
             .iter()
             .any(|l| l.text.contains(PLACEHOLDER));
         if has_placeholder {
-            let mut map = HashMap::default();
-            let mut slot = 0usize;
-            // Unnamed arguments: numbered tokens right before `,` or `)`.
-            let header: String = layout.lines[stmts[i].first..=stmts[i].last]
-                .iter()
-                .map(|l| l.code())
-                .collect::<Vec<_>>()
-                .join(" ");
-            scan_tokens(&header, |_, j, sigil, name| {
-                let next = header[j..].trim_start().as_bytes().first().copied();
-                if sigil == b'%'
-                    && (is_number(name) || name.starts_with(PLACEHOLDER))
-                    && matches!(next, Some(b',') | Some(b')'))
-                {
-                    map.insert(name.to_string(), slot.to_string());
-                    slot += 1;
-                }
-            });
-            let mut seen_block = false;
-            for s in &stmts[i + 1..end] {
-                match &s.kind {
-                    StmtKind::Label(l) => {
-                        seen_block = true;
-                        if is_number(l) || l.starts_with(PLACEHOLDER) {
-                            map.insert(l.clone(), slot.to_string());
-                            slot += 1;
-                        }
-                    }
-                    StmtKind::Inst { def } => {
-                        if !seen_block {
-                            // The entry block without a label takes a number.
-                            seen_block = true;
-                            slot += 1;
-                        }
-                        if let Some(d) = def {
-                            if is_number(d) || d.starts_with(PLACEHOLDER) {
-                                map.insert(d.clone(), slot.to_string());
-                                slot += 1;
-                            }
-                        }
-                    }
-                    _ => {}
-                }
+            for rename in &mut renames[first_line..=last_line] {
+                *rename = Some(maps.len());
             }
-            for r in renames.iter_mut().take(last_line + 1).skip(first_line) {
-                *r = Some(maps.len());
-            }
-            maps.push(map);
+            maps.push(slot_numbers(&layout, define, end));
         }
-        i = end + 1;
     }
     let mut out = String::with_capacity(text.len());
     for (k, line) in layout.lines.iter().enumerate() {
         match renames[k] {
-            Some(m) => {
-                let map = &maps[m];
-                let end = line.comment_at.unwrap_or(line.text.len());
-                let code = &line.text[..end];
-                let code = rewrite_code(code, |sigil, name| {
-                    (sigil == b'%').then(|| map.get(name).cloned()).flatten()
-                });
-                // A numbered label (`7:`) is a definition too.
-                let code = match code.trim_end().strip_suffix(':') {
-                    Some(l) if !l.starts_with(' ') && map.contains_key(l) => {
-                        format!("{}:{}", map[l], &code[code.trim_end().len()..])
-                    }
-                    _ => code,
-                };
-                out.push_str(&code);
-                out.push_str(&line.text[end..]);
-            }
+            Some(m) => out.push_str(&renumbered_line(line, &maps[m])),
             None => out.push_str(line.text),
         }
         out.push('\n');
@@ -1111,6 +1131,85 @@ pub fn renumber(text: &str) -> String {
         out.pop();
     }
     out
+}
+
+/// Each function of a lexed text: the statement index of its `define` and
+/// of its closing `}`.
+fn function_spans(layout: &Layout<'_>) -> Vec<(usize, usize)> {
+    let stmts = &layout.stmts;
+    let mut spans = Vec::new();
+    let mut at = 0;
+    while at < stmts.len() {
+        if let StmtKind::Define(_) = stmts[at].kind {
+            let end = (at + 1..stmts.len())
+                .find(|&j| stmts[j].kind == StmtKind::FuncEnd)
+                .unwrap_or(stmts.len() - 1);
+            spans.push((at, end));
+            at = end;
+        }
+        at += 1;
+    }
+    spans
+}
+
+/// The number LLVM's printer gives each unnamed value and placeholder of
+/// one function (statements `define` to `end`): arguments, then blocks
+/// and instructions in order.
+fn slot_numbers(layout: &Layout<'_>, define: usize, end: usize) -> HashMap<String, String> {
+    let stmts = &layout.stmts;
+    let mut map = HashMap::default();
+    let mut slot = 0usize;
+    let numbered = |name: &str| is_number(name) || name.starts_with(PLACEHOLDER);
+    // Unnamed arguments: numbered tokens right before `,` or `)`.
+    let header: String = layout.lines[stmts[define].first..=stmts[define].last]
+        .iter()
+        .map(|l| l.code())
+        .collect::<Vec<_>>()
+        .join(" ");
+    scan_tokens(&header, |_, after, sigil, name| {
+        let next = header[after..].trim_start().as_bytes().first().copied();
+        if sigil == b'%' && numbered(name) && matches!(next, Some(b',') | Some(b')')) {
+            map.insert(name.to_string(), slot.to_string());
+            slot += 1;
+        }
+    });
+    let mut seen_block = false;
+    for stmt in &stmts[define + 1..end] {
+        let defined = match &stmt.kind {
+            StmtKind::Label(label) => Some(label),
+            StmtKind::Inst { def } => {
+                if !seen_block {
+                    // The entry block without a label takes a number.
+                    slot += 1;
+                }
+                def.as_ref()
+            }
+            _ => continue,
+        };
+        seen_block = true;
+        if let Some(name) = defined.filter(|name| numbered(name)) {
+            map.insert(name.clone(), slot.to_string());
+            slot += 1;
+        }
+    }
+    map
+}
+
+/// One line of a renumbered function: its code with each number and
+/// placeholder in `map` replaced, its comment as it was.
+fn renumbered_line(line: &layout::Line<'_>, map: &HashMap<String, String>) -> String {
+    let end = line.comment_at.unwrap_or(line.text.len());
+    let code = rewrite_code(&line.text[..end], |sigil, name| {
+        (sigil == b'%').then(|| map.get(name).cloned()).flatten()
+    });
+    // A numbered label (`7:`) is a definition too.
+    let code = match code.trim_end().strip_suffix(':') {
+        Some(label) if !label.starts_with(' ') && map.contains_key(label) => {
+            format!("{}:{}", map[label], &code[code.trim_end().len()..])
+        }
+        _ => code,
+    };
+    format!("{code}{}", &line.text[end..])
 }
 
 #[cfg(test)]

@@ -1,0 +1,636 @@
+//! Choosing what to write. The structured merge decides what the result
+//! *means*; this stage decides how to *write* it, by one ordered rule
+//! ([`choose`]) over the ways a result can be written ([`Writer`]).
+//!
+//! Every clean way of writing is a *candidate* that LLVM checks against the
+//! structured merge's meaning (parse, verify, canonical form): the first
+//! that agrees is written. A candidate that is clean, verifies and means
+//! something else is evidence that one derivation is wrong, so the merge
+//! stops with a conflict that names the two ([`super::disputes`]): never a
+//! silent choice.
+//!
+//! ```text
+//! structured: clean, `%add = add i32 %arg0, 5` in @f
+//! git merge-file: conflicts           -> no evidence, next
+//! ours' text (theirs in ours' names): `%5 = add i32 %4, 5`, same canonical form -> written
+//! ```
+
+use super::clash::Clash;
+use super::debug_values;
+use super::disputes;
+use super::git_merge::GitMerge;
+use super::loading::{canonical_of, verifies};
+use super::ours_text::{faithful, llvm_comments, placed, result_in_ours_layout, OursText};
+use super::outcome::{debug_dump, MergeError, Outcome};
+use super::render::{self, Markers};
+use super::structured::Structured;
+use crate::config::CanonOptions;
+
+/// The ways of writing a clean result, in order of preference. (Before
+/// all of them, `merge_bytes` writes one input byte for byte when the
+/// other side changed nothing: nothing needs to be loaded for that.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Writer {
+    /// `git merge-file`'s clean result.
+    GitResult,
+    /// Base and theirs translated into ours' names, merged line by line.
+    OursText,
+    /// [`Writer::OursText`] with the debug values both sides changed
+    /// written unknown ([`debug_values`]).
+    OursTextUnknownDebugValues,
+    /// Theirs' change placed in ours' layout (ours was reprinted).
+    PlacedLines,
+    /// The structured result itself, written into ours' text: only the
+    /// lines the merge changes are written anew, in ours' names where ours
+    /// has the values ([`super::ours_text::result_in_ours_layout`]).
+    ResultInOursLayout,
+    /// The structured merge in canonical form (no comments).
+    CanonicalForm,
+}
+
+impl Writer {
+    /// Who derived a result written this way, for messages.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Writer::GitResult => "git merge-file",
+            Writer::OursText => "the line merge in ours' names",
+            Writer::OursTextUnknownDebugValues => {
+                "the line merge with its conflicting debug values unknown"
+            }
+            Writer::PlacedLines => "theirs' change placed in ours' layout",
+            Writer::ResultInOursLayout => "the structured result in ours' layout",
+            Writer::CanonicalForm => "the canonical form",
+        }
+    }
+}
+
+/// The clean writers tried once the result is known to need ours' names.
+const IN_OURS_NAMES: [Writer; 6] = [
+    Writer::GitResult,
+    Writer::OursText,
+    Writer::OursTextUnknownDebugValues,
+    Writer::PlacedLines,
+    Writer::ResultInOursLayout,
+    Writer::CanonicalForm,
+];
+
+/// How a candidate compares with the structured merge's meaning.
+pub(crate) enum Check {
+    /// It parses, verifies and has the expected canonical form.
+    Agrees,
+    /// It parses and verifies, but means something else: its canonical form.
+    Disagrees(String),
+    /// It has conflicts or is not valid IR: no evidence either way.
+    NoEvidence,
+}
+
+/// One way of writing the result.
+pub(crate) struct Candidate {
+    /// Who derived it.
+    pub(crate) writer: Writer,
+    /// Its text (ours' text, possibly with markers).
+    pub(crate) text: String,
+    /// Conflict regions it reports.
+    pub(crate) conflicts: usize,
+    /// Its canonical form, when already in hand (parsed and verified).
+    pub(crate) canonical: Option<String>,
+}
+
+/// What the candidates decided.
+pub(crate) enum Decision {
+    /// This candidate agrees: write it.
+    Write(Candidate),
+    /// This candidate is valid and means something else.
+    Disagree(Candidate, String),
+    /// None agreed, none disagreed.
+    Undecided,
+}
+
+/// Checks `c` against the structured merge's canonical form `expected`.
+pub(crate) fn check(c: &Candidate, path: &str, expected: &str) -> Check {
+    if c.conflicts > 0 {
+        return Check::NoEvidence;
+    }
+    let canonical = match &c.canonical {
+        Some(k) => Some(k.clone()),
+        None => canonical_of(&c.text, path),
+    };
+    match canonical {
+        Some(k) if k == expected => Check::Agrees,
+        Some(k) => Check::Disagrees(k),
+        None => Check::NoEvidence,
+    }
+}
+
+/// Checks the candidates in order (each only when the ones before neither
+/// agreed nor disagreed): the first that agrees is written, the first
+/// valid one that disagrees stops the merge. A transcription of the
+/// structured result itself ([`Writer::ResultInOursLayout`]) that means
+/// something else is no second derivation, only a failed transcription:
+/// the next candidate is tried.
+pub(crate) fn decide(
+    candidates: impl IntoIterator<Item = Candidate>,
+    path: &str,
+    expected: &str,
+) -> Decision {
+    for c in candidates {
+        match check(&c, path, expected) {
+            Check::Agrees => return Decision::Write(c),
+            Check::Disagrees(_) if c.writer == Writer::ResultInOursLayout => {}
+            Check::Disagrees(k) => return Decision::Disagree(c, k),
+            Check::NoEvidence => {}
+        }
+    }
+    Decision::Undecided
+}
+
+/// What the chooser works from.
+pub(crate) struct Evidence<'a> {
+    pub(crate) structured: Structured,
+    pub(crate) git: Option<GitMerge>,
+    /// Calls in the clean result to a signature the other side changed.
+    pub(crate) clashes: Vec<Clash>,
+    /// Base, ours, theirs as bytes.
+    pub(crate) inputs: [&'a [u8]; 3],
+    /// The same as text, when all three are textual IR in UTF-8.
+    pub(crate) texts: Option<[&'a str; 3]>,
+    pub(crate) path: &'a str,
+    pub(crate) markers: &'a Markers,
+}
+
+/// The rule: the first line that applies decides what is written.
+///
+/// 1. bitcode: the structured merge's own result;
+/// 2. clean, no clash, and git's result means the same: git's bytes;
+/// 3. a call to a signature the other side changed: a conflict on the caller;
+/// 4. both sides renamed a value differently: a conflict on its function;
+/// 5. the structured merge conflicts: its conflicts in ours' text;
+/// 6. else the first of [`IN_OURS_NAMES`] that agrees, a conflict where one
+///    disagrees, the line merge for review where none decides.
+///
+/// Every clean result in ours' text is then written in ours' form
+/// (canonical when ours is) with LLVM's `; preds` comments refreshed, and a
+/// conflict that cannot be resolved to a valid side is widened.
+pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
+    let Evidence {
+        mut structured,
+        git,
+        clashes,
+        inputs,
+        texts,
+        path,
+        markers,
+    } = evidence;
+    let Some(texts) = texts else {
+        return Ok(bitcode_result(structured, &clashes));
+    };
+    let clean = structured.outcome.conflicts == 0;
+    if clean && clashes.is_empty() {
+        if let Some(agreed) = agreeing_git_result(&structured, git.as_ref(), path) {
+            let outcome = in_ours_form(Outcome::exact(agreed.text.as_bytes(), 0), texts[1], path);
+            drop_later((structured, git));
+            return Ok(without_stale_comments(outcome));
+        }
+    }
+    let ours_text = OursText::write(&mut structured, inputs, texts, path, markers)?;
+    let sides = ours_text.sides(texts[1]);
+    let outcome = if !clashes.is_empty() {
+        call_clash(&ours_text.merged, &clashes, sides, markers)
+    } else if clean && !ours_text.rename_clashes.is_empty() {
+        let host = &ours_text.merged.text;
+        rename_clash(host, &ours_text.rename_clashes, sides, markers)
+    } else if !clean {
+        conflicts_in_ours_text(structured, &ours_text, texts, markers)
+    } else {
+        let writers = Writers {
+            structured: &structured,
+            git: git.as_ref(),
+            ours_text: &ours_text,
+            base: texts[0],
+            ours: texts[1],
+            theirs: texts[2],
+            path,
+            markers,
+            has_comments: texts.iter().any(|t| crate::comments::has_user_comments(t)),
+        };
+        match first_agreeing(&writers) {
+            Chosen::Canonical => in_canonical_form(structured, path)?,
+            Chosen::Written(outcome) => outcome,
+        }
+    };
+    let outcome = either_side_parses(outcome, sides, texts, markers);
+    Ok(without_stale_comments(outcome))
+}
+
+/// Bitcode inputs: the structured merge's result (canonical form, or its
+/// conflicts); a clash makes it a conflict, written as text for review.
+fn bitcode_result(structured: Structured, clashes: &[Clash]) -> Outcome {
+    let mut outcome = structured.outcome;
+    if !clashes.is_empty() {
+        outcome.conflicts = clashes.len();
+        let said: Vec<String> = clashes.iter().map(Clash::describe).collect();
+        outcome.notes.push(format!(
+            "{}; the merged module is written as text, without markers",
+            said.join("; ")
+        ));
+    }
+    outcome
+}
+
+/// git's clean result, when it means what the structured merge means.
+fn agreeing_git_result(
+    structured: &Structured,
+    git: Option<&GitMerge>,
+    path: &str,
+) -> Option<Candidate> {
+    let expected = structured.canonical.as_ref()?;
+    let git = git_candidate(git)?;
+    matches!(check(&git, path, expected), Check::Agrees).then_some(git)
+}
+
+/// git's line merge as a candidate, when it is clean and its result parses
+/// and verifies (its canonical form is then in hand).
+fn git_candidate(git: Option<&GitMerge>) -> Option<Candidate> {
+    let git = git?;
+    let canonical = git.clean_canonical()?.to_string();
+    (git.merged.conflicts == 0).then(|| Candidate {
+        writer: Writer::GitResult,
+        text: git.merged.text.clone(),
+        conflicts: 0,
+        canonical: Some(canonical),
+    })
+}
+
+/// What the writers of a clean result in ours' names work from.
+struct Writers<'a> {
+    structured: &'a Structured,
+    git: Option<&'a GitMerge>,
+    ours_text: &'a OursText,
+    /// Base, ours and theirs, as written.
+    base: &'a str,
+    ours: &'a str,
+    theirs: &'a str,
+    path: &'a str,
+    markers: &'a Markers,
+    /// Whether any side has a comment of the user's.
+    has_comments: bool,
+}
+
+/// What [`first_agreeing`] chose.
+enum Chosen {
+    /// The structured merge's canonical form.
+    Canonical,
+    /// Anything else, ready to write.
+    Written(Outcome),
+}
+
+impl Writers<'_> {
+    /// The candidates `writer` makes (most make one at most).
+    fn candidates(&self, writer: Writer) -> Vec<Candidate> {
+        if writer == Writer::ResultInOursLayout {
+            return self.results_in_ours_layout();
+        }
+        self.candidate(writer).into_iter().collect()
+    }
+
+    /// The structured result written into ours' text, when it keeps every
+    /// comment: ours' all, and theirs changed none (the result has none).
+    fn results_in_ours_layout(&self) -> Vec<Candidate> {
+        use crate::comments::{missing_fragments, user_comment_fragments};
+        let (Some(expected), Some(ours_canonical)) = (
+            self.structured.canonical.as_deref(),
+            self.structured.ours_canonical.as_deref(),
+        ) else {
+            return Vec::new();
+        };
+        if user_comment_fragments(self.base) != user_comment_fragments(self.theirs) {
+            return Vec::new();
+        }
+        let ours = (self.ours, &self.ours_text.ours_names, &self.structured.ma);
+        let texts = result_in_ours_layout(expected, ours_canonical, ours, self.path, self.markers);
+        texts
+            .into_iter()
+            .filter(|text| missing_fragments(self.ours, text).is_empty())
+            .map(|text| Candidate {
+                writer: Writer::ResultInOursLayout,
+                text,
+                conflicts: 0,
+                canonical: None,
+            })
+            .collect()
+    }
+
+    /// The candidate `writer` makes, if it makes one.
+    fn candidate(&self, writer: Writer) -> Option<Candidate> {
+        let merged = &self.ours_text.merged;
+        let clean_text = |text: &str| Candidate {
+            writer,
+            text: faithful::renumber(text),
+            conflicts: 0,
+            canonical: None,
+        };
+        match writer {
+            Writer::GitResult => git_candidate(self.git),
+            Writer::OursText => Some(Candidate {
+                conflicts: merged.conflicts,
+                ..clean_text(&merged.text)
+            }),
+            // The line merge's conflicts are debug values both sides changed:
+            // the structured merge wrote them as unknown, and so can the line merge.
+            Writer::OursTextUnknownDebugValues => (merged.conflicts > 0)
+                .then(|| debug_values::resolved(&merged.text, self.markers))
+                .flatten()
+                .map(|text| clean_text(&text)),
+            // Ours reprinted (blocks, functions reordered): the line merge
+            // conflicts, but theirs' change may still have a place in ours' layout.
+            Writer::PlacedLines => (merged.conflicts > 0)
+                .then(|| placed::place(&self.ours_text.base, self.ours, &self.ours_text.theirs))
+                .flatten()
+                .map(|text| clean_text(&text)),
+            // The canonical form drops comments, so only without them.
+            Writer::ResultInOursLayout => None,
+            Writer::CanonicalForm => (!self.has_comments).then(|| Candidate {
+                writer,
+                text: self.structured.outcome.text.clone(),
+                conflicts: 0,
+                canonical: self.structured.canonical.clone(),
+            }),
+        }
+    }
+}
+
+/// A clean structured merge: the first writer of [`IN_OURS_NAMES`] whose
+/// candidate agrees with it; a conflict when one disagrees; the line merge
+/// for review when none decides.
+fn first_agreeing(w: &Writers<'_>) -> Chosen {
+    let path = w.path;
+    let Some(expected) = w.structured.canonical.clone() else {
+        return Chosen::Written(w.structured.outcome.clone());
+    };
+    debug_dump(&[
+        ("base-in-ours-names.ll", &w.ours_text.base),
+        ("theirs-in-ours-names.ll", &w.ours_text.theirs),
+        (
+            "line-merge.ll",
+            &faithful::renumber(&w.ours_text.merged.text),
+        ),
+        ("expected-canonical.ll", &expected),
+    ]);
+    let candidates = IN_OURS_NAMES
+        .iter()
+        .flat_map(|&writer| w.candidates(writer));
+    let outcome = match decide(candidates, path, &expected) {
+        Decision::Write(c) if c.writer == Writer::CanonicalForm => return Chosen::Canonical,
+        Decision::Write(c) => in_ours_form(Outcome::exact(c.text.as_bytes(), 0), w.ours, path),
+        Decision::Disagree(c, meaning) => {
+            let sides = w.ours_text.sides(w.ours);
+            disagreement(&c, &meaning, &expected, sides, w.markers)
+        }
+        Decision::Undecided => for_review(&w.ours_text.merged),
+    };
+    Chosen::Written(outcome)
+}
+
+/// The structured merge's canonical form, said on stderr.
+fn in_canonical_form(structured: Structured, path: &str) -> Result<Outcome, MergeError> {
+    // LLVM must accept it as written (when it came from git's result, it
+    // was not verified after canonicalizing).
+    if !structured.canonical_verified && !verifies(structured.outcome.text.as_bytes(), path) {
+        return Err(MergeError::Internal(
+            "the canonical form of the merge does not verify".into(),
+        ));
+    }
+    let mut outcome = structured.outcome;
+    outcome.notes.push(
+        "the merge could not be written in ours' text; it is written in canonical form".into(),
+    );
+    Ok(outcome)
+}
+
+/// No candidate decided: the line merge for review, never a comment
+/// dropped silently.
+fn for_review(merged: &super::ours_text::lines::LineMerge) -> Outcome {
+    let mut outcome = Outcome::exact(merged.text.as_bytes(), merged.conflicts.max(1));
+    outcome.notes.push(
+        "the structured merge is clean, but it could not be written in ours' text; the \
+         line merge of the three versions (in ours' names) is written for review"
+            .into(),
+    );
+    outcome
+}
+
+/// A clean result with each LLVM `; preds = ...` comment that no longer
+/// matches its branches written again ([`llvm_comments`]).
+fn without_stale_comments(outcome: Outcome) -> Outcome {
+    if outcome.conflicts > 0 {
+        return outcome;
+    }
+    let Some(fresh) = outcome
+        .bytes
+        .as_deref()
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .and_then(llvm_comments::refresh_preds)
+    else {
+        return outcome;
+    };
+    outcome.replaced_by(fresh.as_bytes(), 0)
+}
+
+/// A conflict whose sections, all taken ours' or all theirs', do not
+/// parse and verify (a hunk that cuts a function, a declaration one side removed
+/// while the other's section still calls it) is widened to one conflict
+/// over the lines where the files differ: taking a side then gives that
+/// side's file (theirs in ours' names, or as written when that does not
+/// parse).
+fn either_side_parses(
+    outcome: Outcome,
+    [base_in_ours, ours, theirs_in_ours]: [&str; 3],
+    raw: [&str; 3],
+    markers: &Markers,
+) -> Outcome {
+    if outcome.conflicts == 0 {
+        return outcome;
+    }
+    let text = outcome.written_text();
+    let parses = |t: &str| crate::ir::text_parses_and_verifies(t);
+    let taken = |keep| render::take_side(&text, keep, markers);
+    if parses(&taken(render::Keep::Ours)) && parses(&taken(render::Keep::Theirs)) {
+        return outcome;
+    }
+    let [base, theirs] = if parses(theirs_in_ours) {
+        [base_in_ours, theirs_in_ours]
+    } else {
+        [raw[0], raw[2]]
+    };
+    let hunk = render::narrowed_hunk(ours, base, theirs, markers);
+    let mut widened = outcome.replaced_by(hunk.as_bytes(), 1);
+    widened.notes.push(
+        "the conflicts, taken all ours' or all theirs', would not parse: written as one \
+         conflict over the lines where the files differ"
+            .into(),
+    );
+    widened
+}
+
+/// A derivation that is clean and valid but means something else than the
+/// structured merge: a conflict on the functions where they differ, in
+/// the candidate's text (ours' text), with ours', base's and theirs'
+/// versions of each; one conflict over the whole file when the difference
+/// is not inside functions.
+fn disagreement(
+    c: &Candidate,
+    meaning: &str,
+    expected: &str,
+    [base, ours, theirs]: [&str; 3],
+    markers: &Markers,
+) -> Outcome {
+    let disputed = disputes::disputed(meaning, expected);
+    let written = (!disputed.is_empty())
+        .then(|| disputes::conflict_on_functions(&c.text, &disputed, [base, ours, theirs], markers))
+        .flatten();
+    let (text, conflicts) =
+        written.unwrap_or_else(|| (render::conflict_hunk(ours, base, theirs, markers), 1));
+    let what = if disputed.is_empty() {
+        "the module".to_string()
+    } else {
+        disputed.join(", ")
+    };
+    let mut outcome = Outcome::exact(text.as_bytes(), conflicts);
+    outcome.notes.push(format!(
+        "{} and the structured merge are both clean but disagree on {what}; \
+         written as a conflict for review",
+        c.writer.name()
+    ));
+    outcome
+}
+
+/// Both sides renamed a value differently: a conflict on the functions
+/// concerned (ours' versions against theirs'), however the rest merges.
+fn rename_clash(
+    host: &str,
+    clashes: &[(String, String)],
+    texts: [&str; 3],
+    markers: &Markers,
+) -> Outcome {
+    let functions: Vec<String> = clashes.iter().map(|(_, f)| f.clone()).collect();
+    let named: Vec<String> = clashes
+        .iter()
+        .map(|(value, function)| format!("%{value} in {function}"))
+        .collect();
+    let note = format!(
+        "both sides renamed the same value differently ({}); written as a conflict",
+        named.join(", ")
+    );
+    conflict_on(host, functions, texts, markers, note)
+}
+
+/// Calls that clash with a signature the other side changed: a conflict
+/// on each calling function, in ours' text (the line merge in ours' names,
+/// when it is clean; else one conflict over the file).
+fn call_clash(
+    merged: &super::ours_text::lines::LineMerge,
+    clashes: &[Clash],
+    texts: [&str; 3],
+    markers: &Markers,
+) -> Outcome {
+    let callers: Vec<String> = clashes.iter().map(|c| c.caller.clone()).collect();
+    let said: Vec<String> = clashes.iter().map(Clash::describe).collect();
+    let note = format!("{}; written as a conflict", said.join("; "));
+    let host = if merged.conflicts == 0 {
+        &merged.text
+    } else {
+        ""
+    };
+    conflict_on(host, callers, texts, markers, note)
+}
+
+/// A conflict on `functions` (ours', base's and theirs' versions) in
+/// `host`, ours' text; one conflict over the whole file when one of them
+/// is not a function of `host`.
+fn conflict_on(
+    host: &str,
+    mut functions: Vec<String>,
+    [base, ours, theirs]: [&str; 3],
+    markers: &Markers,
+    note: String,
+) -> Outcome {
+    functions.sort();
+    functions.dedup();
+    let (text, conflicts) =
+        disputes::conflict_on_functions(host, &functions, [base, ours, theirs], markers)
+            .filter(|(_, n)| *n > 0)
+            .unwrap_or_else(|| (render::conflict_hunk(ours, base, theirs, markers), 1));
+    let mut outcome = Outcome::exact(text.as_bytes(), conflicts);
+    outcome.notes.push(note);
+    outcome
+}
+
+/// The structured merge conflicts: its conflicts written in ours' text.
+/// Where the lines conflict, the line merge in ours' names; where they
+/// merge but the IR does not (a use of a value the other side deleted...),
+/// a conflict over each function the structured merge conflicts in (one
+/// over the lines where the files differ when a conflict is outside
+/// functions), the rest ours' text.
+fn conflicts_in_ours_text(
+    structured: Structured,
+    ours_text: &OursText,
+    texts: [&str; 3],
+    markers: &Markers,
+) -> Outcome {
+    debug_dump(&[("structured-conflicts.ll", &structured.outcome.text)]);
+    let merged = &ours_text.merged;
+    if merged.conflicts > 0 {
+        let mut outcome = Outcome::exact(merged.text.as_bytes(), merged.conflicts);
+        outcome
+            .notes
+            .push("conflicts are written in ours' text".into());
+        return outcome;
+    }
+    let functions = disputes::functions_in_conflict(&structured.outcome.text, markers);
+    let note = format!(
+        "the structured merge found {} conflict(s) that the lines do not show ({}); \
+         written as a conflict in ours' names",
+        structured.outcome.conflicts,
+        match &functions {
+            Some(names) => names.join(", "),
+            None => "outside functions".to_string(),
+        }
+    );
+    let sides = ours_text.sides(texts[1]);
+    conflict_on(
+        &merged.text,
+        functions.unwrap_or_default(),
+        sides,
+        markers,
+        note,
+    )
+}
+
+/// When ours is in canonical form (a repository that uses the hook), so is
+/// the result.
+fn in_ours_form(outcome: Outcome, ours: &str, path: &str) -> Outcome {
+    let Some(bytes) = &outcome.bytes else {
+        return outcome;
+    };
+    // The canonical form names every entry block `entry`: a cheap test
+    // that spares most files a canonicalization.
+    if ours.contains("\ndefine ") && !ours.contains("\nentry:") {
+        return outcome;
+    }
+    let options = CanonOptions::default();
+    let canon = |b: &[u8]| crate::canon::canonicalize_bytes(b, path, &options).ok();
+    if canon(ours.as_bytes()).as_deref() != Some(ours) {
+        return outcome;
+    }
+    match canon(bytes) {
+        Some(canonical) => Outcome::exact(canonical.as_bytes(), 0),
+        None => outcome,
+    }
+}
+
+/// Frees `t` on another thread: the models and texts of a large merge take
+/// milliseconds to free, and the result need not wait for that.
+/// (When no thread can start, `t` is freed here.)
+fn drop_later<T: Send + 'static>(t: T) {
+    let _ = std::thread::Builder::new().spawn(move || drop(t));
+}

@@ -1,0 +1,86 @@
+//! LLVM's view of the merge's texts: parsing and verifying the inputs,
+//! their canonical forms (without comments: comments merge as lines), and
+//! the checks every written result passes.
+//!
+//! ```text
+//! ours.ll (%5 = add i32 %4, 1  ; note)  ->  canonical: %add.1f2e = add i32 %arg0, 1
+//! a candidate result                    ->  canonical_of(..) == the structured merge's?
+//! ```
+
+use crate::canon::source_map::SourceNames;
+use crate::config::CanonOptions;
+use crate::ir::{IrModule, Session};
+
+use super::outcome::MergeError;
+
+/// The canonical options the merge decides on: no comments.
+pub(crate) fn comment_free() -> CanonOptions {
+    CanonOptions {
+        keep_comments: false,
+        ..CanonOptions::default()
+    }
+}
+
+/// The canonical text of a parsed, verified module, and where its names
+/// came from when `source_names` is set. The module is not verified
+/// again after canonicalization: these texts are only compared and merged,
+/// and every result the merge hands out is verified itself.
+pub(crate) fn canonical(
+    module: &IrModule<'_>,
+    path: &str,
+    source_names: bool,
+) -> Result<(String, Option<SourceNames>), MergeError> {
+    let extras = crate::canon::Extras {
+        source_names,
+        verify_after: false,
+    };
+    crate::canon::canonical_text_for(module, &[], path, &comment_free(), extras)
+        .map_err(|e| MergeError::Internal(e.to_string()))
+}
+
+/// Parses one input and returns its canonical text, and where its names
+/// came from when `names_wanted(input size)` says so once the input is
+/// parsed and verified. Every side is parsed under the same `path`, because a module
+/// without `source_filename` takes its name from it.
+pub(crate) fn load(
+    session: &Session,
+    bytes: &[u8],
+    path: &str,
+    side: &str,
+    names_wanted: &dyn Fn(usize) -> bool,
+) -> Result<(String, Option<SourceNames>), MergeError> {
+    let mut timer = crate::canon::PhaseTimer::new();
+    let module = session
+        .parse(bytes, path)
+        .map_err(|e| MergeError::Input(format!("{side} version: {e}")))?;
+    module
+        .verify()
+        .map_err(|e| MergeError::Input(format!("{side} version: {path}: {e}")))?;
+    timer.lap(&format!("merge: {side} parsed and verified"));
+    let loaded = canonical(&module, path, names_wanted(bytes.len()));
+    timer.lap(&format!("merge: {side} canonical"));
+    loaded
+}
+
+/// The canonical form of `text` when it parses and verifies.
+pub(crate) fn canonical_of(text: &str, path: &str) -> Option<String> {
+    let session = Session::new();
+    let module = session.parse(text.as_bytes(), path).ok()?;
+    module.verify().ok()?;
+    canonical(&module, path, false).ok().map(|(text, _)| text)
+}
+
+/// Whether LLVM parses and verifies `bytes`.
+pub(crate) fn verifies(bytes: &[u8], path: &str) -> bool {
+    let session = Session::new();
+    session
+        .parse(bytes, path)
+        .is_ok_and(|module| module.verify().is_ok())
+}
+
+/// Whether LLVM dropped the debug info of `text` (parsed as `module`): the
+/// parser strips debug info that does not verify (a compile unit missing
+/// from `!llvm.dbg.cu`), with only a warning.
+pub(crate) fn debug_info_dropped(text: &str, module: &IrModule<'_>) -> bool {
+    text.contains("\n!llvm.dbg.cu = ") && !module.has_named_metadata("llvm.dbg.cu")
+}

@@ -1,0 +1,249 @@
+//! The structured merge over canonical forms and base identities: each side
+//! canonicalized and parsed into a model, functions a side renamed undone,
+//! ours and theirs matched to the base and their edit scripts united
+//! ([`super::apply`]); a clean result is then checked by LLVM
+//! ([`Structured::finish`]).
+//!
+//! ```text
+//! base:   %1 = add i32 %x, 1      ours:   %1 = add i32 %x, 1      theirs: %1 = add i32 %x, 5
+//!         ret i32 %1                      %2 = mul i32 %1, 2              ret i32 %1
+//!                                         ret i32 %2
+//! merged: %add = add i32 %arg0, 5 / %mul = mul i32 %add, 2 / ret i32 %mul
+//! ```
+
+use crate::canon::source_map::SourceNames;
+use crate::ir::Session;
+
+use super::loading::{comment_free, debug_info_dropped, load};
+use super::outcome::{debug_dump, MergeError, Outcome};
+use super::render::{self, Markers};
+use super::{apply, clash, isomorphic, matching, model, rename};
+
+/// What the structured merge decided, with what the writers need.
+pub(crate) struct Structured {
+    pub(crate) outcome: Outcome,
+    /// The canonical form of a clean result (before header tidying), once
+    /// [`Structured::finish`] has checked it.
+    pub(crate) canonical: Option<String>,
+    /// A clean result's text, before that check.
+    pub(crate) rendered: Option<String>,
+    /// Whether `canonical` was verified after canonicalization (not so when
+    /// it is git's result's canonical form).
+    pub(crate) canonical_verified: bool,
+    /// Whether the result keeps `source_filename` (see [`tidy`]).
+    pub(crate) keep_header: bool,
+    pub(crate) mo: model::ModuleText,
+    pub(crate) ma: model::ModuleText,
+    pub(crate) mb: model::ModuleText,
+    pub(crate) plan: rename::Plan,
+    /// Ours' and theirs' functions matched to the base's.
+    pub(crate) matched: [matching::Matchings; 2],
+    /// Where the canonical names of base, ours, theirs came from, where the
+    /// loads recorded them (see [`Structured::take_source_names`]).
+    pub(crate) names: [Option<SourceNames>; 3],
+    /// Ours' canonical form (none when ours renamed functions).
+    pub(crate) ours_canonical: Option<String>,
+}
+
+/// A module without `source_filename` gets one from its parse name; the
+/// result does not add that line to files that never had it.
+fn tidy(text: &str, keep_header: bool) -> String {
+    if keep_header {
+        text.to_string()
+    } else {
+        let mut out = String::with_capacity(text.len());
+        for l in text.lines() {
+            if !l.starts_with("source_filename = ") && !l.starts_with("; ModuleID = ") {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+impl Structured {
+    /// The source names of base, ours, theirs: those the loads recorded,
+    /// and for an input whose load skipped them (expecting git's result to
+    /// do), from the input canonicalized again.
+    pub(crate) fn take_source_names(
+        &mut self,
+        base: &[u8],
+        ours: &[u8],
+        theirs: &[u8],
+        path: &str,
+        markers: &Markers,
+    ) -> Result<[SourceNames; 3], MergeError> {
+        let inputs = [
+            (base, &markers.base),
+            (ours, &markers.ours),
+            (theirs, &markers.theirs),
+        ];
+        let names = std::mem::take(&mut self.names);
+        let names: Vec<Result<SourceNames, MergeError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = names
+                .into_iter()
+                .zip(inputs)
+                .map(|(recorded, (bytes, side))| {
+                    scope.spawn(move || match recorded {
+                        Some(n) => Ok(n),
+                        None => load(&Session::new(), bytes, path, side, &|_| true)
+                            .map(|(_, n)| n.unwrap_or_default()),
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        });
+        let [nb, no, nt]: [Result<SourceNames, MergeError>; 3] = names
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("three inputs"));
+        Ok([nb?, no?, nt?])
+    }
+
+    /// The clean result's calls that clash with a signature a side
+    /// changed ([`clash`]); none when the result has conflicts.
+    pub(crate) fn stale_calls(&self, ours: &[u8], theirs: &[u8], path: &str) -> Vec<clash::Clash> {
+        let Some(merged) = self.canonical.as_deref() else {
+            return Vec::new();
+        };
+        clash::stale_calls([&self.mo, &self.ma, &self.mb], merged, [ours, theirs], path)
+    }
+
+    /// Checks a clean result with LLVM (parse, verify) and sets its
+    /// canonical form. `hint` is a canonical text already in hand (git's
+    /// clean result's): when the rendered result is the same module
+    /// ([`isomorphic::same_module`]), `hint` is its canonical form.
+    pub(crate) fn finish(&mut self, path: &str, hint: Option<&str>) -> Result<(), MergeError> {
+        let Some(text) = self.rendered.take() else {
+            return Ok(());
+        };
+        debug_dump(&[
+            ("structured.ll", &text),
+            ("git-canonical.ll", hint.unwrap_or_default()),
+        ]);
+        let canonical = if let Some(h) = hint.filter(|h| isomorphic::same_module(&text, h)) {
+            h.to_string()
+        } else {
+            self.canonical_verified = true;
+            let session = Session::new();
+            let m = session.parse(text.as_bytes(), path).map_err(|e| {
+                MergeError::Internal(format!("the merged module does not parse: {e}"))
+            })?;
+            m.verify().map_err(|e| {
+                MergeError::Internal(format!("the merged module does not verify: {e}"))
+            })?;
+            if debug_info_dropped(&text, &m) {
+                return Err(MergeError::Internal(
+                    "the merged module's debug info is invalid (LLVM drops it)".into(),
+                ));
+            }
+            // This text may be handed out (the canonical fallback): verified
+            // again after canonicalization.
+            crate::canon::canonical_text(&m, &[], path, &comment_free())
+                .map_err(|e| MergeError::Internal(e.to_string()))?
+        };
+        self.outcome.text = tidy(&canonical, self.keep_header);
+        self.canonical = Some(canonical);
+        Ok(())
+    }
+}
+
+pub(crate) fn structured(
+    [base, ours, theirs]: [&[u8]; 3],
+    path: &str,
+    markers: &Markers,
+    names_wanted: &(dyn Fn(usize) -> bool + Sync),
+) -> Result<Structured, MergeError> {
+    // One LLVM context per input: named types are per context, and a second
+    // module in the same context would see `%struct.rect` renamed `%struct.rect.0`.
+    // The three are independent: canonicalize ours and theirs on other
+    // threads (a panic there resumes here, where the caller catches it).
+    // Each thread also parses its canonical text into a model.
+    let modelled = |bytes: &[u8], side: &str, name: &str| {
+        let (text, names) = load(&Session::new(), bytes, path, side, names_wanted)?;
+        let m = model::parse(&text, name).map_err(MergeError::Internal)?;
+        Ok((text, names, m))
+    };
+    let (to, ta, tb) = std::thread::scope(|scope| {
+        let ha = scope.spawn(|| modelled(ours, &markers.ours, &markers.ours));
+        let hb = scope.spawn(|| modelled(theirs, &markers.theirs, &markers.theirs));
+        let to = modelled(base, &markers.base, "base");
+        type Loaded = Result<(String, Option<SourceNames>, model::ModuleText), MergeError>;
+        let join = |h: std::thread::ScopedJoinHandle<'_, Loaded>| {
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+        };
+        (to, join(ha), join(hb))
+    });
+    let ((to, no, mo), (ta, na, mut ma), (tb, nb, mut mb)) = (to?, ta?, tb?);
+    let names = [no, na, nb];
+    let mut timer = crate::canon::PhaseTimer::new();
+    timer.lap("merge: inputs canonicalized");
+    // A module without `source_filename` gets one from its parse name; do
+    // not add that line to files that never had it.
+    let keep_header = !crate::ir::detect_format(base).eq(&crate::ir::Format::Text)
+        || base.windows(15).any(|w| w == b"source_filename");
+    let internal = |e: String| MergeError::Internal(e);
+    let (plan, text, conflicts, matched) = if ta == to || tb == to || ta == tb {
+        // A side that changed nothing: the other side's canonical text,
+        // which [`Structured::finish`] checks like any result (the loads do
+        // not verify after canonicalizing).
+        let result = if ta == to { &tb } else { &ta };
+        (
+            rename::Plan::default(),
+            result.clone(),
+            0,
+            Default::default(),
+        )
+    } else {
+        // Renamed functions: undo each rename on its side (and canonicalize
+        // again, so the callers' lines equal the base's), merge, redo.
+        let plan = rename::plan(&mo, &ma, &mb);
+        let undone = |canonical: &str, undo, side: &str| {
+            let text = rename::replace_globals(canonical, undo);
+            let (text, _) = load(&Session::new(), text.as_bytes(), path, side, &|_| false)?;
+            model::parse(&text, side).map_err(internal)
+        };
+        if !plan.undo_ours.is_empty() {
+            ma = undone(&ta, &plan.undo_ours, &markers.ours)?;
+        }
+        if !plan.undo_theirs.is_empty() {
+            mb = undone(&tb, &plan.undo_theirs, &markers.theirs)?;
+        }
+        timer.lap("merge: models and renames");
+        let merged = apply::merge_with(&mo, &ma, &mb, &plan.conflicts);
+        timer.lap("merge: matched and merged");
+        let text = rename::replace_globals(&render::render(&merged.pieces, markers), &plan.redo);
+        (plan, text, merged.conflicts, merged.matched)
+    };
+    let clean = conflicts == 0;
+    // Ours' canonical text stands for ours' layout reprinted (see
+    // [`super::ours_text::result_in_ours_layout`]), unless ours renamed functions.
+    let ours_canonical = plan.undo_ours.is_empty().then_some(ta);
+    Ok(Structured {
+        outcome: Outcome {
+            // A clean result's text is set once [`Structured::finish`] checked it.
+            text: if clean {
+                String::new()
+            } else {
+                tidy(&text, keep_header)
+            },
+            bytes: None,
+            conflicts,
+            notes: Vec::new(),
+        },
+        canonical: None,
+        rendered: clean.then_some(text),
+        canonical_verified: false,
+        keep_header,
+        mo,
+        ma,
+        mb,
+        plan,
+        matched,
+        names,
+        ours_canonical,
+    })
+}
