@@ -258,7 +258,7 @@ fn the_view_of_debug_info_reads_back_into_the_module() {
                 "{what}: a location by number: {by_number:?}"
             );
             assert_eq!(view(&v), v, "{what}: the view is not idempotent");
-            let back = irgit::canon::debug_lines::absolute(&v);
+            let back = irgit::canon::debug_readback::absolute(&v);
             assert!(
                 !back.contains("line: +")
                     && !back.contains("line: sp")

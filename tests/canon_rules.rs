@@ -30,7 +30,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use irgit::canon::order::{glued_to_previous, is_output, must_lead};
+use irgit::canon::instructions::is_output;
+use irgit::canon::order::{glued_to_previous, must_lead};
 use irgit::canon::{canonicalize, CanonError};
 use irgit::config::CanonOptions;
 use irgit::ir::{Inst, IrModule, Session, Val};

@@ -36,7 +36,7 @@
 //! | `musttail` call, optional bitcast, `ret` | [`glued_to_previous`]: one unit, nothing in between |
 //! | `llvm.experimental.deoptimize` then `ret` | [`glued_to_previous`] |
 //! | `llvm.amdgcn.cs.chain` then `unreachable` | [`glued_to_previous`] |
-//! | convergence `entry`/`loop` not after a convergent op; tokens nest | every convergent call is an output ([`PINNED_INTRINSICS`]) |
+//! | convergence `entry`/`loop` not after a convergent op; tokens nest | every convergent call is an output ([`super::instructions::PINNED_INTRINSICS`]) |
 //! | `inalloca` allocas between stack save and restore | allocas, `llvm.stacksave`/`stackrestore` are outputs |
 //! | `llvm.call.preallocated.*`, `llvm.coro.*`, gc statepoint/result/relocate | pinned calls: outputs |
 //! | `llvm.threadlocal.address` not moved across a coroutine suspend | pinned call |
@@ -48,6 +48,7 @@ use rustc_hash::FxHashMap as HashMap;
 use llvm_sys::LLVMOpcode;
 
 use super::blocks::Layout;
+use super::instructions::is_output;
 use super::signature::Signatures;
 use crate::ir::{reorder_block, Block, Func, Inst, Val};
 
@@ -67,43 +68,6 @@ enum Role {
     Pure,
 }
 
-/// Intrinsics whose place carries meaning although LLVM may consider them
-/// free of side effects (`memory(none)`, `nounwind`, `willreturn`), each
-/// with the reason. A call to one of them is an output.
-pub const PINNED_INTRINSICS: &[(&str, &str)] = &[
-    (
-        "llvm.experimental.convergence.",
-        "Verifier (ConvergenceVerifier): `entry` and `loop` may not be preceded \
-         by a convergent operation in their block, and token regions must nest \
-         in program order",
-    ),
-    (
-        "llvm.coro.",
-        "Coroutines: CoroEarly/CoroSplit read the positions of the coroutine \
-         intrinsics (id, frame, size, save, suspend, end...) as the coroutine's structure",
-    ),
-    (
-        "llvm.experimental.gc.",
-        "Statepoints: gc.result and gc.relocate are tied to their statepoint",
-    ),
-    (
-        "llvm.threadlocal.address",
-        "LangRef: a thread-local address may differ across a coroutine suspend point",
-    ),
-    (
-        "llvm.stacksave",
-        "LangRef: stack save/restore bracket dynamic (inalloca) allocas",
-    ),
-    (
-        "llvm.stackrestore",
-        "LangRef: stack save/restore bracket dynamic (inalloca) allocas",
-    ),
-    (
-        "llvm.call.preallocated.",
-        "LangRef: setup, arg and teardown bracket a preallocated call",
-    ),
-];
-
 /// Must be the first instruction after the PHIs of its block (Verifier:
 /// "... not the first non-PHI instruction in the block", and
 /// `llvm.callbr.landingpad`: "No other instructions may proceed intrinsic").
@@ -115,38 +79,6 @@ pub fn must_lead(inst: Inst) -> bool {
     ) || inst
         .callee_name()
         .is_some_and(|n| n == "llvm.callbr.landingpad")
-}
-
-/// A call whose position carries meaning beyond its memory effects: a
-/// convergent call (convergence tokens nest in program order; the entry
-/// intrinsic may not follow a convergent operation) or a
-/// [`PINNED_INTRINSICS`] one.
-fn is_pinned_call(inst: Inst) -> bool {
-    use LLVMOpcode::*;
-    if !matches!(inst.opcode(), LLVMCall | LLVMInvoke | LLVMCallBr) {
-        return false;
-    }
-    inst.is_convergent()
-        || inst.callee_name().is_some_and(|n| {
-            PINNED_INTRINSICS
-                .iter()
-                .any(|(prefix, _)| n.starts_with(prefix))
-        })
-}
-
-/// An instruction whose relative order among outputs is fixed: side
-/// effects or memory writes, volatile or atomic accesses, allocas, EH pads,
-/// `va_arg`, terminators, and the pinned calls.
-pub fn is_output(inst: Inst) -> bool {
-    use LLVMOpcode::*;
-    inst.is_terminator()
-        || inst.is_volatile_or_atomic()
-        || inst.may_have_side_effects()
-        || matches!(
-            inst.opcode(),
-            LLVMAlloca | LLVMLandingPad | LLVMCatchPad | LLVMCleanupPad | LLVMVAArg | LLVMCallBr
-        )
-        || is_pinned_call(inst)
 }
 
 fn calls(inst: Inst, prefix: &str) -> bool {

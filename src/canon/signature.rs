@@ -36,6 +36,9 @@ use rustc_hash::FxHashMap as HashMap;
 use llvm_sys::LLVMOpcode;
 
 use super::blocks::{BlockKeyCache, Layout};
+use super::instructions::{
+    is_commutative_binop, is_compare, is_output, users_of, OperandLists, Users,
+};
 use crate::hash::StableHasher;
 use crate::ir::content::UnnamedGlobals;
 use crate::ir::{Func, Inst, TypeNames, Val, ValKind};
@@ -129,19 +132,6 @@ pub fn mirrored_predicate(p: &'static str) -> &'static str {
     }
 }
 
-/// Binary operators whose operands commute (as LLVM's `isCommutative`).
-pub fn is_commutative_binop(op: LLVMOpcode) -> bool {
-    use LLVMOpcode::*;
-    matches!(
-        op,
-        LLVMAdd | LLVMMul | LLVMAnd | LLVMOr | LLVMXor | LLVMFAdd | LLVMFMul
-    )
-}
-
-pub fn is_compare(op: LLVMOpcode) -> bool {
-    matches!(op, LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMFCmp)
-}
-
 /// Descriptor hash of an operand that is not an instruction of the function.
 fn leaf_hash(
     v: Val,
@@ -203,19 +193,6 @@ pub(super) fn feed_operands(
         h = h.u64(o);
     }
     h
-}
-
-/// Every instruction's operands, flattened: `Ok(instruction index)` or
-/// `Err(leaf hash)`, one slice per instruction.
-pub(super) struct OperandLists {
-    flat: Vec<Result<usize, u64>>,
-    start: Vec<usize>,
-}
-
-impl OperandLists {
-    pub(super) fn of(&self, i: usize) -> &[Result<usize, u64>] {
-        &self.flat[self.start[i]..self.start[i + 1]]
-    }
 }
 
 /// What instructions hash a global operand by, where its printed name is
@@ -522,45 +499,6 @@ impl Describe<'_> {
     }
 }
 
-/// For each instruction, its users as (user index, operand position); the
-/// position is `u32::MAX` where operand order carries no meaning (commutative
-/// operations, compares, PHIs). Flattened, one slice per instruction.
-pub(super) struct Users {
-    flat: Vec<(usize, u32)>,
-    start: Vec<usize>,
-}
-
-impl Users {
-    pub(super) fn of(&self, i: usize) -> &[(usize, u32)] {
-        &self.flat[self.start[i]..self.start[i + 1]]
-    }
-}
-
-fn users_of(opcodes: &[LLVMOpcode], operands: &OperandLists) -> Users {
-    let used = |u: usize| operands.of(u).iter().filter_map(|o| o.ok());
-    let mut start = vec![0usize; opcodes.len() + 1];
-    for u in 0..opcodes.len() {
-        for j in used(u) {
-            start[j + 1] += 1;
-        }
-    }
-    for i in 1..start.len() {
-        start[i] += start[i - 1];
-    }
-    let mut next = start.clone();
-    let mut flat = vec![(0, 0); start[opcodes.len()]];
-    for (u, &op) in opcodes.iter().enumerate() {
-        let unordered = is_commutative_binop(op) || is_compare(op) || op == LLVMOpcode::LLVMPHI;
-        for (k, o) in operands.of(u).iter().enumerate() {
-            if let Ok(j) = *o {
-                flat[next[j]] = (u, if unordered { u32::MAX } else { k as u32 });
-                next[j] += 1;
-            }
-        }
-    }
-    Users { flat, start }
-}
-
 /// A refinement step.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Step {
@@ -632,7 +570,7 @@ fn refine(
                 let mut next = full.clone();
                 let mut rank: HashMap<u64, u64> = HashMap::default();
                 for &i in &colliding {
-                    if super::order::is_output(insts[i]) {
+                    if is_output(insts[i]) {
                         let r = rank.entry(full[i]).or_insert(0);
                         if *r == 0 {
                             *r += 1;

@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use llvm_sys::LLVMOpcode;
 
-use super::signature::{is_commutative_binop, is_compare, OperandLists, Users};
+use super::instructions::{is_commutative_binop, is_compare, is_output, OperandLists, Users};
 use crate::hash::StableHasher;
 use crate::ir::{Inst, ValKind};
 
@@ -111,7 +111,7 @@ fn feeds(i: usize, depth: usize, cx: &Feeds) -> u64 {
         .of(i)
         .iter()
         .map(|&(u, k)| {
-            let output = super::order::is_output(cx.insts[u]);
+            let output = is_output(cx.insts[u]);
             let up = if depth > 1 && !output {
                 feeds(u, depth - 1, cx)
             } else {

@@ -67,7 +67,7 @@ pub fn view_bytes(
     if is_bitcode(bytes) {
         return canonicalize_bytes_with(bytes, name, &opts, cleanup);
     }
-    let mut text = super::debug_lines::absolute(&decode_input(bytes));
+    let mut text = super::debug_readback::absolute(&decode_input(bytes));
     if opts.names_as_written {
         text = with_every_node_kept(text);
     }

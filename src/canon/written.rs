@@ -45,7 +45,7 @@ pub fn signatures(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatur
     let mut own = based.base.clone();
     let mut rank: HashMap<u64, u64> = HashMap::default();
     for (i, inst) in insts.iter().enumerate() {
-        if super::order::is_output(*inst) {
+        if super::instructions::is_output(*inst) {
             let r = rank.entry(own[i]).or_insert(0);
             own[i] = StableHasher::new()
                 .u64(own[i])

@@ -32,15 +32,7 @@ use crate::config::{Config, HookMode};
 )]
 pub struct DoctorArgs {}
 
-/// One finding: a problem (`ok: false`, with its fix), a note (`ok: true`
-/// with a hint in `fix`: something optional, or not in effect yet), or all
-/// well (`ok: true`, no `fix`). Only problems make doctor fail.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    pub ok: bool,
-    pub what: String,
-    pub fix: Option<String>,
-}
+pub use super::finding::Finding;
 
 fn note(what: impl Into<String>, hint: impl Into<String>) -> Finding {
     Finding {
@@ -125,7 +117,7 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
     let config = settings(cwd, top.as_deref(), config, &mut out);
     let mut programs = check_driver_entries(cwd, &mut out);
     // The optional diff summary (`irgit install --diff-summary`).
-    out.extend(crate::summary::git::diagnose(cwd, &mut programs));
+    out.extend(crate::git::diff_summary::diagnose(cwd, &mut programs));
     if programs.is_empty() {
         programs.push((drivers::PROGRAM.to_string(), "the default command".into()));
     }

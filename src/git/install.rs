@@ -305,10 +305,10 @@ fn wanted_entries(args: &InstallArgs) -> Vec<(String, String)> {
         entries.extend(drivers::filter_config_entries());
     }
     if args.diff_summary {
-        entries.extend(crate::summary::git::config_entries());
+        entries.extend(crate::git::diff_summary::config_entries());
     }
     if args.diff_matched {
-        entries.extend(crate::summary::git::matched_config_entries());
+        entries.extend(crate::git::diff_summary::matched_config_entries());
     }
     entries
 }
@@ -667,7 +667,7 @@ fn uninstall_diff_summary(
     t: &Target,
     mut rec: Record,
 ) -> Result<(Vec<String>, Vec<String>), String> {
-    let summary_keys: Vec<String> = crate::summary::git::config_entries()
+    let summary_keys: Vec<String> = crate::git::diff_summary::config_entries()
         .into_iter()
         .map(|(k, _)| k)
         .collect();

@@ -8,9 +8,11 @@
 pub mod cmd;
 pub mod conflict_style;
 pub mod dialect;
+pub mod diff_summary;
 pub mod doctor;
 pub mod drivers;
 pub mod filter;
+pub mod finding;
 pub mod hook;
 pub mod install;
 pub mod textconv;

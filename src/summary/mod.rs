@@ -32,12 +32,12 @@
 //! attributes), [`render`] (summary, `--stat`, `-p`, JSON), [`matched`]
 //! (`--matched`: the files as written, the new one in the old one's
 //! names), [`cli`] (the
-//! command, git revisions, git's external-diff protocol), [`git`] (the git
-//! configuration `irgit install --diff-summary` writes).
+//! command, git revisions, git's external-diff protocol). The git
+//! configuration `irgit install --diff-summary` writes is
+//! `crate::git::diff_summary`.
 
 pub mod cli;
 pub mod compare;
-pub mod git;
 pub mod matched;
 pub mod module_level;
 pub mod moved;

@@ -13,9 +13,9 @@
 //! `diff` attribute names the driver, in `git diff` (and `git show`/`git log
 //! -p` only with `--ext-diff`), with seven arguments (nine for a rename).
 
-use crate::git::cmd;
-use crate::git::doctor::Finding;
-use crate::git::drivers::{DIFF_BITCODE, DIFF_TEXT, PROGRAM};
+use super::cmd;
+use super::drivers::{DIFF_BITCODE, DIFF_TEXT, PROGRAM};
+use super::finding::Finding;
 
 /// The command written into `diff.<driver>.command`.
 pub fn command() -> String {

@@ -1,0 +1,150 @@
+//! What canonicalization needs to know of single instructions, shared by
+//! the stages that order, hash and name them (`order`, `signature`,
+//! `variables`, `written`): which instructions are outputs (their order is
+//! fixed), which operations commute, and the flattened operand and user
+//! lists of a function.
+//!
+//! ```text
+//! store i32 %v, ptr %p        is_output: yes (writes memory)
+//! %s = add i32 %a, %b         is_commutative_binop: yes; is_output: no
+//! %c = icmp sgt i32 %a, %b    is_compare: yes
+//! ```
+
+use llvm_sys::LLVMOpcode;
+
+use crate::ir::Inst;
+
+/// Intrinsics whose place carries meaning although LLVM may consider them
+/// free of side effects (`memory(none)`, `nounwind`, `willreturn`), each
+/// with the reason. A call to one of them is an output.
+pub const PINNED_INTRINSICS: &[(&str, &str)] = &[
+    (
+        "llvm.experimental.convergence.",
+        "Verifier (ConvergenceVerifier): `entry` and `loop` may not be preceded \
+         by a convergent operation in their block, and token regions must nest \
+         in program order",
+    ),
+    (
+        "llvm.coro.",
+        "Coroutines: CoroEarly/CoroSplit read the positions of the coroutine \
+         intrinsics (id, frame, size, save, suspend, end...) as the coroutine's structure",
+    ),
+    (
+        "llvm.experimental.gc.",
+        "Statepoints: gc.result and gc.relocate are tied to their statepoint",
+    ),
+    (
+        "llvm.threadlocal.address",
+        "LangRef: a thread-local address may differ across a coroutine suspend point",
+    ),
+    (
+        "llvm.stacksave",
+        "LangRef: stack save/restore bracket dynamic (inalloca) allocas",
+    ),
+    (
+        "llvm.stackrestore",
+        "LangRef: stack save/restore bracket dynamic (inalloca) allocas",
+    ),
+    (
+        "llvm.call.preallocated.",
+        "LangRef: setup, arg and teardown bracket a preallocated call",
+    ),
+];
+
+/// A call whose position carries meaning beyond its memory effects: a
+/// convergent call (convergence tokens nest in program order; the entry
+/// intrinsic may not follow a convergent operation) or a
+/// [`PINNED_INTRINSICS`] one.
+fn is_pinned_call(inst: Inst) -> bool {
+    use LLVMOpcode::*;
+    if !matches!(inst.opcode(), LLVMCall | LLVMInvoke | LLVMCallBr) {
+        return false;
+    }
+    inst.is_convergent()
+        || inst.callee_name().is_some_and(|n| {
+            PINNED_INTRINSICS
+                .iter()
+                .any(|(prefix, _)| n.starts_with(prefix))
+        })
+}
+
+/// An instruction whose relative order among outputs is fixed: side
+/// effects or memory writes, volatile or atomic accesses, allocas, EH pads,
+/// `va_arg`, terminators, and the pinned calls.
+pub fn is_output(inst: Inst) -> bool {
+    use LLVMOpcode::*;
+    inst.is_terminator()
+        || inst.is_volatile_or_atomic()
+        || inst.may_have_side_effects()
+        || matches!(
+            inst.opcode(),
+            LLVMAlloca | LLVMLandingPad | LLVMCatchPad | LLVMCleanupPad | LLVMVAArg | LLVMCallBr
+        )
+        || is_pinned_call(inst)
+}
+
+/// Binary operators whose operands commute (as LLVM's `isCommutative`).
+pub fn is_commutative_binop(op: LLVMOpcode) -> bool {
+    use LLVMOpcode::*;
+    matches!(
+        op,
+        LLVMAdd | LLVMMul | LLVMAnd | LLVMOr | LLVMXor | LLVMFAdd | LLVMFMul
+    )
+}
+
+/// Integer and floating-point compares.
+pub fn is_compare(op: LLVMOpcode) -> bool {
+    matches!(op, LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMFCmp)
+}
+
+/// Every instruction's operands, flattened: `Ok(instruction index)` or
+/// `Err(leaf hash)`, one slice per instruction.
+pub(super) struct OperandLists {
+    pub(super) flat: Vec<Result<usize, u64>>,
+    pub(super) start: Vec<usize>,
+}
+
+impl OperandLists {
+    pub(super) fn of(&self, i: usize) -> &[Result<usize, u64>] {
+        &self.flat[self.start[i]..self.start[i + 1]]
+    }
+}
+
+/// For each instruction, its users as (user index, operand position); the
+/// position is `u32::MAX` where operand order carries no meaning (commutative
+/// operations, compares, PHIs). Flattened, one slice per instruction.
+pub(super) struct Users {
+    pub(super) flat: Vec<(usize, u32)>,
+    pub(super) start: Vec<usize>,
+}
+
+impl Users {
+    pub(super) fn of(&self, i: usize) -> &[(usize, u32)] {
+        &self.flat[self.start[i]..self.start[i + 1]]
+    }
+}
+
+pub(super) fn users_of(opcodes: &[LLVMOpcode], operands: &OperandLists) -> Users {
+    let used = |u: usize| operands.of(u).iter().filter_map(|o| o.ok());
+    let mut start = vec![0usize; opcodes.len() + 1];
+    for u in 0..opcodes.len() {
+        for j in used(u) {
+            start[j + 1] += 1;
+        }
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut next = start.clone();
+    let mut flat = vec![(0, 0); start[opcodes.len()]];
+    for (u, &op) in opcodes.iter().enumerate() {
+        let unordered = is_commutative_binop(op) || is_compare(op) || op == LLVMOpcode::LLVMPHI;
+        for (k, o) in operands.of(u).iter().enumerate() {
+            if let Ok(j) = *o {
+                flat[next[j]] = (u, if unordered { u32::MAX } else { k as u32 });
+                next[j] += 1;
+            }
+        }
+    }
+    Users { flat, start }
+}
