@@ -1,0 +1,68 @@
+//! The view on one real change (old → new version of a file): how many
+//! lines each way of showing it changes.
+//!
+//! ```text
+//! raw        diff of the two blobs (what git shows without irgit)
+//! view       diff of `irgit textconv` of each (what git shows with irgit)
+//! matched    +/- lines of `irgit diff --matched OLD NEW`
+//! llvm-diff  its `<`/`>` lines and "exists only in" lines
+//! hidden     LLVM prints the two versions differently (`opt -S`), yet the
+//!            view shows no diff
+//! ```
+//!
+//! A change where LLVM 22 rejects either version is only counted
+//! (`rejected`): the view then shows the bytes as written.
+
+use crate::history::Version;
+use crate::tools::{changed_lines, llvm_diff_lines, matched_lines, Blobs};
+
+/// One change and what each tool showed of it.
+#[derive(Debug, Clone)]
+pub struct ViewChange {
+    pub commit: String,
+    pub path: String,
+    pub raw: usize,
+    pub view: usize,
+    pub matched: usize,
+    pub llvm_diff: usize,
+    pub rejected: bool,
+    pub hidden: bool,
+}
+
+impl ViewChange {
+    /// The view is noisier than max(raw + 4, 1.25 × raw) (issue 28).
+    pub fn noisier(&self) -> bool {
+        let allowed = (self.raw + 4).max((self.raw as f64 * 1.25).floor() as usize);
+        self.view > allowed
+    }
+
+    /// How far past that bound the view is (for ranking the worst).
+    pub fn excess(&self) -> isize {
+        let allowed = (self.raw + 4).max((self.raw as f64 * 1.25).floor() as usize);
+        self.view as isize - allowed as isize
+    }
+}
+
+/// Measures one change (`old` → `new`, consecutive versions of one file).
+pub fn measure(blobs: &Blobs, old: &Version, new: &Version) -> ViewChange {
+    let (a, b) = (blobs.text(&old.blob), blobs.text(&new.blob));
+    let mut change = ViewChange {
+        commit: new.commit[..12].to_string(),
+        path: new.path.clone(),
+        raw: changed_lines(a, b),
+        view: 0,
+        matched: 0,
+        llvm_diff: 0,
+        rejected: !(blobs.accepted(&old.blob) && blobs.accepted(&new.blob)),
+        hidden: false,
+    };
+    if change.rejected {
+        return change;
+    }
+    let (pa, pb) = (blobs.path(&old.blob), blobs.path(&new.blob));
+    change.view = changed_lines(&blobs.view(&old.blob), &blobs.view(&new.blob));
+    change.matched = matched_lines(&pa, &pb);
+    change.llvm_diff = llvm_diff_lines(&pa, &pb);
+    change.hidden = change.view == 0 && blobs.llvm_print(&old.blob) != blobs.llvm_print(&new.blob);
+    change
+}
