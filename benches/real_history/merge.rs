@@ -3,8 +3,9 @@
 //! commit applied again (a cherry-pick of it onto the revert).
 //!
 //! ```text
-//! revert     base = v1   ours = v2             theirs = v0   expected: unknown
+//! revert     base = v1   ours = v2              theirs = v0   expected: git's revert
 //! re-apply   base = v0   ours = R (the revert)  theirs = v1   expected: v2
+//!            (both only where the two changes are apart, below)
 //! ```
 //!
 //! `irgit merge` runs as git's driver (`irgit merge %O %A %B 7 %P`, the
@@ -20,11 +21,16 @@
 //! - *fallback*: stderr says "falling back to a line merge" although LLVM 22
 //!   accepts all three inputs.
 //! - *LLVM rejects*: clean, the inputs accepted, the result not.
-//! - *wrong*: a clean re-application that is not v2 (neither its bytes nor
-//!   its canonical form, comments included).
-//! - *conflict where git is clean and right*: irgit conflicts where git is
-//!   clean and right: on the re-application, git's result is v2; on the
-//!   revert, git's revert applied again by git gives v2 byte for byte.
+//! - *expected known*: the expected result of a merge is known only where
+//!   the two changes are apart: `git merge-file` reverts cleanly and its
+//!   revert, re-applied by git, gives v2 byte for byte. Then git's revert is
+//!   the expected revert and v2 the expected re-application. Where they
+//!   overlap (v1 → v2 undid part of v0 → v1, say, so that v2 = v0) the
+//!   revert has less to undo and the re-application need not give v2.
+//! - *wrong*: clean, the expected known, and the result is not it (neither
+//!   its bytes nor its canonical form, comments included).
+//! - *conflict where git is clean and right*: irgit conflicts, the expected
+//!   is known, and git's result on the same inputs is it.
 //! - *round trip exact*: revert and re-application clean, and the result
 //!   is v2 byte for byte (for git: its own revert, re-applied by git).
 
@@ -85,6 +91,8 @@ pub fn measure(blobs: &Blobs, versions: [&Version; 3]) -> TripleResult {
     let (git_revert_clean, git_revert, _) = git_merge_file(v1, v2, v0);
     let git_round_trip_exact = git_revert_clean && git_merge_file(v0, &git_revert, v1).1 == v2;
     let mut revert = judge(&irgit_revert, &revert_in);
+    revert.wrong =
+        revert.clean && git_round_trip_exact && !same_module(&irgit_revert.output, &git_revert);
     revert.conflict_git_right = !revert.clean && revert.broken.is_none() && git_round_trip_exact;
     let mut result = TripleResult {
         commit: versions[2].commit[..12].to_string(),
@@ -97,14 +105,39 @@ pub fn measure(blobs: &Blobs, versions: [&Version; 3]) -> TripleResult {
         round_trip_exact: false,
         git_round_trip_exact,
     };
-    if result.revert.clean {
-        reapply(&mut result, &irgit_revert.output, v0, v1, v2);
-    }
+    let reapplied = if result.revert.clean {
+        reapply(&mut result, &irgit_revert.output, v0, v1, v2)
+    } else {
+        String::new()
+    };
+    keep(&result, [v0, v1, v2, &irgit_revert.output, &reapplied]);
     result
 }
 
-/// The re-application of v0 → v1 onto irgit's revert `reverted`.
-fn reapply(result: &mut TripleResult, reverted: &str, v0: &str, v1: &str, v2: &str) {
+/// With `IRGIT_HISTORY_KEEP=DIR`, a triple with a defect leaves
+/// `DIR/merge-<commit>-<file>/` with `v0.ll`, `v1.ll`, `v2.ll`, irgit's
+/// `revert.ll` and `reapply.ll`.
+fn keep(result: &TripleResult, texts: [&str; 5]) {
+    let defect = |j: &Judged| {
+        j.canonical_form
+            || j.fallback
+            || j.wrong
+            || j.llvm_rejects
+            || j.conflict_git_right
+            || j.broken.is_some()
+    };
+    if !(defect(&result.revert) || result.reapply.as_ref().is_some_and(defect)) {
+        return;
+    }
+    let name = format!("merge-{}-{}", result.commit, result.path.replace('/', "_"));
+    let names = ["v0.ll", "v1.ll", "v2.ll", "revert.ll", "reapply.ll"];
+    let files: Vec<(&str, &str)> = names.into_iter().zip(texts).collect();
+    crate::common::keep_files("IRGIT_HISTORY_KEEP", &name, &files);
+}
+
+/// The re-application of v0 → v1 onto irgit's revert `reverted`; returns
+/// irgit's result.
+fn reapply(result: &mut TripleResult, reverted: &str, v0: &str, v1: &str, v2: &str) -> String {
     let inputs = Inputs {
         base: v0,
         ours: reverted,
@@ -115,11 +148,16 @@ fn reapply(result: &mut TripleResult, reverted: &str, v0: &str, v1: &str, v2: &s
     let mut judged = judge(&run, &inputs);
     let (git_clean, git_text, _) = git_merge_file(v0, reverted, v1);
     result.git_reapply_clean = git_clean;
-    judged.wrong = judged.clean && !same_module(&run.output, v2);
-    judged.conflict_git_right =
-        !judged.clean && judged.broken.is_none() && git_clean && same_module(&git_text, v2);
+    let known = result.git_round_trip_exact;
+    judged.wrong = judged.clean && known && !same_module(&run.output, v2);
+    judged.conflict_git_right = !judged.clean
+        && judged.broken.is_none()
+        && known
+        && git_clean
+        && same_module(&git_text, v2);
     result.round_trip_exact = judged.clean && run.output == v2;
     result.reapply = Some(judged);
+    run.output
 }
 
 /// What the run's exit, output and stderr say, against its inputs.

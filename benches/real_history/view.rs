@@ -6,8 +6,12 @@
 //! view       diff of `irgit textconv` of each (what git shows with irgit)
 //! matched    +/- lines of `irgit diff --matched OLD NEW`
 //! llvm-diff  its `<`/`>` lines and "exists only in" lines
-//! hidden     LLVM prints the two versions differently (`opt -S`), yet the
-//!            view shows no diff
+//! hidden     LLVM prints the two versions differently (`opt -S`, top-level
+//!            entities in sorted order), the view shows no diff, and
+//!            llvm-diff reports a difference
+//! names or   the same, but llvm-diff reports none either: a change of value
+//! layout     or block names, or of block order (the view's canonical names
+//!            and order leave it out)
 //! ```
 //!
 //! A change where LLVM 22 rejects either version is only counted
@@ -27,6 +31,7 @@ pub struct ViewChange {
     pub llvm_diff: usize,
     pub rejected: bool,
     pub hidden: bool,
+    pub names_or_layout: bool,
 }
 
 impl ViewChange {
@@ -55,6 +60,7 @@ pub fn measure(blobs: &Blobs, old: &Version, new: &Version) -> ViewChange {
         llvm_diff: 0,
         rejected: !(blobs.accepted(&old.blob) && blobs.accepted(&new.blob)),
         hidden: false,
+        names_or_layout: false,
     };
     if change.rejected {
         return change;
