@@ -262,7 +262,8 @@ const VIEW_NOTES: &str = "\n### The view\n\n\
     difference either: renamed values or blocks, or blocks in another order, which the view's \
     canonical names and order leave out (issue 28 item 2 asks the view to keep a file's own \
     names). *LLVM rejects*: changes where \
-    LLVM 22 rejects a version (typed pointers, older syntax), counted apart.\n\n";
+    LLVM 22 rejects a version (it does not parse or verify, or its debug info does not \
+    verify), counted apart.\n\n";
 
 const MERGE_NOTES: &str = "\n### The merge\n\n\
     Each triple v0 → v1 → v2: the revert of v0 → v1 made on v2 (base v1, ours v2, theirs v0), \
@@ -277,7 +278,10 @@ const MERGE_NOTES: &str = "\n### The merge\n\n\
     and v2 for the re-application. *Wrong*: clean, the expected known, and the result is not \
     it (bytes or canonical form). *Conflict, git clean & right*: irgit conflicts where the \
     expected is known and git's result is it. *Broken*: neither clean nor a conflict with \
-    markers (a crash, exit 1 without markers). Issue 29's targets: 0 in every bold column.\n\n";
+    markers (a crash, exit 1 without markers); in parentheses those where LLVM 22 rejects an \
+    input (irgit then refuses the line merge's invalid result without markers, saying so). \
+    *Conflict, git clean & right* and *fallbacks* count only triples whose inputs LLVM 22 \
+    accepts. Issue 29's targets: 0 in every bold column.\n\n";
 
 /// The worktree's commit (the irgit measured).
 fn head_commit() -> String {

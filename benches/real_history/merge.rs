@@ -14,7 +14,9 @@
 //! clean. Judged per merge:
 //!
 //! - *clean* / *conflict*: exit 0 without markers / exit 1 with markers;
-//!   anything else (a crash, exit 1 without markers) is *broken*.
+//!   anything else (a crash, exit 1 without markers) is *broken* (counted
+//!   apart where LLVM 22 rejects an input: irgit then refuses the line
+//!   merge's invalid result without markers, saying so).
 //! - *ours' text*: clean, not written in canonical form, and
 //!   `diff ours result` no larger than `diff base theirs`.
 //! - *canonical form*: stderr says "written in canonical form".
@@ -29,8 +31,9 @@
 //!   revert has less to undo and the re-application need not give v2.
 //! - *wrong*: clean, the expected known, and the result is not it (neither
 //!   its bytes nor its canonical form, comments included).
-//! - *conflict where git is clean and right*: irgit conflicts, the expected
-//!   is known, and git's result on the same inputs is it.
+//! - *conflict where git is clean and right*: LLVM 22 accepts the inputs,
+//!   irgit conflicts, the expected is known, and git's result on the same
+//!   inputs is it.
 //! - *round trip exact*: revert and re-application clean, and the result
 //!   is v2 byte for byte (for git: its own revert, re-applied by git).
 
@@ -43,6 +46,8 @@ const MARKER: usize = 7;
 /// What one `irgit merge` did.
 #[derive(Debug, Clone, Default)]
 pub struct Judged {
+    /// LLVM 22 accepts all three inputs.
+    pub accepted: bool,
     pub clean: bool,
     pub broken: Option<String>,
     pub ours_text: bool,
@@ -93,7 +98,8 @@ pub fn measure(blobs: &Blobs, versions: [&Version; 3]) -> TripleResult {
     let mut revert = judge(&irgit_revert, &revert_in);
     revert.wrong =
         revert.clean && git_round_trip_exact && !same_module(&irgit_revert.output, &git_revert);
-    revert.conflict_git_right = !revert.clean && revert.broken.is_none() && git_round_trip_exact;
+    revert.conflict_git_right =
+        accepted && !revert.clean && revert.broken.is_none() && git_round_trip_exact;
     let mut result = TripleResult {
         commit: versions[2].commit[..12].to_string(),
         path: versions[2].path.clone(),
@@ -150,7 +156,8 @@ fn reapply(result: &mut TripleResult, reverted: &str, v0: &str, v1: &str, v2: &s
     result.git_reapply_clean = git_clean;
     let known = result.git_round_trip_exact;
     judged.wrong = judged.clean && known && !same_module(&run.output, v2);
-    judged.conflict_git_right = !judged.clean
+    judged.conflict_git_right = judged.accepted
+        && !judged.clean
         && judged.broken.is_none()
         && known
         && git_clean
@@ -166,6 +173,7 @@ fn judge(run: &MergeRun, inputs: &Inputs) -> Judged {
     let clean = outcome == Outcome::Clean;
     let canonical_form = run.stderr.contains("written in canonical form");
     Judged {
+        accepted: inputs.accepted,
         clean,
         broken: match outcome {
             Outcome::Broken(why) => Some(why),

@@ -106,6 +106,7 @@ struct MergeCounts {
     wrong: usize,
     conflict_git_right: usize,
     broken: usize,
+    broken_input_rejected: usize,
 }
 
 impl MergeCounts {
@@ -118,7 +119,8 @@ impl MergeCounts {
         self.llvm_rejects += j.llvm_rejects as usize;
         self.wrong += j.wrong as usize;
         self.conflict_git_right += j.conflict_git_right as usize;
-        self.broken += j.broken.is_some() as usize;
+        self.broken += (j.broken.is_some() && j.accepted) as usize;
+        self.broken_input_rejected += (j.broken.is_some() && !j.accepted) as usize;
     }
 }
 
@@ -143,7 +145,7 @@ pub fn merge_table(results: &[RepoResult]) -> String {
         }
         writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | **{}** | **{}** | **{}** | **{}** | **{}** | **{}** |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | **{}** | **{}** | **{}** | **{}** | **{}** | **{}** (+{}) |",
             r.name,
             m.len(),
             count(|t| t.inputs_accepted),
@@ -160,6 +162,7 @@ pub fn merge_table(results: &[RepoResult]) -> String {
             c.llvm_rejects,
             c.conflict_git_right,
             c.broken,
+            c.broken_input_rejected,
         )
         .unwrap();
     }
@@ -205,7 +208,12 @@ fn defects(j: &Judged) -> Vec<String> {
         .map(|(_, name)| name.to_string())
         .collect();
     if let Some(why) = &j.broken {
-        out.push(format!("broken ({why})"));
+        let inputs = if j.accepted {
+            ""
+        } else {
+            ", LLVM rejects an input"
+        };
+        out.push(format!("broken ({why}{inputs})"));
     }
     out
 }
