@@ -256,7 +256,8 @@ const VIEW_NOTES: &str = "\n### The view\n\n\
     *matched*: +/- lines of `irgit diff --matched`; *llvm-diff*: its `<`/`>` and \"exists only \
     in\" lines. *View noisier*: more than max(raw + 4, 1.25 × raw) lines (issue 28: at most 1% of \
     changes); *view larger*: more than raw at all. The line ratios are totals over the changes \
-    LLVM 22 accepts (issue 28: view / raw at most 100%). *Hidden*: LLVM prints the two versions \
+    LLVM 22 accepts (issue 28: view / raw at most 100%). *Textconv fallbacks*: changes where \
+    `irgit textconv` showed a version LLVM accepts as written (it failed; must be 0). *Hidden*: LLVM prints the two versions \
     differently (`opt -S`, top-level entities sorted), the view shows no diff, and llvm-diff \
     reports a difference (must be 0). *Names or layout*: the same, but llvm-diff sees no \
     difference either: renamed values or blocks, or blocks in another order, which the view's \
@@ -303,6 +304,9 @@ fn print_details(results: &[RepoResult]) {
         );
     }
     for r in results {
+        for c in r.views.iter().filter(|c| c.view_fell_back) {
+            println!("textconv fell back: {} {} {}", r.name, c.commit, c.path);
+        }
         for c in r.views.iter().filter(|c| c.hidden || c.names_or_layout) {
             let what = if c.hidden {
                 "hidden"

@@ -37,8 +37,8 @@ fn ratio(part: usize, whole: usize) -> String {
 pub fn view_table(results: &[RepoResult]) -> String {
     let mut md = String::from(
         "| repository | kind | files | changes | LLVM rejects | view noisier | view larger | \
-         view / raw lines | matched / raw | llvm-diff / raw | hidden | names or layout |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+         view / raw lines | matched / raw | llvm-diff / raw | textconv fallbacks | hidden | names or layout |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for r in results {
         let ok: Vec<&ViewChange> = r.views.iter().filter(|c| !c.rejected).collect();
@@ -46,7 +46,7 @@ pub fn view_table(results: &[RepoResult]) -> String {
         let raw = total(|c| c.raw);
         writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | **{}** | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | **{}** | **{}** | {} |",
             r.name,
             r.kind,
             r.files,
@@ -57,6 +57,7 @@ pub fn view_table(results: &[RepoResult]) -> String {
             ratio(total(|c| c.view), raw),
             ratio(total(|c| c.matched), raw),
             ratio(total(|c| c.llvm_diff), raw),
+            ok.iter().filter(|c| c.view_fell_back).count(),
             ok.iter().filter(|c| c.hidden).count(),
             ok.iter().filter(|c| c.names_or_layout).count(),
         )

@@ -58,7 +58,7 @@ pub struct Blobs {
     dir: tempfile::TempDir,
     texts: HashMap<String, String>,
     accepted: Memo<bool>,
-    views: Memo<String>,
+    views: Memo<(String, bool)>,
     prints: Memo<Option<Vec<String>>>,
 }
 
@@ -96,11 +96,24 @@ impl Blobs {
 
     /// `irgit textconv` of the blob.
     pub fn view(&self, blob: &str) -> String {
+        self.textconv(blob).0
+    }
+
+    /// Whether `irgit textconv` showed the blob unchanged (it could not
+    /// canonicalize it, or ran out of time).
+    pub fn view_fell_back(&self, blob: &str) -> bool {
+        self.textconv(blob).1
+    }
+
+    fn textconv(&self, blob: &str) -> (String, bool) {
         self.views.get(blob, || {
-            stdout_of(
-                irgit().arg("textconv").arg(self.path(blob)),
-                "irgit textconv",
-            )
+            let out = irgit()
+                .arg("textconv")
+                .arg(self.path(blob))
+                .output()
+                .expect("run irgit textconv");
+            let fell_back = String::from_utf8_lossy(&out.stderr).contains("unchanged");
+            (String::from_utf8_lossy(&out.stdout).into_owned(), fell_back)
         })
     }
 

@@ -6,6 +6,7 @@
 //! view       diff of `irgit textconv` of each (what git shows with irgit)
 //! matched    +/- lines of `irgit diff --matched OLD NEW`
 //! llvm-diff  its `<`/`>` lines and "exists only in" lines
+//! fallback   `irgit textconv` showed a version as written (it failed)
 //! hidden     LLVM prints the two versions differently (`opt -S`, top-level
 //!            entities in sorted order), the view shows no diff, and
 //!            llvm-diff reports a difference
@@ -32,6 +33,8 @@ pub struct ViewChange {
     pub rejected: bool,
     pub hidden: bool,
     pub names_or_layout: bool,
+    /// `irgit textconv` showed a version unchanged (a version LLVM accepts).
+    pub view_fell_back: bool,
 }
 
 impl ViewChange {
@@ -61,12 +64,14 @@ pub fn measure(blobs: &Blobs, old: &Version, new: &Version) -> ViewChange {
         rejected: !(blobs.accepted(&old.blob) && blobs.accepted(&new.blob)),
         hidden: false,
         names_or_layout: false,
+        view_fell_back: false,
     };
     if change.rejected {
         return change;
     }
     let (pa, pb) = (blobs.path(&old.blob), blobs.path(&new.blob));
     change.view = changed_lines(&blobs.view(&old.blob), &blobs.view(&new.blob));
+    change.view_fell_back = blobs.view_fell_back(&old.blob) || blobs.view_fell_back(&new.blob);
     change.matched = matched_lines(&pa, &pb);
     change.llvm_diff = llvm_diff_lines(&pa, &pb);
     change.hidden = change.view == 0 && blobs.llvm_print(&old.blob) != blobs.llvm_print(&new.blob);
