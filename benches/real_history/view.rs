@@ -74,6 +74,26 @@ pub fn measure(blobs: &Blobs, old: &Version, new: &Version) -> ViewChange {
     change.view_fell_back = blobs.view_fell_back(&old.blob) || blobs.view_fell_back(&new.blob);
     change.matched = matched_lines(&pa, &pb);
     change.llvm_diff = llvm_diff_lines(&pa, &pb);
-    change.hidden = change.view == 0 && blobs.llvm_print(&old.blob) != blobs.llvm_print(&new.blob);
+    let unseen = change.view == 0 && blobs.llvm_print(&old.blob) != blobs.llvm_print(&new.blob);
+    change.hidden = unseen && change.llvm_diff > 0;
+    change.names_or_layout = unseen && change.llvm_diff == 0;
+    if unseen || change.noisier() {
+        keep(blobs, old, new, &change);
+    }
     change
+}
+
+/// With `IRGIT_HISTORY_KEEP=DIR`, a change whose view is noisier than
+/// allowed or leaves it out leaves `DIR/view-<commit>-<file>/` with
+/// `old.ll`, `new.ll` and their views `old.view.ll`, `new.view.ll`.
+fn keep(blobs: &Blobs, old: &Version, new: &Version, change: &ViewChange) {
+    let name = format!("view-{}-{}", change.commit, change.path.replace('/', "_"));
+    let (old_view, new_view) = (blobs.view(&old.blob), blobs.view(&new.blob));
+    let files = [
+        ("old.ll", blobs.text(&old.blob)),
+        ("new.ll", blobs.text(&new.blob)),
+        ("old.view.ll", old_view.as_str()),
+        ("new.view.ll", new_view.as_str()),
+    ];
+    crate::common::keep_files("IRGIT_HISTORY_KEEP", &name, &files);
 }
