@@ -234,18 +234,10 @@ fn markdown(results: &[RepoResult], skipped: &[String], settings: &Settings, sec
     md.push_str(&report::merge_table(results));
     let defects = report::merge_defects(results);
     if !defects.is_empty() {
-        md.push_str("\nThe merges counted in bold columns:\n\n");
-        for line in defects.iter().take(40) {
-            writeln!(md, "- {line}").unwrap();
-        }
-        if defects.len() > 40 {
-            writeln!(
-                md,
-                "- … and {} more (the bench prints them all)",
-                defects.len() - 40
-            )
-            .unwrap();
-        }
+        md.push_str(
+            "\nThe merges counted in bold columns (the bench prints each with irgit's stderr):\n\n",
+        );
+        md.push_str(&report::defect_summary(&defects));
     }
     md
 }
@@ -317,7 +309,7 @@ fn print_details(results: &[RepoResult]) {
         }
     }
     println!("\nMerges to look at:");
-    for line in report::merge_defects(results) {
-        println!("  {line}");
+    for defect in report::merge_defects(results) {
+        println!("  {}", defect.line());
     }
 }

@@ -6,6 +6,7 @@
 //! | tinygo golden | golden | 250 | 3 | 31 (12.6%) | 83% | … | 0 |
 //! ```
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::merge::{Judged, TripleResult};
@@ -170,10 +171,30 @@ pub fn merge_table(results: &[RepoResult]) -> String {
     md
 }
 
+/// One irgit merge that is one of the defects the table counts.
+pub struct Defect<'a> {
+    pub what: String,
+    pub repo: &'a str,
+    pub commit: &'a str,
+    pub path: &'a str,
+    pub step: &'static str,
+    pub note: &'a str,
+}
+
+impl Defect<'_> {
+    /// `what: repo commit `file` (step): irgit's stderr`.
+    pub fn line(&self) -> String {
+        format!(
+            "{}: {} {} `{}` ({}): {}",
+            self.what, self.repo, self.commit, self.path, self.step, self.note
+        )
+    }
+}
+
 /// Every irgit merge that is one of the defects the table counts, with
-/// its commit, file, step and irgit's stderr.
-pub fn merge_defects(results: &[RepoResult]) -> Vec<String> {
-    let mut lines = Vec::new();
+/// its commit, file, step and irgit's stderr, sorted by defect.
+pub fn merge_defects(results: &[RepoResult]) -> Vec<Defect<'_>> {
+    let mut found = Vec::new();
     for r in results {
         for t in &r.merges {
             let steps = [
@@ -183,16 +204,52 @@ pub fn merge_defects(results: &[RepoResult]) -> Vec<String> {
             for (step, judged) in steps {
                 let Some(j) = judged else { continue };
                 for what in defects(j) {
-                    lines.push(format!(
-                        "{what}: {} {} `{}` ({step}): {}",
-                        r.name, t.commit, t.path, j.note
-                    ));
+                    found.push(Defect {
+                        what,
+                        repo: &r.name,
+                        commit: &t.commit,
+                        path: &t.path,
+                        step,
+                        note: &j.note,
+                    });
                 }
             }
         }
     }
-    lines.sort();
-    lines
+    found.sort_by_key(|d| d.line());
+    found
+}
+
+/// The defects, one line per kind and repository: how many merges, and
+/// the commits and files they come from.
+pub fn defect_summary(defects: &[Defect]) -> String {
+    let mut groups: BTreeMap<(&str, &str), Vec<&Defect>> = BTreeMap::new();
+    for d in defects {
+        let kind = match d.what.split(" (").next().unwrap_or(&d.what) {
+            "broken" if d.what.contains("LLVM rejects an input") => "broken, LLVM rejects an input",
+            kind => kind,
+        };
+        groups.entry((kind, d.repo)).or_default().push(d);
+    }
+    let mut md = String::new();
+    for ((kind, repo), group) in groups {
+        let commits: BTreeSet<&str> = group.iter().map(|d| d.commit).collect();
+        let files: BTreeSet<&str> = group
+            .iter()
+            .map(|d| d.path.rsplit('/').next().unwrap_or(d.path))
+            .collect();
+        let files: Vec<&str> = files.into_iter().collect();
+        let commits: Vec<&str> = commits.into_iter().collect();
+        writeln!(
+            md,
+            "- {kind}, {repo}: {} merges; commits {}; files {}",
+            group.len(),
+            commits.join(", "),
+            files.join(", ")
+        )
+        .unwrap();
+    }
+    md
 }
 
 fn defects(j: &Judged) -> Vec<String> {
