@@ -12,7 +12,8 @@
 //! `icmp sgt a, b` and `icmp slt b, a` print alike.
 
 use super::order::Positions;
-use super::signature::{is_commutative_binop, is_compare, mirrored_predicate, Signatures};
+use super::instructions::{is_commutative_binop, is_compare};
+use super::signature::{mirrored_predicate, Signatures};
 use crate::ir::{Val, ValKind};
 
 fn class(v: Val) -> u8 {
