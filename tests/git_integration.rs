@@ -952,7 +952,11 @@ fn textconv_past_its_time_limit_shows_the_input_unchanged_with_one_line() {
     assert_eq!(changed_lines(&shown), changed_lines(&raw));
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     let notes: Vec<&str> = err.lines().collect();
-    assert_eq!(notes.len(), 1, "one line for the file, not one per side:\n{err}");
+    assert_eq!(
+        notes.len(),
+        1,
+        "one line for the file, not one per side:\n{err}"
+    );
     for n in notes {
         assert!(
             n.contains("big.ll")
