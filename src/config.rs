@@ -24,7 +24,7 @@
 //!   lit_tests: keep              # keep | canonicalize: files with a `RUN:` line
 //!   dialect: keep                # keep | upgrade: files LLVM 22 prints in another syntax
 //! merge:
-//!   style: diff3                 # diff3 | merge | zdiff3 (unset: git's merge.conflictStyle, else diff3)
+//!   style: diff3                 # diff3 | merge | zdiff3 (unset: git's merge.conflictStyle, else merge)
 //!   timeout_seconds: 120         # then fall back to a line merge (reported as a conflict)
 //! textconv:
 //!   timeout_seconds: 10          # then `git diff` shows the file as written (one line on stderr)
@@ -148,7 +148,7 @@ impl TextconvOptions {
 #[serde(default, deny_unknown_fields)]
 pub struct MergeOptions {
     /// Conflict presentation: `diff3` (with the base section), `merge` or
-    /// `zdiff3`; unset: git's `merge.conflictStyle`, else diff3.
+    /// `zdiff3`; unset: git's `merge.conflictStyle`, else merge (git's default).
     pub style: Option<crate::merge::render::Style>,
     /// Seconds before the structured merge gives up and a line merge runs.
     pub timeout_seconds: u64,

@@ -44,16 +44,21 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print the canonical form of LLVM IR (text or bitcode)
-    #[command(
-        after_help = "Stages can be switched off in .irgit.yaml (canon: section) or with the --keep-* flags.\n\
-        Exit status: 0 on success, 1 if an input cannot be read, parsed or verified."
-    )]
+    #[command(after_help = "Examples:\n  \
+        irgit canon foo.ll                    # canonical form on stdout\n  \
+        irgit canon --view test.ll            # what `git diff` shows (a lit test keeps its order and names)\n  \
+        irgit canon -o out.ll foo.bc          # bitcode in, canonical text out\n  \
+        irgit canon --in-place a.ll b.bc      # rewrite files (bitcode stays bitcode)\n  \
+        clang -S -emit-llvm -o - x.c | irgit canon --keep-names   # from a pipe, names as written\n\n\
+        Stages can be switched off in .irgit.yaml (canon: section) or with the --keep-* flags.\n\
+        Exit status: 0 on success, 1 if an input cannot be read, parsed or verified.")]
     Canon(CanonArgs),
     /// The entry point git's diff driver calls: canonical form of FILE, or FILE unchanged if it is not valid IR
-    #[command(
-        after_help = "Never exits non-zero: on input it cannot canonicalize it prints the bytes \
-        unchanged and one line on stderr saying why, so `git diff` always works."
-    )]
+    #[command(after_help = "Examples:\n  \
+        irgit textconv foo.ll                  # what git's diff driver shows for foo.ll\n  \
+        git -c diff.llvm-ir.textconv=irgit-textconv diff   # run it by hand (`irgit install` sets it up)\n\n\
+        Never exits non-zero: on input it cannot canonicalize it prints the bytes \
+        unchanged and one line on stderr saying why, so `git diff` always works.")]
     Textconv {
         /// The file git hands over (a temporary copy of the blob)
         file: PathBuf,
@@ -73,7 +78,14 @@ enum Command {
     /// Hooks git runs (`irgit hook pre-commit`)
     Hook(irgit::git::hook::HookArgs),
     /// git's clean filter for IR (long-running protocol; `irgit install --hook` sets it up)
+    #[command(after_help = "Examples:\n  \
+        irgit install --hook        # sets filter.llvm-ir.process and `*.ll filter=llvm-ir`\n  \
+        git add --renormalize .     # store every tracked IR file cleaned, after installing it\n\n\
+        git starts it and speaks git's long-running filter protocol on stdin/stdout; \
+        it is not meant to be run by hand. A file is cleaned to what the pre-commit hook stores.")]
     FilterProcess,
+    /// Clear what only git's size check sees as modified (after a checkout, merge or stash pop)
+    Refresh(irgit::git::refresh::RefreshArgs),
     Passes(irgit::passes::cli::PassesArgs),
     /// What changed between two modules, function by function (also git's external diff)
     Diff(irgit::summary::cli::DiffArgs),
@@ -237,6 +249,7 @@ fn main() -> ExitCode {
         Command::Doctor(args) => return irgit::git::doctor::run(args, config),
         Command::Hook(args) => return irgit::git::hook::run(args, config),
         Command::FilterProcess => return irgit::git::filter::run(config),
+        Command::Refresh(args) => return irgit::git::refresh::run(args),
         Command::Passes(args) => return irgit::passes::cli::run(args),
         Command::Diff(args) => return irgit::summary::cli::run(args),
         Command::Canon(args) => run_canon(config, args),

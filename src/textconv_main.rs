@@ -32,6 +32,8 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             Some("--config") => config = args.next().map(PathBuf::from),
+            // The form's id, there for git's textconv cache (`irgit install --git-cache`).
+            Some(a) if a.starts_with("--canon-version=") => {}
             _ => files.push(PathBuf::from(a)),
         }
     }

@@ -164,10 +164,7 @@ fn git_merge_runs_the_installed_merge_driver() {
         .output()
         .unwrap();
     let trace = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        trace.contains("run_command: 'irgit merge .merge_file_"),
-        "{trace}"
-    );
+    assert!(trace.contains("exec \"$p\" merge .merge_file_"), "{trace}");
     assert!(o.status.success(), "{trace}");
     // Ours' text with theirs' change: every other byte as ours wrote it.
     let merged = r.git(&["show", "HEAD:f.ll"]);
@@ -657,9 +654,20 @@ fn install_twice_is_install_once() {
     assert_eq!(snapshot(&r), once);
     let config = String::from_utf8(once[0].clone().unwrap()).unwrap();
     assert_eq!(config.matches("[diff \"llvm-ir\"]").count(), 1);
-    assert!(config.contains("textconv = irgit-textconv\n"));
+    // The drivers run irgit by its full path, so git finds it without PATH.
+    let bin = git_support::bin_dir().display().to_string();
+    let textconv = r.git(&["config", "diff.llvm-ir.textconv"]);
+    assert!(
+        textconv.contains(&format!("p='{bin}/irgit-textconv'")),
+        "{textconv}"
+    );
     assert!(config.contains("cachetextconv = false\n"));
-    assert!(config.contains("driver = irgit merge %O %A %B %L %P"));
+    let driver = r.git(&["config", "merge.llvm-ir.driver"]);
+    assert!(
+        driver.contains(&format!("p='{bin}/irgit'"))
+            && driver.contains("exec \"$p\" merge %O %A %B %L %P"),
+        "{driver}"
+    );
 }
 
 #[test]
@@ -679,10 +687,9 @@ fn uninstall_restores_config_attributes_and_chained_hook_byte_for_byte() {
     let before = snapshot(&r);
 
     r.irgit_ok(&["install", "--hook"]);
-    assert_eq!(
-        r.git(&["config", "diff.llvm-ir.textconv"]).trim(),
-        "irgit-textconv"
-    );
+    assert!(r
+        .git(&["config", "diff.llvm-ir.textconv"])
+        .contains("/irgit-textconv'"));
     // Both hooks run on commit: irgit's, then the chained one.
     r.write("f.ll", MOD_A);
     r.commit_all("with hooks");
@@ -791,6 +798,12 @@ fn doctor_is_happy_with_a_full_install() {
 fn doctor_detects_irgit_missing_from_path() {
     let mut r = Repo::new();
     r.irgit_ok(&["install", "--hook"]);
+    // An older install's commands find irgit on PATH.
+    r.git(&[
+        "config",
+        "merge.llvm-ir.driver",
+        "irgit merge %O %A %B %L %P --base-label %S --ours-label %X --theirs-label %Y",
+    ]);
     r.path_env = "/usr/bin:/bin".into();
     let (ok, out) = r.doctor();
     assert!(!ok);
@@ -802,13 +815,19 @@ fn doctor_detects_irgit_missing_from_path() {
 
 #[test]
 fn doctor_detects_another_irgit_version_on_path() {
-    let mut r = Repo::new();
+    let r = Repo::new();
     r.irgit_ok(&["install", "--hook"]);
     let fake = r._tmp.path().join("old-bin");
     std::fs::create_dir_all(&fake).unwrap();
     std::fs::write(fake.join("irgit"), "#!/bin/sh\necho irgit 0.0.1\n").unwrap();
     std::fs::set_permissions(fake.join("irgit"), std::fs::Permissions::from_mode(0o755)).unwrap();
-    r.path_env = format!("{}:{}", fake.display(), r.path_env);
+    let out = r.run(fake.join("irgit").to_str().unwrap(), &[]);
+    assert!(out.status.success());
+    // The drivers name a full path: git runs that one, whatever PATH says.
+    let driver = r.git(&["config", "merge.llvm-ir.driver"]);
+    let bin = git_support::bin_dir().display().to_string();
+    let old = driver.trim().replace(&bin, &fake.display().to_string());
+    r.git(&["config", "merge.llvm-ir.driver", &old]);
     let (ok, out) = r.doctor();
     assert!(!ok);
     assert!(out.contains("\"irgit 0.0.1\""), "{out}");
@@ -856,7 +875,7 @@ fn doctor_detects_an_older_install_that_relies_on_gits_textconv_cache() {
     r.git(&["config", "diff.llvm-ir.cachetextconv", "true"]);
     let (ok, out) = r.doctor();
     assert!(!ok);
-    assert!(out.contains("expected \"irgit-textconv\""), "{out}");
+    assert!(out.contains("an older install"), "{out}");
     assert!(out.contains("git's textconv cache keeps"), "{out}");
     r.irgit_ok(&["install", "--hook"]);
     let (ok, out) = r.doctor();
@@ -933,7 +952,11 @@ fn textconv_past_its_time_limit_shows_the_input_unchanged_with_one_line() {
     assert_eq!(changed_lines(&shown), changed_lines(&raw));
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     let notes: Vec<&str> = err.lines().collect();
-    assert_eq!(notes.len(), 2, "one line per side:\n{err}");
+    assert_eq!(
+        notes.len(),
+        1,
+        "one line for the file, not one per side:\n{err}"
+    );
     for n in notes {
         assert!(
             n.contains("big.ll")

@@ -314,7 +314,12 @@ fn merge_conflict_style_comes_from_git_config() {
 #[test]
 fn git_checkout_conflict_recreates_the_conflict_in_the_style_asked() {
     let repo = repo_stopped_on_a_conflict(None);
-    assert!(has_base_section(&repo.read("work.ll")), "diff3 by default");
+    assert!(
+        !has_base_section(&repo.read("work.ll")),
+        "git's default style, merge"
+    );
+    repo.ok(&["checkout", "--conflict=diff3", "work.ll"]);
+    assert!(has_base_section(&repo.read("work.ll")), "--conflict=diff3");
     repo.ok(&["checkout", "--conflict=merge", "work.ll"]);
     let text = repo.read("work.ll");
     assert!(has_conflict_markers(&text, 7), "no markers:\n{text}");

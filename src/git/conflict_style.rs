@@ -9,8 +9,7 @@
 //!
 //! `git checkout --conflict=STYLE` and `git restore --conflict=STYLE` set
 //! the style inside the git process only (its config stays untouched), so
-//! the driver reads it from that process's command line: the first `git`
-//! among its parent processes (Linux's `/proc`; elsewhere only the config).
+//! the driver reads it from that process's command line (`process`).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -20,7 +19,7 @@ use crate::merge::Style;
 /// The style of `--conflict=STYLE` given to the `git checkout` or `git
 /// restore` that runs this driver, if any.
 pub fn requested_by_checkout() -> Option<Style> {
-    let argv = calling_git_argv()?;
+    let argv = super::process::calling_git()?.argv;
     let words: Vec<&str> = argv.iter().map(String::as_str).collect();
     let command = words
         .iter()
@@ -55,40 +54,4 @@ pub fn configured(cwd: &Path) -> Option<Style> {
         .success()
         .then(|| Style::from_git(&String::from_utf8_lossy(&out.stdout)))
         .flatten()
-}
-
-/// The command line of the nearest `git` process above this one (git runs
-/// a driver through `sh -c`, which may or may not stay in between).
-fn calling_git_argv() -> Option<Vec<String>> {
-    let mut pid = parent_of("self")?;
-    for _ in 0..4 {
-        let argv = command_line(pid)?;
-        let program = argv.first().map(|p| p.rsplit('/').next().unwrap_or(p))?;
-        if program == "git" {
-            return Some(argv);
-        }
-        pid = parent_of(&pid.to_string())?;
-        if pid <= 1 {
-            return None;
-        }
-    }
-    None
-}
-
-fn command_line(pid: u32) -> Option<Vec<String>> {
-    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-    Some(
-        raw.split(|&b| b == 0)
-            .filter(|a| !a.is_empty())
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect(),
-    )
-}
-
-/// The parent process id of `pid` ("self" for this process), from the
-/// fields after the command name in `/proc/PID/stat`.
-fn parent_of(pid: &str) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(1)?.parse().ok()
 }

@@ -26,11 +26,18 @@ use crate::config::{Config, HookMode};
 
 /// Arguments of `irgit doctor`.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Exit status: 0 when git will call irgit as intended, 1 when something \
-    needs fixing (each problem is printed with its fix)."
-)]
-pub struct DoctorArgs {}
+#[command(after_help = "Examples:\n  \
+    irgit doctor                  # in the repository to check (global settings count too)\n  \
+    irgit doctor && git merge x   # merge only when git will call irgit\n  \
+    irgit doctor --fix            # ... and drop stale entries of git's textconv cache\n\n\
+    Exit status: 0 when git will call irgit as intended, 1 when something \
+    needs fixing (each problem is printed with its fix).")]
+pub struct DoctorArgs {
+    /// Drop the entries of git's textconv cache (`irgit install --git-cache`)
+    /// that are stale: fallbacks, older forms, or unused
+    #[arg(long)]
+    pub fix: bool,
+}
 
 pub use super::finding::Finding;
 
@@ -59,7 +66,7 @@ fn problem(what: impl Into<String>, fix: impl Into<String>) -> Finding {
 }
 
 /// Runs `irgit doctor`.
-pub fn run(_args: DoctorArgs, config: Option<&Path>) -> ExitCode {
+pub fn run(args: DoctorArgs, config: Option<&Path>) -> ExitCode {
     let cwd = match std::env::current_dir() {
         Ok(c) => c,
         Err(e) => {
@@ -74,6 +81,17 @@ pub fn run(_args: DoctorArgs, config: Option<&Path>) -> ExitCode {
             cwd.display()
         );
         return ExitCode::from(2);
+    }
+    if args.fix {
+        let settings = settings(
+            &cwd,
+            cmd::worktree_top(&cwd).as_deref(),
+            config,
+            &mut Vec::new(),
+        );
+        for line in fix_git_cache(&cwd, &settings) {
+            println!("{line}");
+        }
     }
     let findings = diagnose(&cwd, config);
     let mut bad = 0;
@@ -115,11 +133,13 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
     let mut out = Vec::new();
     let top = cmd::worktree_top(cwd);
     let config = settings(cwd, top.as_deref(), config, &mut out);
-    let mut programs = check_driver_entries(cwd, &mut out);
+    let mut programs = check_driver_entries(cwd, &config, &mut out);
+    out.extend(check_git_cache(cwd, &config));
     // The optional diff summary (`irgit install --diff-summary`).
     out.extend(crate::git::diff_summary::diagnose(cwd, &mut programs));
     if programs.is_empty() {
-        programs.push((drivers::PROGRAM.to_string(), "the default command".into()));
+        let irgit = drivers::irgit_path().to_string_lossy().into_owned();
+        programs.push((irgit, "the default command".into()));
     }
     for (program, key) in &programs {
         out.push(check_program(program, key));
@@ -131,6 +151,7 @@ pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
         return out;
     };
     out.extend(check_tracked_files(&top));
+    out.extend(check_size_only_changes(&top));
     if !out.iter().any(|f| !f.ok && f.what.contains("not set"))
         && named.iter().any(|d| d.name == drivers::MERGE)
     {
@@ -172,22 +193,77 @@ fn settings(
 
 /// The configured drivers against what `irgit install` writes; returns
 /// the programs they run, each with the key that runs it.
-fn check_driver_entries(cwd: &Path, out: &mut Vec<Finding>) -> Vec<(String, String)> {
+fn check_driver_entries(
+    cwd: &Path,
+    config: &Config,
+    out: &mut Vec<Finding>,
+) -> Vec<(String, String)> {
     let mut programs: Vec<(String, String)> = Vec::new();
-    for (key, want) in drivers::config_entries() {
+    let mut wanted = if uses_git_cache(cwd) {
+        drivers::git_cache_entries(&drivers::canon_form_id(&config.canon))
+    } else {
+        drivers::config_entries()
+    };
+    if cmd::config_get(cwd, &format!("filter.{}.process", drivers::FILTER)).is_some() {
+        wanted.extend(drivers::filter_config_entries());
+    }
+    for (key, want) in wanted {
         let have = cmd::config_get(cwd, &key);
         if let Some(finding) = driver_entry_finding(&key, &want, have.as_deref()) {
             out.push(finding);
         }
-        if key.ends_with(".textconv") || key.ends_with(".driver") {
+        let runs_a_program =
+            key.ends_with(".textconv") || key.ends_with(".driver") || key.ends_with(".process");
+        if runs_a_program {
             if let Some(p) = have.as_deref().and_then(drivers::program_of) {
-                if !programs.iter().any(|(q, _)| q == p) {
-                    programs.push((p.to_string(), key.clone()));
+                if !programs.iter().any(|(q, _)| *q == p) {
+                    programs.push((p, key.clone()));
                 }
             }
         }
     }
     programs
+}
+
+/// Whether `irgit install --git-cache` set this repository up: git's
+/// textconv cache on, under a command that names the form.
+fn uses_git_cache(cwd: &Path) -> bool {
+    let key = |k: &str| cmd::config_get(cwd, &format!("diff.{}.{k}", drivers::DIFF_TEXT));
+    key("cachetextconv").as_deref() == Some("true")
+        && key("textconv").is_some_and(|c| c.starts_with("p=") && c.contains("--canon-version="))
+}
+
+/// Entries of git's textconv cache that git would show although irgit
+/// shows something else now: each a problem `irgit doctor --fix` solves.
+fn check_git_cache(cwd: &Path, config: &Config) -> Vec<Finding> {
+    super::notes_cache::stale_caches(cwd, config)
+        .into_iter()
+        .map(|stale| {
+            problem(
+                format!(
+                    "{} holds {} textconv output(s) of git's cache: {}",
+                    stale.notes_ref, stale.entries, stale.why
+                ),
+                "`irgit doctor --fix` drops them (git fills its cache again as it shows files)",
+            )
+        })
+        .collect()
+}
+
+/// Drops the stale caches `check_git_cache` finds; one line per cache.
+fn fix_git_cache(cwd: &Path, config: &Config) -> Vec<String> {
+    super::notes_cache::stale_caches(cwd, config)
+        .into_iter()
+        .map(
+            |stale| match super::notes_cache::drop_cache(cwd, &stale.notes_ref) {
+                Ok(()) => format!(
+                    "fixed: dropped {} ({} entries)",
+                    stale.notes_ref, stale.entries
+                ),
+                Err(e) => format!("could not drop {}: {e}", stale.notes_ref),
+            },
+        )
+        .collect()
 }
 
 /// What is wrong with configuration `key` set to `have` where irgit
@@ -199,8 +275,21 @@ fn driver_entry_finding(key: &str, want: &str, have: Option<&str>) -> Option<Fin
             "run `irgit install` (or `irgit install --global`)",
         ));
     };
-    if have == want {
+    let runs_a_program =
+        key.ends_with(".textconv") || key.ends_with(".driver") || key.ends_with(".process");
+    let same_shape = runs_a_program && drivers::command_shape(have) == drivers::command_shape(want);
+    if have == want || same_shape {
+        // The same command, maybe running another irgit: `check_program`.
         return None;
+    }
+    if key.ends_with(".textconv") && want.contains("--canon-version=") {
+        return Some(problem(
+            format!(
+                "{key} = {have:?} does not name the form .irgit.yaml gives ({want:?}): git's \
+                 textconv cache shows text of another form"
+            ),
+            "run `irgit install --git-cache` again (git starts a new cache)",
+        ));
     }
     if key.ends_with(".textconv") {
         return Some(problem(
@@ -220,7 +309,8 @@ fn driver_entry_finding(key: &str, want: &str, have: Option<&str>) -> Option<Fin
             "run `irgit install` again (irgit keeps its own cache)",
         ));
     }
-    if want.strip_prefix(have) == Some(LABELS) {
+    if key.ends_with(".driver") && !have.contains(LABELS) && have.contains(" merge %O %A %B %L %P")
+    {
         return Some(note(
             format!(
                 "{key} = {have:?} passes no conflict labels: conflict markers say \
@@ -229,7 +319,7 @@ fn driver_entry_finding(key: &str, want: &str, have: Option<&str>) -> Option<Fin
             "run `irgit install` again to pass git's labels (%S %X %Y)",
         ));
     }
-    if key.ends_with(".driver") || key.ends_with(".recursive") {
+    if !key.ends_with(".cachetextconv") {
         return Some(problem(
             format!("{key} = {have:?}, expected {want:?}"),
             "run `irgit install` again",
@@ -238,19 +328,47 @@ fn driver_entry_finding(key: &str, want: &str, have: Option<&str>) -> Option<Fin
     None
 }
 
-/// Whether `program` (run by configuration `key`) is on PATH and is this irgit.
+/// Whether `program` (run by configuration `key`) is there and is this
+/// irgit. A full path is checked as git will run it, whatever `PATH` says;
+/// a bare name depends on the `PATH` of whatever runs git.
 fn check_program(program: &str, key: &str) -> Finding {
-    let this = format!("irgit {}", env!("CARGO_PKG_VERSION"));
     let Some(path) = cmd::find_program(program) else {
-        return problem(
-            format!(
-                "`{program}` (run by {key}) is not on PATH: git diff fails on IR files and \
-                 git merge silently keeps \"ours\""
-            ),
-            "put irgit on PATH (e.g. `cargo install --path .`) or run `irgit install` from the binary git should use",
-        );
+        // irgit's own commands name a full path and degrade when it is gone.
+        return if program.contains('/') {
+            problem(
+                format!(
+                    "`{program}` (run by {key}) is missing: git shows IR as written and \
+                     merges it line by line"
+                ),
+                "run `irgit install` again with the irgit git should use",
+            )
+        } else {
+            problem(
+                format!(
+                    "`{program}` (run by {key}) is not on PATH: git diff fails on IR files \
+                     and git merge silently keeps \"ours\""
+                ),
+                "put irgit on PATH (e.g. `cargo install --path .`) and run `irgit install` again",
+            )
+        };
     };
-    let version = Command::new(&path)
+    if !program.contains('/') {
+        return note(
+            format!(
+                "{key} runs `{program}` found on PATH ({}): git started from an IDE, cron or \
+                 another shell may not find it",
+                path.display()
+            ),
+            "run `irgit install` again: it writes irgit's full path",
+        );
+    }
+    check_version(&path)
+}
+
+/// Whether the program at `path` answers `--version` as this irgit.
+fn check_version(path: &Path) -> Finding {
+    let this = format!("irgit {}", env!("CARGO_PKG_VERSION"));
+    let version = Command::new(path)
         .arg("--version")
         .stdin(Stdio::null())
         .output()
@@ -261,14 +379,14 @@ fn check_program(program: &str, key: &str) -> Finding {
         Some(v) if v == this => ok(format!("git runs {} ({v})", path.display())),
         Some(v) => problem(
             format!("git runs {} which is {v:?}, not {this:?}", path.display()),
-            "put this irgit first on PATH, or reinstall the one git finds",
+            "run `irgit install` again with the irgit git should use",
         ),
         None => problem(
             format!(
                 "git runs {}, which does not answer `--version` like irgit",
                 path.display()
             ),
-            "put the real irgit first on PATH",
+            "run `irgit install` again with the real irgit",
         ),
     }
 }
@@ -353,9 +471,9 @@ fn check_merge_driver(
             "run `irgit install`, or fix the attribute",
         ));
     };
-    let program = drivers::program_of(&driver).unwrap_or("");
-    let known = programs.iter().any(|(p, _)| p == program);
-    (!known && cmd::find_program(program).is_none()).then(|| {
+    let program = drivers::program_of(&driver).unwrap_or_default();
+    let known = programs.iter().any(|(p, _)| *p == program);
+    (!known && cmd::find_program(&program).is_none()).then(|| {
         problem(
             format!(
                 "merge driver {name:?} runs `{program}`, which is not found: git \
@@ -364,6 +482,22 @@ fn check_merge_driver(
             format!("install `{program}` or fix merge.{name}.driver"),
         )
     })
+}
+
+/// IR files `git status` calls modified only because their size differs
+/// from what git recorded (after git wrote the canonical text into the work
+/// tree); `irgit refresh` clears them.
+fn check_size_only_changes(top: &Path) -> Option<Finding> {
+    let files = super::refresh::phantoms(top).ok()?;
+    let first = files.first()?;
+    Some(note(
+        format!(
+            "{} IR file(s) look modified to `git status` only by their size, e.g. {first}: \
+             their content cleans to what is staged (git diff is empty)",
+            files.len()
+        ),
+        "`irgit refresh` (it stages nothing)",
+    ))
 }
 
 /// Tracked IR files that no irgit diff driver covers.
@@ -469,25 +603,29 @@ fn check_hook(cwd: &Path, top: &Path) -> Finding {
 /// The hook reads attributes from the index: a `.gitattributes` naming
 /// irgit's drivers in the work tree only is not in effect for it yet.
 fn check_staged_attributes(top: &Path, config: &Config) -> Option<Finding> {
-    let probes: Vec<String> = config
+    let patterns: Vec<&String> = config
         .files
         .text
         .iter()
         .chain(&config.files.bitcode)
+        .collect();
+    // A file name each pattern matches, to ask git about (never shown).
+    let probes: Vec<String> = patterns
+        .iter()
         .map(|p| p.replace("**/", "").replace('*', "probe").replace('?', "p"))
         .collect();
     let refs: Vec<&str> = probes.iter().map(String::as_str).collect();
     let ours = |v: &String| v == drivers::DIFF_TEXT || v == drivers::DIFF_BITCODE;
     let worktree = cmd::check_attr(top, "diff", &refs, false).ok()?;
     let index = cmd::check_attr(top, "diff", &refs, true).ok()?;
-    let unseen = refs
+    let unseen = patterns
         .iter()
         .zip(worktree.iter().zip(&index))
         .find(|(_, (w, i))| ours(w) && !ours(i))?;
     Some(note(
         format!(
             "the pre-commit hook reads attributes from the index, where no staged .gitattributes \
-             names irgit's driver for {} yet: it leaves such files as written until then",
+             names irgit's driver for `{}` files yet: it leaves them as written until then",
             unseen.0
         ),
         "`git add .gitattributes` (and commit it)",

@@ -44,6 +44,7 @@ use std::process::ExitCode;
 use super::cmd;
 use super::dialect;
 use super::drivers;
+use super::renamed;
 use crate::canon;
 use crate::comments;
 use crate::config::{Config, Dialect, HookMode, InvalidIrPolicy, LitTests};
@@ -51,11 +52,13 @@ use crate::ir::Session;
 
 /// Arguments of `irgit hook`.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Install with `irgit install --hook`, copy hooks/pre-commit, or use the \
+#[command(after_help = "Examples:\n  \
+    irgit install --hook       # writes .git/hooks/pre-commit, which runs `irgit hook pre-commit`\n  \
+    irgit hook pre-commit      # by hand: canonicalize what is staged now, as `git commit` would\n  \
+    git commit --no-verify     # commit once without the hook\n\n\
+    Install with `irgit install --hook`, copy hooks/pre-commit, or use the \
     pre-commit framework (id: irgit-canonicalize).\n\
-    Exit status: 0 when the commit may proceed, 1 when a staged file is refused, 2 on errors."
-)]
+    Exit status: 0 when the commit may proceed, 1 when a staged file is refused, 2 on errors.")]
 pub struct HookArgs {
     /// Which hook git is running
     #[arg(value_enum)]
@@ -247,11 +250,37 @@ fn planned_updates(
         let blob = repo
             .find_blob(entry.id)
             .map_err(err(&format!("{path}: cannot read the staged blob")))?;
-        if let Outcome::Rewrite(new) = check_file(path, blob.content(), kind, config, report) {
+        let outcome = check_file(path, blob.content(), kind, config, report);
+        if kind == Kind::Text {
+            let stored = match &outcome {
+                Outcome::Rewrite(new) => new.as_slice(),
+                Outcome::Unchanged => blob.content(),
+            };
+            let written = match &outcome {
+                Outcome::Rewrite(_) => Some(blob.content().to_vec()),
+                Outcome::Unchanged => cleaned_work_tree(&workdir.join(path), path, stored, config),
+            };
+            if let Some(note) =
+                written.and_then(|w| renamed::names_note(path, &w, stored, &config.canon))
+            {
+                report.notes.push(note);
+            }
+        }
+        if let Outcome::Rewrite(new) = outcome {
             updates.push((path.clone(), entry, blob.content().to_vec(), new));
         }
     }
     Ok(updates)
+}
+
+/// The work tree file of `path`, when it differs from the `staged` blob
+/// only because the clean filter stored its canonical form on `git add`.
+fn cleaned_work_tree(file: &Path, path: &str, staged: &[u8], config: &Config) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(file).ok()?;
+    if bytes == staged {
+        return None;
+    }
+    (stored_form(path, &bytes, config).as_deref() == Some(staged)).then_some(bytes)
 }
 
 /// Writes `new` as a blob and points `entry` at it; the work tree file too

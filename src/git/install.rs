@@ -4,8 +4,8 @@
 //! ```text
 //! before                         after `irgit install --hook`
 //! .git/config   [core] ...       [core] ...
-//!                                [diff "llvm-ir"] textconv = irgit-textconv ...
-//!                                [merge "llvm-ir"] driver = irgit merge %O %A %B %L %P --base-label %S ...
+//!                                [diff "llvm-ir"] textconv = p='/path/to/irgit-textconv'; ... exec "$p"
+//!                                [merge "llvm-ir"] driver = p='/path/to/irgit'; ... exec "$p" merge %O %A %B ...
 //! .gitattributes *.png binary    *.png binary
 //!                                *.ll diff=llvm-ir merge=llvm-ir
 //!                                *.bc -text diff=llvm-bc -merge
@@ -38,8 +38,11 @@ use crate::config::{Config, FileOptions};
     irgit install --global        # your global git config and ~/.config/git/attributes\n  \
     irgit install --pattern '*.ll' --pattern '*.bc' --pattern 'ir/*.txt'\n  \
     irgit install --diff-summary  # ... and `git diff` shows `irgit diff`'s function summary\n  \
-    irgit install --diff-matched  # ... or `irgit diff --matched` (the new file in the old one's names)\n\n\
-    Running it twice changes nothing; `irgit uninstall` undoes exactly what it did.")]
+    irgit install --diff-matched  # ... or `irgit diff --matched` (the new file in the old one's names)\n  \
+    irgit install --git-cache     # git's own textconv cache instead of irgit's (long histories)\n\n\
+    Running it twice changes nothing; `irgit uninstall` undoes exactly what it did.\n\
+    The hook is installed per repository: after `irgit install --global`, run \
+    `irgit install --hook` inside each repository that should store canonical IR.")]
 pub struct InstallArgs {
     /// Configure git globally (global config file and global attributes file)
     #[arg(long, conflicts_with = "local")]
@@ -48,8 +51,9 @@ pub struct InstallArgs {
     #[arg(long)]
     pub local: bool,
     /// Also install the pre-commit hook that stores canonical IR, and the clean
-    /// filter that makes regenerated identical IR no change (local only)
-    #[arg(long, conflicts_with = "global")]
+    /// filter that makes regenerated identical IR no change (one repository
+    /// at a time: not with --global)
+    #[arg(long)]
     pub hook: bool,
     /// Attribute patterns to register instead of `files:` in .irgit.yaml;
     /// patterns ending in `.bc` get the bitcode driver
@@ -65,10 +69,21 @@ pub struct InstallArgs {
     /// changes show), as git's external diff; `git log -p` keeps textconv
     #[arg(long, conflicts_with = "diff_summary")]
     pub diff_matched: bool,
+    /// Use git's own textconv cache (refs/notes/textconv/*) instead of
+    /// irgit's: a little quicker over long histories, but git keeps what it
+    /// was shown (a fallback too); the command names the form, so after a
+    /// change to the `canon:` settings run this again (`irgit doctor` says so)
+    #[arg(long)]
+    pub git_cache: bool,
 }
 
 /// Arguments of `irgit uninstall`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    irgit uninstall                 # this repository: config, attributes and hook as they were\n  \
+    irgit uninstall --global        # undo `irgit install --global`\n  \
+    irgit uninstall --diff-summary  # only `--diff-summary`: git diff shows the canonical text again\n\n\
+    What you changed after the install (other keys, lines, hooks) stays.")]
 pub struct UninstallArgs {
     /// Undo a global install
     #[arg(long, conflicts_with = "local")]
@@ -253,6 +268,15 @@ pub fn run_install(args: InstallArgs, config: Option<&Path>) -> ExitCode {
 }
 
 fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, String> {
+    if args.global && args.hook {
+        return Err(
+            "--hook works one repository at a time: the hook lives in the repository's \
+            .git/hooks, and what it stores is that project's choice. Run `irgit install --global` \
+            once for the diff and merge drivers, then `irgit install --hook` inside each \
+            repository that should store canonical IR"
+                .into(),
+        );
+    }
     let t = target(args.global)?;
     let settings = load_config(config, &t.cwd)?;
     let files = if args.patterns.is_empty() {
@@ -277,7 +301,7 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
         ));
     }
     let first_install = old_record.is_none();
-    let mut changes = install_config(args, &t, &mut rec, first_install)?;
+    let mut changes = install_config(args, &settings, &t, &mut rec, first_install)?;
     changes.extend(install_attributes(
         args,
         &files,
@@ -298,9 +322,13 @@ fn install(args: &InstallArgs, config: Option<&Path>) -> Result<Vec<String>, Str
     Ok(changes)
 }
 
-/// The configuration entries this install sets.
-fn wanted_entries(args: &InstallArgs) -> Vec<(String, String)> {
-    let mut entries = drivers::config_entries();
+/// The configuration entries this install sets, `settings` naming the form.
+fn wanted_entries(args: &InstallArgs, settings: &Config) -> Vec<(String, String)> {
+    let mut entries = if args.git_cache {
+        drivers::git_cache_entries(&drivers::canon_form_id(&settings.canon))
+    } else {
+        drivers::config_entries()
+    };
     if args.hook {
         entries.extend(drivers::filter_config_entries());
     }
@@ -316,13 +344,14 @@ fn wanted_entries(args: &InstallArgs) -> Vec<(String, String)> {
 /// Sets the git configuration entries, recording what each held before.
 fn install_config(
     args: &InstallArgs,
+    settings: &Config,
     t: &Target,
     rec: &mut Record,
     first_install: bool,
 ) -> Result<Vec<String>, String> {
     let config_now = read_opt(&t.config_file)?;
     let mut changes = Vec::new();
-    for (key, value) in wanted_entries(args) {
+    for (key, value) in wanted_entries(args, settings) {
         let current = cmd::config_get_all(&t.cwd, &t.config_file, &key)?;
         if current.len() == 1 && current[0] == value {
             continue;
@@ -439,6 +468,15 @@ fn install_hook(path: &Path, rec: &mut Record) -> Result<Option<String>, String>
         if bytes == script.as_bytes() {
             return Ok(None);
         }
+        if drivers::is_installed_hook(bytes) {
+            // An earlier install's hook: it now runs this irgit.
+            cmd::write_file_atomically(path, script.as_bytes())?;
+            return Ok(Some(format!(
+                "{}: the pre-commit hook now runs {}",
+                path.display(),
+                drivers::irgit_path().display()
+            )));
+        }
         if String::from_utf8_lossy(bytes).contains(drivers::HOOK_MARKER) {
             return Ok(Some(format!(
                 "{}: already runs `{}`; left as it is",
@@ -545,7 +583,7 @@ fn uninstall(args: &UninstallArgs) -> Result<(Vec<String>, Vec<String>), String>
 /// `Ok(changes)`, or `Err(warning)` when the hook changed since (left alone).
 fn uninstall_hook(h: &HookRecord) -> Result<Result<Vec<String>, String>, String> {
     let ours = std::fs::read(&h.path)
-        .map(|b| b == drivers::hook_script().as_bytes())
+        .map(|b| drivers::is_installed_hook(&b))
         .unwrap_or(false);
     if !ours {
         return Ok(Err(format!(

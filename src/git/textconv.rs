@@ -55,12 +55,66 @@ pub fn run(file: &Path, config: Option<&Path>) {
             let _ = std::io::stdout().write_all(&text);
         }
         Err(why) => {
-            // `why` names the file or the settings file.
-            eprintln!(
-                "irgit textconv: {why}; showing {} unchanged",
-                file.display()
-            );
+            // `why` names the file (by git's temporary path) or the settings file.
+            let name = shown_name(file);
+            if first_fallback_of(&name) {
+                let why = why.replace(&*file.to_string_lossy(), &name);
+                eprintln!("irgit textconv: {why}; showing {name} as written");
+            }
             let _ = std::io::stdout().write_all(&bytes);
+        }
+    }
+}
+
+/// The name of the file git is showing: git hands textconv a temporary copy
+/// (`/tmp/git-blob-Xy12/a.ll`) that keeps only the file's name.
+fn shown_name(file: &Path) -> String {
+    let temporary = file
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|d| d.to_string_lossy().starts_with("git-blob-"));
+    match file.file_name() {
+        Some(name) if temporary => name.to_string_lossy().into_owned(),
+        _ => file.display().to_string(),
+    }
+}
+
+/// Whether to say why file `name` is shown as written: once per file name
+/// and git command (`git log -p` shows every version of a file, each in a
+/// textconv of its own), always when the git command is unknown. A mark in
+/// `.git/irgit/said/<git pid>/` remembers it; marks of finished commands go.
+fn first_fallback_of(name: &str) -> bool {
+    let Some(git) = super::process::calling_git() else {
+        return true;
+    };
+    let Some(said) = super::textconv_cache::cache_dir()
+        .and_then(|cache| cache.parent().map(|irgit| irgit.join("said")))
+    else {
+        return true;
+    };
+    forget_finished_commands(&said);
+    let dir = said.join(git.pid.to_string());
+    let _ = std::fs::create_dir_all(&dir);
+    let mark = dir.join(name.replace('/', "%"));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(mark)
+    {
+        Ok(_) => true,
+        Err(e) => e.kind() != std::io::ErrorKind::AlreadyExists,
+    }
+}
+
+/// Removes the marks of git commands that have ended.
+fn forget_finished_commands(said: &Path) {
+    let Ok(entries) = std::fs::read_dir(said) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let pid = entry.file_name().to_string_lossy().parse::<u32>().ok();
+        if pid.is_some_and(|pid| !super::process::is_running(pid)) {
+            let _ = std::fs::remove_dir_all(entry.path());
         }
     }
 }

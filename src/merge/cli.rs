@@ -23,10 +23,13 @@ use crate::config::{Config, MergeOptions};
 
 /// Arguments of `irgit merge`.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Exit status: 0 clean merge, 1 conflicts (markers written), 2 I/O error.\n\
-    git setup: merge.llvm-ir.driver = irgit merge %O %A %B %L %P --base-label %S --ours-label %X --theirs-label %Y"
-)]
+#[command(after_help = "Examples:\n  \
+    irgit merge base.ll ours.ll theirs.ll -o merged.ll   # three-way merge into merged.ll\n  \
+    irgit merge base.ll ours.ll theirs.ll                # ... written over ours.ll, as git's driver does\n  \
+    irgit merge --style diff3 base.ll ours.ll theirs.ll -o m.ll   # conflicts with the base section\n  \
+    git checkout --conflict=diff3 a.ll                   # re-create a conflict of a merge in that style\n\n\
+    Exit status: 0 clean merge, 1 conflicts (markers written), 2 I/O error.\n\
+    git setup: merge.llvm-ir.driver = irgit merge %O %A %B %L %P --base-label %S --ours-label %X --theirs-label %Y")]
 pub struct MergeArgs {
     /// The common ancestor (%O)
     pub base: PathBuf,
@@ -44,7 +47,7 @@ pub struct MergeArgs {
     pub output: Option<PathBuf>,
     /// Conflict style (default: `git checkout --conflict=STYLE` when that runs
     /// the driver, else `merge.style` in .irgit.yaml, else git's
-    /// `merge.conflictStyle`, else diff3)
+    /// `merge.conflictStyle`, else merge, git's default)
     #[arg(long, value_enum)]
     pub style: Option<Style>,
     /// Give up on the structured merge after this many seconds, then line merge
@@ -115,10 +118,33 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
     match structured_merge(inputs, timeout) {
         Ok((o, bytes)) => write_structured(&o, &bytes, &out_path, &display),
         Err((reason, may_be_clean)) => {
+            let reason = naming_the_side(reason, &args, &display);
             eprintln!("irgit merge: {display}: falling back to a line merge: {reason}");
             fall_back_to_lines(&args, &markers, &out_path, &display, may_be_clean)
         }
     }
+}
+
+/// A reason about one side (`base version: ...`) naming that side's file.
+/// Every side is parsed under one name (`%P`, else ours' file), so LLVM's
+/// message names ours' file for the base and theirs too; outside git
+/// (no `%P`) the file is the one given for that side.
+fn naming_the_side(reason: String, args: &MergeArgs, display: &str) -> String {
+    if args.path.is_some() {
+        return reason;
+    }
+    let sides = [
+        ("base", &args.base),
+        ("ours", &args.ours),
+        ("theirs", &args.theirs),
+    ];
+    for (side, file) in sides {
+        if let Some(rest) = reason.strip_prefix(&format!("{side} version: ")) {
+            let named = rest.replacen(&format!("{display}:"), &format!("{}:", file.display()), 1);
+            return format!("{side} version: {named}");
+        }
+    }
+    reason
 }
 
 /// A merge input's bytes, or a message naming the file.
@@ -254,13 +280,13 @@ fn fall_back_to_lines(
 
 /// The conflict style, from the first that says: the command line, the
 /// `git checkout`/`git restore --conflict=STYLE` that runs the driver,
-/// `.irgit.yaml`, git's `merge.conflictStyle`; else diff3.
+/// `.irgit.yaml`, git's `merge.conflictStyle`; else git's default, merge.
 fn conflict_style(flag: Option<Style>, irgit_yaml: Option<Style>) -> Style {
     use crate::git::conflict_style::{configured, requested_by_checkout};
     flag.or_else(requested_by_checkout)
         .or(irgit_yaml)
         .or_else(|| configured(&std::env::current_dir().ok()?))
-        .unwrap_or_default()
+        .unwrap_or(Style::Merge)
 }
 
 /// A conflict label, or `fallback` when git passed none (an empty `%X` from git < 2.44).

@@ -195,6 +195,12 @@ fn inputs(args: &DiffArgs) -> Result<Inputs, String> {
             ),
             _ => return Err("give one or two revisions before `-- PATH`".into()),
         };
+        if let ([rev], None) = (args.args.as_slice(), &old) {
+            return Err(format!(
+                "{path}: not in {rev} (a path relative to the current directory; \
+                 `irgit diff /dev/null {path}` shows the whole file as added)"
+            ));
+        }
         if old.is_none() && new.is_none() {
             return Err(format!("{path}: in neither revision"));
         }

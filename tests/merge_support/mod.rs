@@ -144,6 +144,8 @@ pub fn merge_as_driver(base: &str, ours: &str, theirs: &str, marker: usize) -> M
         .arg(&b)
         .arg(marker.to_string())
         .arg("src/module.ll")
+        // The cases' Conflict.txt files are written in diff3 style.
+        .args(["--style", "diff3"])
         .output()
         .expect("run irgit merge");
     let elapsed = start.elapsed();
