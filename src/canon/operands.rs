@@ -11,8 +11,8 @@
 //! their structural hash. Swapping a compare mirrors its predicate, so
 //! `icmp sgt a, b` and `icmp slt b, a` print alike.
 
-use super::order::Positions;
 use super::instructions::{is_commutative_binop, is_compare};
+use super::order::Positions;
 use super::signature::{mirrored_predicate, Signatures};
 use crate::ir::{Val, ValKind};
 

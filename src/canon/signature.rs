@@ -36,9 +36,7 @@ use rustc_hash::FxHashMap as HashMap;
 use llvm_sys::LLVMOpcode;
 
 use super::blocks::{BlockKeyCache, Layout};
-use super::instructions::{
-    is_commutative_binop, is_compare, is_output, users_of, OperandLists, Users,
-};
+use super::instructions::{is_commutative_binop, is_output, users_of, OperandLists, Users};
 use crate::hash::StableHasher;
 use crate::ir::content::UnnamedGlobals;
 use crate::ir::{Func, Inst, TypeNames, Val, ValKind};
