@@ -210,7 +210,8 @@ pub fn rename_blocks(m: &IrModule<'_>, seed: u64) {
 
 /// Outputs, leading pads and glued pairs: the canonical form's own rules
 /// (`canon::order`), so a shuffle never moves what the canonical form keeps.
-use irgit::canon::order::{glued_to_previous, is_output, must_lead};
+use irgit::canon::instructions::is_output;
+use irgit::canon::order::{glued_to_previous, must_lead};
 
 /// Reorders independent instructions inside every block (see the module doc
 /// for the constraints).
