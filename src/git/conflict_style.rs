@@ -59,7 +59,7 @@ pub fn configured(cwd: &Path) -> Option<Style> {
 
 /// The command line of the nearest `git` process above this one (git runs
 /// a driver through `sh -c`, which may or may not stay in between).
-fn calling_git_argv() -> Option<Vec<String>> {
+pub(crate) fn calling_git_argv() -> Option<Vec<String>> {
     let mut pid = parent_of("self")?;
     for _ in 0..4 {
         let argv = command_line(pid)?;

@@ -13,5 +13,6 @@ pub mod drivers;
 pub mod filter;
 pub mod hook;
 pub mod install;
+pub mod strategy_option;
 pub mod textconv;
 pub mod textconv_cache;

@@ -25,12 +25,13 @@ use std::borrow::Cow;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::atoms::{Atoms, Renumbering};
+use super::attribute_edits;
 use super::conflict::Chunk;
 use super::locations::Variables;
 use super::matching::{match_function, Matching, Matchings};
 use super::model::{
-    def_name, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref, Side,
-    SideTables,
+    def_name, is_id_byte, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref,
+    Side, SideTables,
 };
 
 /// A stretch of the merged text.
@@ -254,6 +255,35 @@ fn renumbered(o: &SideFunc, s: &SideFunc, so: &Atoms, ss: &Atoms) -> bool {
     same_lines(o, s, |x, y| r.same_line(x, y, so, ss))
 }
 
+/// Whether a module-level line only declares something defined elsewhere
+/// (a function's `declare`, an `external` global).
+fn is_declaration(line: &str) -> bool {
+    line.starts_with("declare ") || (line.starts_with('@') && line.contains(" = external "))
+}
+
+/// Whether a line of `pieces` (either side of a conflict included) names
+/// the global `name` (`@alloc`, not `@alloc2`). One side removes a
+/// declaration the other side's new code calls:
+///
+/// ```text
+/// base: declare ptr @alloc(i32)   ours: + %p = call ptr @alloc(i32 12)   theirs: - declare ptr @alloc(i32)
+/// merged: the call, and the declaration kept
+/// ```
+fn names_global(pieces: &[Piece], name: &str) -> bool {
+    let names = |text: &str| {
+        text.match_indices(name).any(|(at, _)| {
+            let after = text.as_bytes().get(at + name.len()).copied();
+            !after.is_some_and(is_id_byte)
+        })
+    };
+    pieces.iter().any(|piece| match piece {
+        Piece::Text(text) => names(text),
+        Piece::Conflict { ours, base, theirs } => {
+            ours.iter().chain(base).chain(theirs).any(|l| names(l))
+        }
+    })
+}
+
 /// Merges the three parsed canonical modules.
 pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
     merge_with(o, a, b, &[])
@@ -269,9 +299,10 @@ pub fn merge_with(
     renamed: &[(String, String, String)],
 ) -> Merged {
     let to = SideTables::new(Side::Base, o);
-    let ta = SideTables::new(Side::Ours, a);
-    let tb = SideTables::new(Side::Theirs, b);
+    let mut ta = SideTables::new(Side::Ours, a);
+    let mut tb = SideTables::new(Side::Theirs, b);
     let mut nb = Numbering::default();
+    attribute_edits::read_in_place((o, &to), [(a, &mut ta), (b, &mut tb)], &mut nb);
     let mut out = Merged::default();
     let none = |_: &str| -> Option<String> { None };
 
@@ -295,13 +326,20 @@ pub fn merge_with(
         |m: &ModuleText| -> HashMap<String, String> { m.entities.iter().cloned().collect() };
     let (io, ia, ib) = (index(o), index(a), index(b));
     let _ = find;
+    // Declarations one side removed: kept if the merged module still uses them.
+    let mut removed_declarations: Vec<(&str, String)> = Vec::new();
     for k in keys {
         let lo = io.get(k).map(|t| nb.line(&to, t, &none));
         let la = ia.get(k).map(|t| nb.line(&ta, t, &none));
         let lb = ib.get(k).map(|t| nb.line(&tb, t, &none));
         match resolve3(lo.as_ref(), la.as_ref(), lb.as_ref()) {
             Ok(Some(l)) => out.text(l.out.to_string()),
-            Ok(None) => {}
+            Ok(None) => {
+                let kept = la.as_ref().or(lb.as_ref()).filter(|_| lo.is_some());
+                if let Some(line) = kept.filter(|l| is_declaration(&l.out)) {
+                    removed_declarations.push((k, line.out.to_string()));
+                }
+            }
             Err(()) => out.conflict(outs(la.as_ref()), outs(lo.as_ref()), outs(lb.as_ref())),
         }
     }
@@ -443,6 +481,11 @@ pub fn merge_with(
         }
     }
 
+    for (name, line) in removed_declarations {
+        if names_global(&out.pieces, name) {
+            out.text(line);
+        }
+    }
     out.text(String::new());
     for l in nb.definitions(&[(&to, o), (&ta, a), (&tb, b)]) {
         out.text(l);

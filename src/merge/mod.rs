@@ -25,6 +25,7 @@
 pub mod agreement;
 pub mod apply;
 pub mod atoms;
+pub mod attribute_edits;
 pub mod clash;
 pub mod cli;
 pub mod conflict;
@@ -32,6 +33,7 @@ pub mod debug_values;
 pub mod diff;
 pub mod faithful;
 pub mod fallback;
+pub mod favor;
 pub mod isomorphic;
 pub mod lines;
 pub mod llvm_comments;
