@@ -27,11 +27,12 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use super::atoms::{Atoms, Renumbering};
 use super::attribute_edits;
 use super::conflict::Chunk;
+use super::kept_declarations::{is_declaration, names_global};
 use super::locations::Variables;
 use super::matching::{match_function, Matching, Matchings};
 use super::model::{
-    def_name, is_id_byte, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref,
-    Side, SideTables,
+    def_name, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref, Side,
+    SideTables,
 };
 
 /// A stretch of the merged text.
@@ -253,35 +254,6 @@ fn same_lines(o: &SideFunc, s: &SideFunc, mut same: impl FnMut(&str, &str) -> bo
 fn renumbered(o: &SideFunc, s: &SideFunc, so: &Atoms, ss: &Atoms) -> bool {
     let mut r = Renumbering::default();
     same_lines(o, s, |x, y| r.same_line(x, y, so, ss))
-}
-
-/// Whether a module-level line only declares something defined elsewhere
-/// (a function's `declare`, an `external` global).
-fn is_declaration(line: &str) -> bool {
-    line.starts_with("declare ") || (line.starts_with('@') && line.contains(" = external "))
-}
-
-/// Whether a line of `pieces` (either side of a conflict included) names
-/// the global `name` (`@alloc`, not `@alloc2`). One side removes a
-/// declaration the other side's new code calls:
-///
-/// ```text
-/// base: declare ptr @alloc(i32)   ours: + %p = call ptr @alloc(i32 12)   theirs: - declare ptr @alloc(i32)
-/// merged: the call, and the declaration kept
-/// ```
-fn names_global(pieces: &[Piece], name: &str) -> bool {
-    let names = |text: &str| {
-        text.match_indices(name).any(|(at, _)| {
-            let after = text.as_bytes().get(at + name.len()).copied();
-            !after.is_some_and(is_id_byte)
-        })
-    };
-    pieces.iter().any(|piece| match piece {
-        Piece::Text(text) => names(text),
-        Piece::Conflict { ours, base, theirs } => {
-            ours.iter().chain(base).chain(theirs).any(|l| names(l))
-        }
-    })
 }
 
 /// Merges the three parsed canonical modules.

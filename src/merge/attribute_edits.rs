@@ -107,9 +107,39 @@ pub fn edited_in_place(base: &ModuleText, side: &ModuleText) -> BTreeMap<u32, u3
         .collect()
 }
 
+/// The base groups `side` gave a user or took one from: a line both have
+/// that names another group on `side` (by content) than in the base.
+fn regrouped(base: &ModuleText, side: &ModuleText) -> BTreeSet<u32> {
+    let base_group_of: HashMap<&str, u32> = base
+        .attrs
+        .iter()
+        .map(|(&n, content)| (content.as_str(), n))
+        .collect();
+    let side_uses = group_uses(side);
+    let mut out = BTreeSet::new();
+    for (anchor, base_groups) in group_uses(base) {
+        let Some(side_groups) = side_uses.get(&anchor) else {
+            continue;
+        };
+        for (&from, to) in base_groups.iter().zip(side_groups) {
+            let to = side
+                .attrs
+                .get(to)
+                .and_then(|content| base_group_of.get(content.as_str()));
+            if to != Some(&from) {
+                out.insert(from);
+                out.extend(to);
+            }
+        }
+    }
+    out
+}
+
 /// Reads the groups each side edited in place as the base's groups, and
 /// has `numbering` print each with its edited content. A group both sides
-/// edited, differently, is left alone (its users then merge as lines).
+/// edited differently, or one the other side gave a user or took one from
+/// (does the moved function get the new content?), is left alone: its
+/// users then merge as lines.
 pub fn read_in_place(
     base: (&ModuleText, &SideTables),
     sides: [(&ModuleText, &mut SideTables); 2],
@@ -140,8 +170,14 @@ pub fn read_in_place(
             Side::Theirs,
         ),
     ] {
+        if edits.is_empty() {
+            continue;
+        }
+        let moved = regrouped(base_module, other_module);
         for (group, &edited) in edits {
-            if disputed(group, &module.attrs[&edited], other_edits, other_module) {
+            if moved.contains(group)
+                || disputed(group, &module.attrs[&edited], other_edits, other_module)
+            {
                 continue;
             }
             let Some(key) = base_tables.attr_key(*group) else {
@@ -180,6 +216,29 @@ mod tests {
             "declare void @f() #2\ndeclare void @g() #1\nattributes #1 = { nounwind }\nattributes #2 = { cold }\n",
         );
         assert!(edited_in_place(&base, &side).is_empty());
+    }
+
+    #[test]
+    fn a_group_the_other_side_moved_a_user_into_is_not_read_in_place() {
+        let base = module(
+            "declare void @f() #1\ndeclare void @g() #2\nattributes #1 = { nounwind }\nattributes #2 = { cold }\n",
+        );
+        let ours = module(
+            "declare void @f() #1\ndeclare void @g() #3\nattributes #1 = { nounwind }\nattributes #3 = { cold noreturn }\n",
+        );
+        let theirs =
+            module("declare void @f() #2\ndeclare void @g() #2\nattributes #2 = { cold }\n");
+        assert_eq!(edited_in_place(&base, &ours), BTreeMap::from([(2, 3)]));
+        assert_eq!(regrouped(&base, &theirs), BTreeSet::from([1, 2]));
+        let base_tables = SideTables::new(Side::Base, &base);
+        let mut ours_tables = SideTables::new(Side::Ours, &ours);
+        let mut theirs_tables = SideTables::new(Side::Theirs, &theirs);
+        read_in_place(
+            (&base, &base_tables),
+            [(&ours, &mut ours_tables), (&theirs, &mut theirs_tables)],
+            &mut Numbering::default(),
+        );
+        assert_ne!(ours_tables.attr_key(3), base_tables.attr_key(2));
     }
 
     #[test]

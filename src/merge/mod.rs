@@ -35,6 +35,7 @@ pub mod faithful;
 pub mod fallback;
 pub mod favor;
 pub mod isomorphic;
+pub mod kept_declarations;
 pub mod lines;
 pub mod llvm_comments;
 pub mod locations;
@@ -452,12 +453,24 @@ fn in_ours_text(
     // The candidates, in order of preference: git's bytes, ours' text, the
     // canonical form (which drops comments, so only without them).
     let mut candidates: Vec<agreement::Candidate> = git_candidate(git).into_iter().collect();
+    // A declaration theirs removed that the merge kept (ours' new code calls it).
+    let restored = (lm.conflicts == 0)
+        .then(|| kept_declarations::restored(&text, tours, &expected))
+        .flatten();
     candidates.push(agreement::Candidate {
         name: "the line merge in ours' names",
         text,
         conflicts: lm.conflicts,
         canonical: None,
     });
+    if let Some(text) = restored {
+        candidates.push(agreement::Candidate {
+            name: "the line merge in ours' names, with the declarations kept",
+            text,
+            conflicts: 0,
+            canonical: None,
+        });
+    }
     // The line merge's conflicts are debug values both sides changed: the
     // structured merge wrote them as unknown, and so can the line merge.
     if let Some(text) = (lm.conflicts > 0)
