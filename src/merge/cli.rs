@@ -117,6 +117,7 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
     match structured_merge(inputs, timeout) {
         Ok((o, bytes)) => {
             let (o, bytes) = favoring(o, bytes, favor, &markers, &display, ours_is_bitcode);
+            let (o, bytes) = marked_if_unmarked(o, bytes, &args, &markers, ours_is_bitcode);
             write_structured(&o, &bytes, &out_path, &display)
         }
         Err((reason, may_be_clean)) => {
@@ -244,6 +245,34 @@ fn structured_merge(
         Err(mpsc::RecvTimeoutError::Disconnected) => {
             Err(("the structured merge stopped unexpectedly".into(), false))
         }
+    }
+}
+
+/// A result with conflicts but no markers in its text (a clean structured
+/// merge that could not be written in ours' text is shown for review)
+/// gets one conflict over the lines where the files differ: an exit of 1
+/// always leaves markers. (Bitcode is left as it is.)
+fn marked_if_unmarked(
+    mut o: Outcome,
+    bytes: Vec<u8>,
+    args: &MergeArgs,
+    markers: &Markers,
+    ours_is_bitcode: bool,
+) -> (Outcome, Vec<u8>) {
+    let unmarked = !render::has_conflicts(&String::from_utf8_lossy(&bytes), markers);
+    if o.conflicts == 0 || ours_is_bitcode || !unmarked {
+        return (o, bytes);
+    }
+    match marked_over_differences(args, markers) {
+        Some(marked) => {
+            o.notes.push(
+                "the result has no markers to show its conflicts: written as one conflict \
+                 over the lines where the files differ"
+                    .into(),
+            );
+            (o, marked)
+        }
+        None => (o, bytes),
     }
 }
 

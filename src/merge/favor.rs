@@ -14,7 +14,7 @@
 //! >>>>>>> theirs
 //! ```
 
-use super::render::{regions, take_side, Keep, Markers, Region};
+use super::render::{has_conflicts, take_side, Keep, Markers};
 
 /// The name git gives the favoured side's option.
 pub fn option_name(keep: Keep) -> &'static str {
@@ -35,10 +35,7 @@ pub fn resolve(
     as_bitcode: bool,
 ) -> Result<Vec<u8>, String> {
     let text = String::from_utf8_lossy(text);
-    let marked = regions(&text, markers)
-        .iter()
-        .any(|r| matches!(r, Region::Conflict { .. }));
-    if !marked {
+    if !has_conflicts(&text, markers) {
         return Err("the conflicts are not marked in the text".into());
     }
     let resolved = take_side(&text, keep, markers);

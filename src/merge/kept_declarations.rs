@@ -73,7 +73,7 @@ pub fn restored(merged: &str, ours: &str, expected: &str) -> Option<String> {
         let at = ours_lines.iter().position(|l| declared(l) == Some(name))?;
         let next = ours_lines[at + 1..]
             .iter()
-            .find(|l| !l.trim().is_empty() && !declared(l).is_some_and(|n| !has(n)));
+            .find(|l| !l.trim().is_empty() && declared(l).is_none_or(&has));
         let before = next
             .and_then(|n| out.iter().position(|l| l == n))
             .or_else(|| out.iter().position(|l| l.starts_with("define ")))
