@@ -296,11 +296,12 @@ fn inputs_that_are_not_ir_get_a_line_merge() {
     write3(dir.path(), "a\nb\nc\n", "A\nb\nc\n", "a\nb\nC\n");
     let out = run(dir.path(), &["O", "A", "B", "7", "notes.ll"]);
     // The line merge has no conflicts, but its result is not IR LLVM
-    // accepts: never reported clean.
+    // accepts: never reported clean, and never exit 1 without markers (one
+    // conflict over the lines where the files differ).
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("A")).unwrap(),
-        "A\nb\nC\n"
+        "<<<<<<< ours\nA\nb\nc\n||||||| base\na\nb\nc\n=======\na\nb\nC\n>>>>>>> theirs\n"
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

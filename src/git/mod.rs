@@ -19,5 +19,6 @@ pub mod notes_cache;
 pub mod process;
 pub mod refresh;
 pub mod renamed;
+pub mod strategy_option;
 pub mod textconv;
 pub mod textconv_cache;

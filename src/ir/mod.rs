@@ -51,6 +51,7 @@ mod shim {
             sink: extern "C" fn(*mut std::ffi::c_void, *const std::os::raw::c_char, usize),
             ctx: *mut std::ffi::c_void,
         );
+        pub fn irgit_types_missing_from_print(m: LLVMModuleRef) -> *mut std::os::raw::c_char;
     }
 }
 
@@ -261,6 +262,33 @@ fn without_array_lengths(text: &str) -> String {
     out
 }
 
+/// `printed` (a module's text) with the struct type definitions LLVM's
+/// printer left out (`definitions`, one a line) where it prints types: after
+/// the header lines. LLVM omits a named struct that only metadata attached
+/// to a function or global uses, and the text would not parse again:
+///
+/// ```text
+/// declare !types !0 i32 @g(ptr)              %struct.T = type { float, i32 }
+/// !0 = !{i32 0, %struct.T poison}      ──►   declare !types !0 i32 @g(ptr) ...
+/// ```
+fn with_type_definitions(printed: String, definitions: &str) -> String {
+    if definitions.is_empty() {
+        return printed;
+    }
+    // The header (`; ModuleID`, `source_filename`, `target ...`) ends at
+    // the first blank line.
+    let header_end = printed.find("\n\n").map_or(printed.len(), |at| at + 1);
+    let mut out = String::with_capacity(printed.len() + definitions.len() + 2);
+    out.push_str(&printed[..header_end]);
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push('\n');
+    out.push_str(definitions);
+    out.push_str(&printed[header_end..]);
+    out
+}
+
 /// A parsed module. Handles obtained from it live as long as it does.
 pub struct IrModule<'ctx> {
     module: Module<'ctx>,
@@ -301,8 +329,11 @@ impl<'ctx> IrModule<'ctx> {
                 &mut bytes as *mut Vec<u8> as *mut std::ffi::c_void,
             );
         }
-        String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        // SAFETY: the module is alive; the shim returns an LLVM message.
+        let missing = unsafe { take_message(shim::irgit_types_missing_from_print(self.raw())) };
+        with_type_definitions(text, &missing)
     }
 
     /// Runs LLVM's verifier.

@@ -9,10 +9,13 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/TypeFinder.h"
 #include "llvm/IR/ModuleSlotTracker.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace llvm;
 
@@ -170,6 +173,96 @@ void irgit_print_module_to(LLVMModuleRef M,
                            void *Ctx) {
   SinkStream OS(Sink, Ctx);
   unwrap(M)->print(OS, nullptr);
+}
+
+} // extern "C"
+
+namespace {
+// The named struct types reachable from the metadata attached to functions
+// and global variables (`declare !types !0 ...`, `!0 = !{%struct.T poison}`):
+// LLVM's printer looks for types in instructions' attachments and named
+// metadata only, so a type used nowhere else is printed without its
+// definition, and the text does not parse again.
+class AttachedTypes {
+  SmallPtrSet<const Metadata *, 32> SeenNodes;
+  SmallPtrSet<const Value *, 32> SeenValues;
+  SmallPtrSet<Type *, 16> SeenTypes;
+  SmallVector<const Metadata *, 32> Work;
+
+  void addType(Type *T) {
+    SmallVector<Type *, 8> Types{T};
+    while (!Types.empty()) {
+      Type *Next = Types.pop_back_val();
+      if (!SeenTypes.insert(Next).second)
+        continue;
+      auto *Struct = dyn_cast<StructType>(Next);
+      if (Struct && !Struct->isLiteral())
+        Named.push_back(Struct);
+      for (Type *Sub : Next->subtypes())
+        Types.push_back(Sub);
+    }
+  }
+
+  void addValue(const Value *V) {
+    SmallVector<const Value *, 8> Values{V};
+    while (!Values.empty()) {
+      const Value *Next = Values.pop_back_val();
+      if (!SeenValues.insert(Next).second)
+        continue;
+      addType(Next->getType());
+      // A constant's operands (a global is a leaf: its type is printed).
+      if (isa<Constant>(Next) && !isa<GlobalValue>(Next))
+        for (const Use &Operand : cast<Constant>(Next)->operands())
+          Values.push_back(Operand.get());
+    }
+  }
+
+public:
+  SmallVector<StructType *, 4> Named;
+
+  void addNode(const MDNode *Root) {
+    Work.push_back(Root);
+    while (!Work.empty()) {
+      const Metadata *Next = Work.pop_back_val();
+      if (!Next || !SeenNodes.insert(Next).second)
+        continue;
+      if (auto *Wrapped = dyn_cast<ValueAsMetadata>(Next))
+        addValue(Wrapped->getValue());
+      else if (auto *Node = dyn_cast<MDNode>(Next))
+        for (const MDOperand &Operand : Node->operands())
+          Work.push_back(Operand.get());
+    }
+  }
+};
+} // namespace
+
+extern "C" {
+
+// The definitions (`%T = type { ... }`, one a line) of the named struct
+// types that LLVM's printer leaves out of M's text although its metadata
+// uses them (see AttachedTypes); empty for nearly every module. Free with
+// LLVMDisposeMessage.
+char *irgit_types_missing_from_print(LLVMModuleRef M) {
+  AttachedTypes Attached;
+  SmallVector<std::pair<unsigned, MDNode *>, 4> Attachments;
+  for (GlobalObject &Object : unwrap(M)->global_objects()) {
+    Object.getAllMetadata(Attachments);
+    for (auto &Attachment : Attachments)
+      Attached.addNode(Attachment.second);
+  }
+  std::string Out;
+  if (!Attached.Named.empty()) {
+    TypeFinder Printed;
+    Printed.run(*unwrap(M), /*onlyNamed=*/true);
+    SmallPtrSet<StructType *, 16> Known(Printed.begin(), Printed.end());
+    raw_string_ostream OS(Out);
+    for (StructType *Struct : Attached.Named)
+      if (!Known.count(Struct)) {
+        Struct->print(OS);
+        OS << '\n';
+      }
+  }
+  return LLVMCreateMessage(Out.c_str());
 }
 
 } // extern "C"

@@ -25,7 +25,9 @@ use std::borrow::Cow;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::atoms::{Atoms, Renumbering};
+use super::attribute_edits;
 use super::conflict::Chunk;
+use super::kept_declarations::{is_declaration, names_global};
 use super::locations::Variables;
 use super::matching::{match_function, Matching, Matchings};
 use super::model::{
@@ -259,9 +261,10 @@ pub fn merge_with(
     renamed: &[(String, String, String)],
 ) -> Merged {
     let to = SideTables::new(Side::Base, o);
-    let ta = SideTables::new(Side::Ours, a);
-    let tb = SideTables::new(Side::Theirs, b);
+    let mut ta = SideTables::new(Side::Ours, a);
+    let mut tb = SideTables::new(Side::Theirs, b);
     let mut nb = Numbering::default();
+    attribute_edits::read_in_place((o, &to), [(a, &mut ta), (b, &mut tb)], &mut nb);
     let mut out = Merged::default();
     let none = |_: &str| -> Option<String> { None };
 
@@ -285,13 +288,20 @@ pub fn merge_with(
         |m: &ModuleText| -> HashMap<String, String> { m.entities.iter().cloned().collect() };
     let (io, ia, ib) = (index(o), index(a), index(b));
     let _ = find;
+    // Declarations one side removed: kept if the merged module still uses them.
+    let mut removed_declarations: Vec<(&str, String)> = Vec::new();
     for k in keys {
         let lo = io.get(k).map(|t| nb.line(&to, t, &none));
         let la = ia.get(k).map(|t| nb.line(&ta, t, &none));
         let lb = ib.get(k).map(|t| nb.line(&tb, t, &none));
         match resolve3(lo.as_ref(), la.as_ref(), lb.as_ref()) {
             Ok(Some(l)) => out.text(l.out.to_string()),
-            Ok(None) => {}
+            Ok(None) => {
+                let kept = la.as_ref().or(lb.as_ref()).filter(|_| lo.is_some());
+                if let Some(line) = kept.filter(|l| is_declaration(&l.out)) {
+                    removed_declarations.push((k, line.out.to_string()));
+                }
+            }
             Err(()) => out.conflict(outs(la.as_ref()), outs(lo.as_ref()), outs(lb.as_ref())),
         }
     }
@@ -433,6 +443,11 @@ pub fn merge_with(
         }
     }
 
+    for (name, line) in removed_declarations {
+        if names_global(&out.pieces, name) {
+            out.text(line);
+        }
+    }
     out.text(String::new());
     for l in nb.definitions(&[(&to, o), (&ta, a), (&tb, b)]) {
         out.text(l);

@@ -18,6 +18,7 @@
 use super::clash::Clash;
 use super::debug_values;
 use super::disputes;
+use super::kept_declarations;
 use super::git_merge::GitMerge;
 use super::loading::{canonical_of, verifies};
 use super::ours_text::{faithful, llvm_comments, placed, result_in_ours_layout, OursText};
@@ -35,6 +36,9 @@ pub(crate) enum Writer {
     GitResult,
     /// Base and theirs translated into ours' names, merged line by line.
     OursText,
+    /// [`Writer::OursText`] with each declaration theirs removed that the
+    /// merge kept (ours' new code calls it) put back ([`kept_declarations`]).
+    OursTextDeclarationsKept,
     /// [`Writer::OursText`] with the debug values both sides changed
     /// written unknown ([`debug_values`]).
     OursTextUnknownDebugValues,
@@ -54,6 +58,9 @@ impl Writer {
         match self {
             Writer::GitResult => "git merge-file",
             Writer::OursText => "the line merge in ours' names",
+            Writer::OursTextDeclarationsKept => {
+                "the line merge in ours' names, with the declarations kept"
+            }
             Writer::OursTextUnknownDebugValues => {
                 "the line merge with its conflicting debug values unknown"
             }
@@ -65,9 +72,10 @@ impl Writer {
 }
 
 /// The clean writers tried once the result is known to need ours' names.
-const IN_OURS_NAMES: [Writer; 6] = [
+const IN_OURS_NAMES: [Writer; 7] = [
     Writer::GitResult,
     Writer::OursText,
+    Writer::OursTextDeclarationsKept,
     Writer::OursTextUnknownDebugValues,
     Writer::PlacedLines,
     Writer::ResultInOursLayout,
@@ -335,6 +343,19 @@ impl Writers<'_> {
                 conflicts: merged.conflicts,
                 ..clean_text(&merged.text)
             }),
+            Writer::OursTextDeclarationsKept => {
+                let expected = self.structured.canonical.as_deref()?;
+                let text = faithful::renumber(&merged.text);
+                (merged.conflicts == 0)
+                    .then(|| kept_declarations::restored(&text, self.ours, expected))
+                    .flatten()
+                    .map(|text| Candidate {
+                        writer,
+                        text,
+                        conflicts: 0,
+                        canonical: None,
+                    })
+            }
             // The line merge's conflicts are debug values both sides changed:
             // the structured merge wrote them as unknown, and so can the line merge.
             Writer::OursTextUnknownDebugValues => (merged.conflicts > 0)

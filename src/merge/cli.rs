@@ -16,9 +16,9 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use super::fallback::line_merge;
-use super::render::{Markers, Style};
-use super::{merge_bytes, output_bytes, MergeError, Outcome};
+use super::fallback::line_merge_favoring;
+use super::render::{self, Keep, Markers, Style};
+use super::{favor, merge_bytes, output_bytes, MergeError, Outcome};
 use crate::config::{Config, MergeOptions};
 
 /// Arguments of `irgit merge`.
@@ -115,12 +115,68 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
         display: display.clone(),
         markers: markers.clone(),
     };
+    let favor = favored_side(&markers);
+    let ours_is_bitcode = crate::canon::is_bitcode(&inputs.ours);
     match structured_merge(inputs, timeout) {
-        Ok((o, bytes)) => write_structured(&o, &bytes, &out_path, &display),
+        Ok((o, bytes)) => {
+            let (o, bytes) = favoring(o, bytes, favor, &markers, &display, ours_is_bitcode);
+            let (o, bytes) = marked_if_unmarked(o, bytes, &args, &markers, ours_is_bitcode);
+            write_structured(&o, &bytes, &out_path, &display)
+        }
         Err((reason, may_be_clean)) => {
             let reason = naming_the_side(reason, &args, &display);
             eprintln!("irgit merge: {display}: falling back to a line merge: {reason}");
-            fall_back_to_lines(&args, &markers, &out_path, &display, may_be_clean)
+            let fallback = Fallback {
+                may_be_clean,
+                favor,
+            };
+            fall_back_to_lines(&args, &markers, &out_path, &display, fallback)
+        }
+    }
+}
+
+/// The side git's `-X ours` / `-X theirs` favours. Not in the merge of two
+/// merge bases that git runs first in a criss-cross merge (its labels are
+/// git's "Temporary merge branch"es): git favours no side there either.
+fn favored_side(markers: &Markers) -> Option<Keep> {
+    let inner = [&markers.ours, &markers.theirs]
+        .iter()
+        .any(|label| label.starts_with("Temporary merge branch"));
+    if inner {
+        return None;
+    }
+    crate::git::strategy_option::requested_by_git()
+}
+
+/// A result with conflicts, with each resolved to the side `favor` names
+/// (exit 0) when LLVM accepts the result; else unchanged, with a note why.
+fn favoring(
+    mut o: Outcome,
+    bytes: Vec<u8>,
+    favor: Option<Keep>,
+    markers: &Markers,
+    display: &str,
+    as_bitcode: bool,
+) -> (Outcome, Vec<u8>) {
+    let Some(keep) = favor.filter(|_| o.conflicts > 0) else {
+        return (o, bytes);
+    };
+    let option = favor::option_name(keep);
+    match favor::resolve(&bytes, keep, markers, display, as_bitcode) {
+        Ok(resolved) => {
+            o.notes.push(format!(
+                "{} conflict(s) resolved to the side {option} favours",
+                o.conflicts
+            ));
+            o.conflicts = 0;
+            (o, resolved)
+        }
+        Err(why) => {
+            o.notes.push(format!(
+                "{option}: the conflicts are kept: resolved that way the result is not \
+                 valid LLVM IR ({why})"
+            ));
+            (o, bytes)
         }
     }
 }
@@ -218,6 +274,34 @@ fn structured_merge(
     }
 }
 
+/// A result with conflicts but no markers in its text (a clean structured
+/// merge that could not be written in ours' text is shown for review)
+/// gets one conflict over the lines where the files differ: an exit of 1
+/// always leaves markers. (Bitcode is left as it is.)
+fn marked_if_unmarked(
+    mut o: Outcome,
+    bytes: Vec<u8>,
+    args: &MergeArgs,
+    markers: &Markers,
+    ours_is_bitcode: bool,
+) -> (Outcome, Vec<u8>) {
+    let unmarked = !render::has_conflicts(&String::from_utf8_lossy(&bytes), markers);
+    if o.conflicts == 0 || ours_is_bitcode || !unmarked {
+        return (o, bytes);
+    }
+    match marked_over_differences(args, markers) {
+        Some(marked) => {
+            o.notes.push(
+                "the result has no markers to show its conflicts: written as one conflict \
+                 over the lines where the files differ"
+                    .into(),
+            );
+            (o, marked)
+        }
+        None => (o, bytes),
+    }
+}
+
 /// Writes the structured merge's result; exit 1 when it has conflicts.
 fn write_structured(o: &Outcome, bytes: &[u8], out_path: &Path, display: &str) -> ExitCode {
     if let Err(e) = std::fs::write(out_path, bytes) {
@@ -237,16 +321,31 @@ fn write_structured(o: &Outcome, bytes: &[u8], out_path: &Path, display: &str) -
     ExitCode::SUCCESS
 }
 
+/// How the line merge that stands in for the structured one may end.
+struct Fallback {
+    /// Whether a result without conflicts may be clean (only when the
+    /// inputs themselves were the problem, not the structured merge).
+    may_be_clean: bool,
+    /// The side `-X ours` / `-X theirs` favours.
+    favor: Option<Keep>,
+}
+
 /// The line merge, when the structured one could not decide. Clean only
-/// when it has no conflicts, `may_be_clean`, and LLVM accepts the result.
+/// when it has no conflicts, `may_be_clean` (or a side is favoured), and
+/// LLVM accepts the result.
 fn fall_back_to_lines(
     args: &MergeArgs,
     markers: &Markers,
     out_path: &Path,
     display: &str,
-    may_be_clean: bool,
+    fallback: Fallback,
 ) -> ExitCode {
-    let lm = match line_merge(&args.base, &args.ours, &args.theirs, markers) {
+    let Fallback {
+        may_be_clean,
+        favor,
+    } = fallback;
+    let merged = line_merge_favoring(&args.base, &args.ours, &args.theirs, markers, favor);
+    let lm = match merged {
         Ok(lm) => lm,
         Err(e) => {
             eprintln!("irgit merge: {display}: {e}; keeping ours");
@@ -256,26 +355,49 @@ fn fall_back_to_lines(
             return ExitCode::from(1);
         }
     };
-    if let Err(e) = std::fs::write(out_path, &lm.text) {
+    let verdict = if !lm.clean {
+        Ok(())
+    } else if may_be_clean || favor.is_some() {
+        verify_ir(&lm.text, display)
+    } else {
+        Err("the structured merge did not finish".to_string())
+    };
+    let text = match &verdict {
+        Err(why) => {
+            eprintln!(
+                "irgit merge: {display}: the line merge has no conflicts, but its result \
+                 cannot be called clean ({why}); written as one conflict over the lines \
+                 where the files differ"
+            );
+            marked_over_differences(args, markers).unwrap_or(lm.text)
+        }
+        Ok(()) => lm.text,
+    };
+    if let Err(e) = std::fs::write(out_path, &text) {
         eprintln!(
             "irgit merge: {display}: cannot write {}: {e}",
             out_path.display()
         );
         return ExitCode::from(2);
     }
-    if !(lm.clean && may_be_clean) {
-        return ExitCode::from(1);
+    match (lm.clean, verdict) {
+        (true, Ok(())) => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
     }
-    match verify_ir(&lm.text, display) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(why) => {
-            eprintln!(
-                "irgit merge: {display}: the line merge has no conflicts, but the \
-                 result is not valid LLVM IR ({why}); reporting a conflict"
-            );
-            ExitCode::from(1)
-        }
-    }
+}
+
+/// One conflict over the lines where the three inputs differ: what an exit
+/// of 1 writes when the line merge has no markers to show (never a file
+/// without markers that `git add` would take as resolved). `None` when an
+/// input cannot be read again.
+fn marked_over_differences(args: &MergeArgs, markers: &Markers) -> Option<Vec<u8>> {
+    let text = |p: &Path| {
+        std::fs::read(p)
+            .ok()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
+    let (base, ours, theirs) = (text(&args.base)?, text(&args.ours)?, text(&args.theirs)?);
+    Some(render::narrowed_hunk(&ours, &base, &theirs, markers).into_bytes())
 }
 
 /// The conflict style, from the first that says: the command line, the

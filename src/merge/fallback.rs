@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::render::{Markers, Style};
+use super::render::{Keep, Markers, Style};
 
 /// Result of a line merge: the text and whether it had conflicts.
 pub struct LineMerge {
@@ -25,8 +25,25 @@ pub fn line_merge(
     theirs: &Path,
     m: &Markers,
 ) -> Result<LineMerge, String> {
+    line_merge_favoring(base, ours, theirs, m, None)
+}
+
+/// [`line_merge`], with each conflict resolved to `favor`'s side when it
+/// is set (`git merge-file --ours` / `--theirs`, for `-X ours` / `-X theirs`).
+pub fn line_merge_favoring(
+    base: &Path,
+    ours: &Path,
+    theirs: &Path,
+    m: &Markers,
+    favor: Option<Keep>,
+) -> Result<LineMerge, String> {
     let mut cmd = Command::new("git");
     cmd.arg("merge-file").arg("-p");
+    match favor {
+        Some(Keep::Ours) => cmd.arg("--ours"),
+        Some(Keep::Theirs) => cmd.arg("--theirs"),
+        None => &mut cmd,
+    };
     match m.style {
         Style::Diff3 => cmd.arg("--diff3"),
         Style::Zdiff3 => cmd.arg("--zdiff3"),

@@ -30,6 +30,7 @@
 
 pub(crate) mod apply;
 pub(crate) mod atoms;
+pub(crate) mod attribute_edits;
 pub(crate) mod choose;
 pub(crate) mod clash;
 pub mod cli;
@@ -38,8 +39,10 @@ pub(crate) mod debug_values;
 pub(crate) mod diff;
 pub(crate) mod disputes;
 pub(crate) mod fallback;
+pub(crate) mod favor;
 pub(crate) mod git_merge;
 pub(crate) mod isomorphic;
+pub(crate) mod kept_declarations;
 pub(crate) mod loading;
 pub(crate) mod locations;
 pub mod matching;

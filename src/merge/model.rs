@@ -348,6 +348,12 @@ impl SideTables {
     pub fn attr_key(&self, n: u32) -> Option<u64> {
         self.attr_key.get(&n).copied()
     }
+
+    /// Reads attribute group `#n` as the group whose content key is `key`:
+    /// a group this side edited in place ([`super::attribute_edits`]).
+    pub fn read_attr_as(&mut self, n: u32, key: u64) {
+        self.attr_key.insert(n, key);
+    }
 }
 
 /// Allocates the metadata and attribute numbers of the merged module.
@@ -357,6 +363,9 @@ pub struct Numbering {
     meta_src: Vec<(Side, u32)>,
     attrs: HashMap<u64, u32>,
     attr_src: Vec<(Side, u32)>,
+    /// The group that gives its content to the groups of a content key
+    /// (an edit in place, [`Numbering::print_attr_from`]).
+    attr_content: HashMap<u64, (Side, u32)>,
 }
 
 impl Numbering {
@@ -381,8 +390,15 @@ impl Numbering {
         }
         let x = self.attr_src.len() as u32;
         self.attrs.insert(k, x);
-        self.attr_src.push((t.side, n));
+        let source = self.attr_content.get(&k).copied();
+        self.attr_src.push(source.unwrap_or((t.side, n)));
         x
+    }
+
+    /// Prints the attribute groups of content key `key` with the content of
+    /// `side`'s group `#n` (a group that side edited in place).
+    pub fn print_attr_from(&mut self, key: u64, side: Side, n: u32) {
+        self.attr_content.insert(key, (side, n));
     }
 
     /// Builds a [`Line`] from `text`, renaming locals through `local`

@@ -203,6 +203,13 @@ pub fn regions<'a>(text: &'a str, m: &Markers) -> Vec<Region<'a>> {
     out
 }
 
+/// Whether `text` has a conflict marked with markers of `m.size`.
+pub fn has_conflicts(text: &str, m: &Markers) -> bool {
+    regions(text, m)
+        .iter()
+        .any(|r| matches!(r, Region::Conflict { .. }))
+}
+
 /// A rendered text with every conflict resolved to one side's section
 /// (markers of `m.size`, any style).
 pub fn take_side(text: &str, keep: Keep, m: &Markers) -> String {
