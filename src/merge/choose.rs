@@ -18,8 +18,8 @@
 use super::clash::Clash;
 use super::debug_values;
 use super::disputes;
-use super::kept_declarations;
 use super::git_merge::GitMerge;
+use super::kept_declarations;
 use super::loading::{canonical_of, verifies};
 use super::ours_text::{faithful, llvm_comments, placed, result_in_ours_layout, OursText};
 use super::outcome::{debug_dump, MergeError, Outcome};

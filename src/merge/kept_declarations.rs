@@ -11,7 +11,7 @@
 //! merged: declare ptr @alloc(i32)  +  @make, with its call
 //! ```
 
-use super::apply::Piece;
+use super::render::Piece;
 use super::model::{function_name, is_id_byte};
 
 /// Whether a module-level line only declares something defined elsewhere
