@@ -301,7 +301,8 @@ fn inputs_that_are_not_ir_get_a_line_merge() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("A")).unwrap(),
-        "<<<<<<< ours\nA\nb\nc\n||||||| base\na\nb\nc\n=======\na\nb\nC\n>>>>>>> theirs\n"
+        "<<<<<<< ours\nA\nb\nc\n=======\na\nb\nC\n>>>>>>> theirs\n",
+        "one conflict in git's default style (merge)"
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
