@@ -547,38 +547,46 @@ fn merge_function<'a>(
     }
     local.text("}".into());
 
-    if local.conflicts == 0 {
-        // Every local the merged body uses must be defined exactly once
-        // (a `%name` no side defines is a type).
-        let is_local = |r: &str| [so, sa, sb].iter().any(|s| s.names.contains(r));
-        let mut defs: HashSet<&str> = HashSet::with_capacity_and_hasher(
-            merged_lines.len() + labels.len(),
-            Default::default(),
-        );
-        defs.extend(labels.iter().copied());
-        for r in local_refs_str(&header.out) {
-            if r.starts_with("arg") {
-                defs.insert(r);
-            }
-        }
-        let mut ok = true;
-        for l in &merged_lines {
-            if let Some(d) = def_name(&l.out) {
-                ok &= defs.insert(d);
-            }
-        }
-        for l in &merged_lines {
-            scan_refs(&l.out, |_, _, r| {
-                if let Ref::Local(r) = r {
-                    ok &= defs.contains(r) || !is_local(r);
-                }
-            });
-        }
-        if !ok {
-            let mut whole = Merged::default();
-            whole.conflict(func_text(sa), func_text(so), func_text(sb));
-            return Err(whole);
-        }
+    if local.conflicts == 0
+        && !defines_each_local_once(header, &labels, &merged_lines, [so, sa, sb])
+    {
+        let mut whole = Merged::default();
+        whole.conflict(func_text(sa), func_text(so), func_text(sb));
+        return Err(whole);
     }
     Ok(local)
+}
+
+/// Whether the merged body defines every local it uses exactly once: its
+/// labels, the header's arguments and each instruction's result (a `%name`
+/// no side defines is a type).
+fn defines_each_local_once(
+    header: &Line<'_>,
+    labels: &[&str],
+    merged_lines: &[Line<'_>],
+    sides: [&SideFunc<'_>; 3],
+) -> bool {
+    let is_local = |r: &str| sides.iter().any(|s| s.names.contains(r));
+    let mut defs: HashSet<&str> =
+        HashSet::with_capacity_and_hasher(merged_lines.len() + labels.len(), Default::default());
+    defs.extend(labels.iter().copied());
+    for r in local_refs_str(&header.out) {
+        if r.starts_with("arg") {
+            defs.insert(r);
+        }
+    }
+    let mut ok = true;
+    for l in merged_lines {
+        if let Some(d) = def_name(&l.out) {
+            ok &= defs.insert(d);
+        }
+    }
+    for l in merged_lines {
+        scan_refs(&l.out, |_, _, r| {
+            if let Ref::Local(r) = r {
+                ok &= defs.contains(r) || !is_local(r);
+            }
+        });
+    }
+    ok
 }
