@@ -350,19 +350,7 @@ pub(super) fn base_hashes(
         .enumerate()
         .map(|(i, a)| (a, i))
         .collect();
-    let mut insts: Vec<Inst> = Vec::new();
-    let mut block_index: Vec<u32> = Vec::new();
-    for (bi, b) in blocks.iter().enumerate() {
-        for inst in b.iter_instructions() {
-            insts.push(inst);
-            block_index.push(bi as u32);
-        }
-    }
-    let index: HashMap<Val, usize> = insts
-        .iter()
-        .enumerate()
-        .map(|(i, inst)| (inst.val(), i))
-        .collect();
+    let (insts, block_index, index) = instructions_of(blocks);
 
     let mut leaf: HashMap<Val, u64> = HashMap::default();
     let mut types = match rules {
@@ -393,23 +381,7 @@ pub(super) fn base_hashes(
     };
     for inst in &insts {
         let op = inst.opcode();
-        let mut h = StableHasher::new()
-            .str(inst.opcode_name())
-            .str(&cx.types.of(inst.val()));
-        if let Some(t) = cx.types.allocated(*inst) {
-            h = h.str(&t);
-        }
-        if let Some(t) = cx.types.gep_source(*inst) {
-            h = h.str(&t);
-        }
-        for i in inst.aggregate_indices() {
-            h = h.u64(i as u64);
-        }
-        if rules == BaseRules::Canonical {
-            attributes.clear();
-            inst.write_local_attributes(&mut attributes);
-            h = h.str(&attributes);
-        }
+        let mut h = own_hash(*inst, &mut *cx.types, rules, &mut attributes);
         descriptors.clear();
         if op == LLVMOpcode::LLVMPHI {
             // pairs (value, block), sorted by block so incoming order is irrelevant
@@ -452,6 +424,54 @@ pub(super) fn base_hashes(
         blocks: block_index,
         voids,
     }
+}
+
+/// The instructions of `blocks` in order, the block index of each, and
+/// each one's index by value.
+fn instructions_of(blocks: &[crate::ir::Block]) -> (Vec<Inst>, Vec<u32>, HashMap<Val, usize>) {
+    let mut insts: Vec<Inst> = Vec::new();
+    let mut block_index: Vec<u32> = Vec::new();
+    for (bi, b) in blocks.iter().enumerate() {
+        for inst in b.iter_instructions() {
+            insts.push(inst);
+            block_index.push(bi as u32);
+        }
+    }
+    let index: HashMap<Val, usize> = insts
+        .iter()
+        .enumerate()
+        .map(|(i, inst)| (inst.val(), i))
+        .collect();
+    (insts, block_index, index)
+}
+
+/// An instruction's hash from its own parts, before its operands: opcode
+/// name, types, aggregate indices and (in the canonical form) its
+/// attributes. `attributes` is scratch space.
+fn own_hash(
+    inst: Inst,
+    types: &mut TypeNames,
+    rules: BaseRules,
+    attributes: &mut String,
+) -> StableHasher {
+    let mut h = StableHasher::new()
+        .str(inst.opcode_name())
+        .str(&types.of(inst.val()));
+    if let Some(t) = types.allocated(inst) {
+        h = h.str(&t);
+    }
+    if let Some(t) = types.gep_source(inst) {
+        h = h.str(&t);
+    }
+    for i in inst.aggregate_indices() {
+        h = h.u64(i as u64);
+    }
+    if rules == BaseRules::Canonical {
+        attributes.clear();
+        inst.write_local_attributes(attributes);
+        h = h.str(attributes);
+    }
+    h
 }
 
 /// What describing an operand needs.
@@ -544,61 +564,10 @@ fn refine(
         let before = full.clone();
         full = match step {
             Step::Down => refine_down(&full, &colliding, based, &mut down_seen),
-            Step::Block => {
-                // Only groups that span several blocks: where all copies sit
-                // in one block, its identity separates nothing and would only
-                // tie their names to that block's other contents.
-                let mut first_block: HashMap<u64, u64> = HashMap::default();
-                let mut spans: HashMap<u64, bool> = HashMap::default();
-                for &i in &colliding {
-                    let b = *first_block.entry(full[i]).or_insert(block_of[i]);
-                    *spans.entry(full[i]).or_insert(false) |= b != block_of[i];
-                }
-                let mut next = full.clone();
-                for &i in colliding.iter().filter(|&&i| spans[&full[i]]) {
-                    next[i] = StableHasher::new()
-                        .u64(full[i])
-                        .str("block")
-                        .u64(block_of[i])
-                        .finish();
-                }
-                next
-            }
-            Step::Anchor => {
-                let mut next = full.clone();
-                let mut rank: HashMap<u64, u64> = HashMap::default();
-                for &i in &colliding {
-                    if is_output(insts[i]) {
-                        let r = rank.entry(full[i]).or_insert(0);
-                        if *r == 0 {
-                            *r += 1;
-                            continue;
-                        }
-                        next[i] = StableHasher::new()
-                            .u64(full[i])
-                            .str("anchor")
-                            .u64(*r)
-                            .finish();
-                        *r += 1;
-                    }
-                }
-                next
-            }
+            Step::Block => refine_by_block(&full, &colliding, block_of),
+            Step::Anchor => refine_by_anchor(&full, &colliding, insts),
             Step::UserShapes | Step::Up => {
-                // Only where operands cannot help any more: collisions whose
-                // instruction operands are all unique already (allocas, say).
-                // The others wait for their operands to separate.
-                let set: rustc_hash::FxHashSet<usize> = colliding.iter().copied().collect();
-                let stuck: Vec<usize> = colliding
-                    .iter()
-                    .copied()
-                    .filter(|&i| {
-                        operands
-                            .of(i)
-                            .iter()
-                            .all(|o| !matches!(o, Ok(j) if set.contains(j)))
-                    })
-                    .collect();
+                let stuck = stuck_on_operands(&colliding, operands);
                 let targets = if stuck.is_empty() { &colliding } else { &stuck };
                 if step == Step::Up {
                     refine_up(&full, targets, users)
@@ -629,6 +598,68 @@ fn refine(
         };
     }
     full
+}
+
+/// Colliding values told apart by their block, only in groups that span
+/// several blocks: where all copies sit in one block, its identity
+/// separates nothing and would only tie their names to that block's other
+/// contents.
+fn refine_by_block(full: &[u64], colliding: &[usize], block_of: &[u64]) -> Vec<u64> {
+    let mut first_block: HashMap<u64, u64> = HashMap::default();
+    let mut spans: HashMap<u64, bool> = HashMap::default();
+    for &i in colliding {
+        let b = *first_block.entry(full[i]).or_insert(block_of[i]);
+        *spans.entry(full[i]).or_insert(false) |= b != block_of[i];
+    }
+    let mut next = full.to_vec();
+    for &i in colliding.iter().filter(|&&i| spans[&full[i]]) {
+        next[i] = StableHasher::new()
+            .u64(full[i])
+            .str("block")
+            .u64(block_of[i])
+            .finish();
+    }
+    next
+}
+
+/// Colliding outputs told apart by their rank among the outputs alike; the
+/// first keeps its hash.
+fn refine_by_anchor(full: &[u64], colliding: &[usize], insts: &[Inst]) -> Vec<u64> {
+    let mut next = full.to_vec();
+    let mut rank: HashMap<u64, u64> = HashMap::default();
+    for &i in colliding {
+        if is_output(insts[i]) {
+            let r = rank.entry(full[i]).or_insert(0);
+            if *r == 0 {
+                *r += 1;
+                continue;
+            }
+            next[i] = StableHasher::new()
+                .u64(full[i])
+                .str("anchor")
+                .u64(*r)
+                .finish();
+            *r += 1;
+        }
+    }
+    next
+}
+
+/// The colliding values whose instruction operands are all unique already
+/// (allocas, say): only there can users help; the others wait for their
+/// operands to separate.
+fn stuck_on_operands(colliding: &[usize], operands: &OperandLists) -> Vec<usize> {
+    let set: rustc_hash::FxHashSet<usize> = colliding.iter().copied().collect();
+    colliding
+        .iter()
+        .copied()
+        .filter(|&i| {
+            operands
+                .of(i)
+                .iter()
+                .all(|o| !matches!(o, Ok(j) if set.contains(j)))
+        })
+        .collect()
 }
 
 /// Undoes a step for the groups it did not split: a step that tells
