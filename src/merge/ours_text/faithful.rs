@@ -732,18 +732,9 @@ fn attribute_translation(
     let mut attr_map = HashMap::default();
     for n in attrs {
         if let Some(k) = tables.attr_key(n) {
-            let out = match index.attr_by_key.get(&k) {
-                Some(&o) => o,
-                None => match fresh.attrs.get(&k) {
-                    Some(&o) => o,
-                    None => {
-                        let o = fresh.next_attr;
-                        fresh.next_attr += 1;
-                        fresh.attrs.insert(k, o);
-                        o
-                    }
-                },
-            };
+            let known = index.attr_by_key.get(&k).copied();
+            let out =
+                known.unwrap_or_else(|| fresh_number(&mut fresh.attrs, &mut fresh.next_attr, k));
             attr_map.insert(n, out);
         }
     }
@@ -764,22 +755,26 @@ fn metadata_translation(
             let o = ordinal.entry(k).or_default();
             let id = (k, *o);
             *o += 1;
-            let out = match index.meta_by_key.get(&id) {
-                Some(&m) => m,
-                None => match fresh.metas.get(&id) {
-                    Some(&m) => m,
-                    None => {
-                        let m = fresh.next_meta;
-                        fresh.next_meta += 1;
-                        fresh.metas.insert(id, m);
-                        m
-                    }
-                },
-            };
+            let known = index.meta_by_key.get(&id).copied();
+            let out =
+                known.unwrap_or_else(|| fresh_number(&mut fresh.metas, &mut fresh.next_meta, id));
             meta_map.insert(n, out);
         }
     }
     meta_map
+}
+
+/// The number ours' text gives `key` where ours has no such item: the one
+/// given to it before, else the next free one.
+fn fresh_number<K: std::hash::Hash + Eq>(
+    given: &mut HashMap<K, u32>,
+    next: &mut u32,
+    key: K,
+) -> u32 {
+    *given.entry(key).or_insert_with(|| {
+        *next += 1;
+        *next - 1
+    })
 }
 
 /// A reference token in code: its sigil and the name after it (quotes kept).
