@@ -224,174 +224,237 @@ fn block_order(
         .enumerate()
         .map(|(i, inst)| (inst.val(), i))
         .collect();
-
-    // Roles. The fixed head: PHIs, then the instruction that must lead the
-    // block (an EH pad), then, in the entry block, the leading allocas.
-    // Both members of a glued pair are outputs.
-    let glued: Vec<bool> = insts.iter().map(|&i| glued_to_previous(i)).collect();
-    let mut roles = Vec::with_capacity(n);
-    let mut free = Vec::with_capacity(n);
-    let mut head = true;
-    let mut led = false;
-    let mut segment = 0;
-    for (k, &inst) in insts.iter().enumerate() {
-        let op = inst.opcode();
-        let output = op != LLVMOpcode::LLVMPHI && is_output(inst);
-        free.push(op != LLVMOpcode::LLVMPHI && !output && !glued[k]);
-        let fixed = op == LLVMOpcode::LLVMPHI
-            || (!led && must_lead(inst))
-            || (is_entry && op == LLVMOpcode::LLVMAlloca);
-        let role = if head && fixed && !inst.is_terminator() {
-            led |= op != LLVMOpcode::LLVMPHI;
-            Role::Fixed
-        } else {
-            head = false;
-            if glued[k] || glued.get(k + 1) == Some(&true) || output {
-                segment += 1;
-                Role::Output
-            } else if inst.may_read_memory() {
-                Role::Reader { segment }
-            } else {
-                Role::Pure
-            }
-        };
-        roles.push(role);
-    }
-    let floating = |i: usize| matches!(roles[i], Role::Reader { .. } | Role::Pure);
-
-    // Same-block floating operands of each instruction, in operand order.
-    let mut deps = Deps {
-        flat: Vec::with_capacity(n * 2),
-        start: Vec::with_capacity(n + 1),
-        stack: Vec::new(),
-    };
-    deps.start.push(0);
-    for inst in &insts {
-        deps.flat.extend(
-            inst.iter_operands()
-                .filter_map(|v| local.get(&v).copied())
-                .filter(|&j| floating(j)),
-        );
-        deps.start.push(deps.flat.len());
-    }
-    let outputs: Vec<usize> = (0..n).filter(|&i| roles[i] == Role::Output).collect();
-
-    // Unconstrained walk: the rank at which each instruction is first reached.
-    let mut rank: Vec<usize> = vec![usize::MAX; n];
-    {
-        let mut seen = vec![false; n];
-        let mut counter = 0;
-        for &o in &outputs {
-            walk(o, &mut deps, &mut seen, &mut |i| {
-                rank[i] = counter;
-                counter += 1;
-            });
-        }
-    }
-
-    let segments = outputs.len();
-    let mut readers: Vec<Vec<usize>> = vec![Vec::new(); segments + 1];
-    let mut leftovers = Vec::new();
-    for i in 0..n {
-        match roles[i] {
-            Role::Reader { segment } => readers[segment.min(segments)].push(i),
-            Role::Pure if rank[i] == usize::MAX => leftovers.push(i),
-            _ => {}
-        }
-    }
+    let roles = BlockRoles::of(&insts, is_entry);
+    let mut deps = Deps::floating_operands(&insts, &local, &roles.role);
+    let outputs: Vec<usize> = (0..n).filter(|&i| roles.role[i] == Role::Output).collect();
+    let rank = walk_ranks(&outputs, &mut deps);
+    let (readers, leftovers) = roles.readers_and_leftovers(&rank, outputs.len());
 
     // The constrained walk.
-    let mut placed = vec![false; n];
-    let mut order = Vec::with_capacity(n);
-    // PHIs first, sorted by structural hash (their order carries no meaning),
-    // then the entry block's leading allocas in their own order.
-    let mut phis: Vec<usize> = (0..n)
-        .filter(|&i| roles[i] == Role::Fixed && insts[i].opcode() == LLVMOpcode::LLVMPHI)
-        .collect();
-    phis.sort_by_key(|&i| (sigs.of(insts[i]), i));
-    let allocas =
-        (0..n).filter(|&i| roles[i] == Role::Fixed && insts[i].opcode() != LLVMOpcode::LLVMPHI);
-    for i in phis.into_iter().chain(allocas) {
-        placed[i] = true;
-        order.push(i);
-    }
-    // Instructions placed by a flush (readers at the end of their segment,
-    // leftovers before the terminator) are sorted by walk rank, then hash,
-    // then where their operands were placed: ties are structurally
-    // interchangeable, and ordering them by their operands keeps each
-    // pairing of definition and use the same whatever the input order was.
-    // (The input position is the very last resort.)
-    let earlier = before.len();
-    // local_pos[i]: where instruction i sits in `order`, kept in step lazily.
-    let mut local_pos = vec![usize::MAX; n];
-    let mut synced = 0;
+    let mut placement = Placement::new(n);
+    placement.fixed_head(&insts, &roles.role, sigs);
+    let flush = Flush {
+        insts: &insts,
+        local: &local,
+        rank: &rank,
+        sigs,
+        before,
+    };
     // Outputs glued together are placed as one unit: the operands of all
     // members, then the readers of their segments (and, for the unit that
     // ends the block, the leftovers) go before its first member.
-    let mut units: Vec<std::ops::Range<usize>> = Vec::new();
-    for (k, &o) in outputs.iter().enumerate() {
-        match units.last_mut() {
-            Some(u) if glued[o] => u.end = k + 1,
-            _ => units.push(k..k + 1),
-        }
-    }
+    let units = glued_units(&outputs, &roles.glued);
     let last_unit = units.len().saturating_sub(1);
     for (u, unit) in units.into_iter().enumerate() {
-        for &m in &outputs[unit.clone()] {
-            walk_operands_then(m, &mut deps, &mut placed, &mut order);
+        for &member in &outputs[unit.clone()] {
+            walk_operands_then(
+                member,
+                &mut deps,
+                &mut placement.placed,
+                &mut placement.order,
+            );
         }
-        let flushes = readers[unit.clone()]
+        let groups = readers[unit.clone()]
             .iter()
             .chain((u == last_unit).then_some(&leftovers));
-        for group in flushes {
-            for (p, &i) in order.iter().enumerate().skip(synced) {
-                local_pos[i] = p;
-            }
-            synced = order.len();
-            // Sorted by (rank, hash, operand places, index); the places are
-            // only worked out where rank and hash tie.
-            let mut keyed: Vec<(PlaceKey, usize)> = group
-                .iter()
-                .filter(|&&i| !placed[i])
-                .map(|&i| ((rank[i], sigs.order_key(insts[i].val())), i))
-                .collect();
-            keyed.sort_unstable();
-            let places = |i: usize| -> Vec<(usize, u64)> {
-                insts[i]
-                    .iter_operands()
-                    .map(|v| {
-                        let place = match local.get(&v) {
-                            Some(&j) if local_pos[j] != usize::MAX => earlier + local_pos[j],
-                            Some(_) => usize::MAX,
-                            None => before.get(&v).copied().unwrap_or(usize::MAX),
-                        };
-                        (place, sigs.operand_hash(v))
-                    })
-                    .collect()
-            };
-            for tie in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
-                if tie.len() > 1 {
-                    tie.sort_by_cached_key(|&(_, i)| (places(i), i));
-                }
-            }
-            for (_, i) in keyed {
-                walk_root(i, &mut deps, &mut placed, &mut order);
-            }
+        for group in groups {
+            placement.flush(group, &flush, &mut deps);
         }
-        for &o in &outputs[unit] {
-            placed[o] = true;
-            order.push(o);
+        for &member in &outputs[unit] {
+            placement.placed[member] = true;
+            placement.order.push(member);
         }
     }
     // Anything left (a block without outputs cannot verify, but be total).
     for i in 0..n {
-        if !placed[i] {
-            walk_root(i, &mut deps, &mut placed, &mut order);
+        if !placement.placed[i] {
+            walk_root(i, &mut deps, &mut placement.placed, &mut placement.order);
         }
     }
+    let order = placement.order;
     debug_assert_eq!(order.len(), n);
-    let free_in_order = order.iter().map(|&i| free[i]).collect();
+    let free_in_order = order.iter().map(|&i| roles.free[i]).collect();
     (order.into_iter().map(|i| insts[i]).collect(), free_in_order)
+}
+
+/// What each instruction of a block may do in the ordering.
+struct BlockRoles {
+    role: Vec<Role>,
+    /// No PHI, no output, not glued to its predecessor.
+    free: Vec<bool>,
+    /// Glued to the previous instruction.
+    glued: Vec<bool>,
+}
+
+impl BlockRoles {
+    /// The fixed head: PHIs, then the instruction that must lead the block
+    /// (an EH pad), then, in the entry block, the leading allocas. Both
+    /// members of a glued pair are outputs.
+    fn of(insts: &[Inst], is_entry: bool) -> BlockRoles {
+        let glued: Vec<bool> = insts.iter().map(|&i| glued_to_previous(i)).collect();
+        let mut role = Vec::with_capacity(insts.len());
+        let mut free = Vec::with_capacity(insts.len());
+        let mut head = true;
+        let mut led = false;
+        let mut segment = 0;
+        for (k, &inst) in insts.iter().enumerate() {
+            let op = inst.opcode();
+            let output = op != LLVMOpcode::LLVMPHI && is_output(inst);
+            free.push(op != LLVMOpcode::LLVMPHI && !output && !glued[k]);
+            let fixed = op == LLVMOpcode::LLVMPHI
+                || (!led && must_lead(inst))
+                || (is_entry && op == LLVMOpcode::LLVMAlloca);
+            role.push(if head && fixed && !inst.is_terminator() {
+                led |= op != LLVMOpcode::LLVMPHI;
+                Role::Fixed
+            } else {
+                head = false;
+                if glued[k] || glued.get(k + 1) == Some(&true) || output {
+                    segment += 1;
+                    Role::Output
+                } else if inst.may_read_memory() {
+                    Role::Reader { segment }
+                } else {
+                    Role::Pure
+                }
+            });
+        }
+        BlockRoles { role, free, glued }
+    }
+
+    /// The readers of each segment (the last one holding any past the last
+    /// output), and the pure instructions no output reaches.
+    fn readers_and_leftovers(
+        &self,
+        rank: &[usize],
+        segments: usize,
+    ) -> (Vec<Vec<usize>>, Vec<usize>) {
+        let mut readers: Vec<Vec<usize>> = vec![Vec::new(); segments + 1];
+        let mut leftovers = Vec::new();
+        for (i, role) in self.role.iter().enumerate() {
+            match *role {
+                Role::Reader { segment } => readers[segment.min(segments)].push(i),
+                Role::Pure if rank[i] == usize::MAX => leftovers.push(i),
+                _ => {}
+            }
+        }
+        (readers, leftovers)
+    }
+}
+
+/// The unconstrained walk: the rank at which each instruction is first
+/// reached from the outputs' operands (`usize::MAX`: never).
+fn walk_ranks(outputs: &[usize], deps: &mut Deps) -> Vec<usize> {
+    let n = deps.start.len() - 1;
+    let mut rank = vec![usize::MAX; n];
+    let mut seen = vec![false; n];
+    let mut counter = 0;
+    for &output in outputs {
+        walk(output, deps, &mut seen, &mut |i| {
+            rank[i] = counter;
+            counter += 1;
+        });
+    }
+    rank
+}
+
+/// The outputs in runs glued together, as ranges of indexes into `outputs`.
+fn glued_units(outputs: &[usize], glued: &[bool]) -> Vec<std::ops::Range<usize>> {
+    let mut units: Vec<std::ops::Range<usize>> = Vec::new();
+    for (k, &output) in outputs.iter().enumerate() {
+        match units.last_mut() {
+            Some(unit) if glued[output] => unit.end = k + 1,
+            _ => units.push(k..k + 1),
+        }
+    }
+    units
+}
+
+/// What a flush of floating instructions sorts by.
+struct Flush<'b> {
+    insts: &'b [Inst],
+    local: &'b HashMap<Val, usize>,
+    rank: &'b [usize],
+    sigs: &'b Signatures,
+    /// Where the values of earlier blocks were placed.
+    before: &'b Positions,
+}
+
+/// The block's order as it is built.
+struct Placement {
+    placed: Vec<bool>,
+    order: Vec<usize>,
+    /// Where instruction i sits in `order`, kept in step lazily.
+    local_pos: Vec<usize>,
+    synced: usize,
+}
+
+impl Placement {
+    fn new(n: usize) -> Placement {
+        Placement {
+            placed: vec![false; n],
+            order: Vec::with_capacity(n),
+            local_pos: vec![usize::MAX; n],
+            synced: 0,
+        }
+    }
+
+    /// PHIs first, sorted by structural hash (their order carries no
+    /// meaning), then the entry block's leading allocas in their own order.
+    fn fixed_head(&mut self, insts: &[Inst], roles: &[Role], sigs: &Signatures) {
+        let fixed = |i: &usize| roles[*i] == Role::Fixed;
+        let is_phi = |i: &usize| insts[*i].opcode() == LLVMOpcode::LLVMPHI;
+        let mut phis: Vec<usize> = (0..insts.len()).filter(fixed).filter(is_phi).collect();
+        phis.sort_by_key(|&i| (sigs.of(insts[i]), i));
+        let allocas = (0..insts.len()).filter(fixed).filter(|i| !is_phi(i));
+        for i in phis.into_iter().chain(allocas) {
+            self.placed[i] = true;
+            self.order.push(i);
+        }
+    }
+
+    /// Places the unplaced instructions of `group` (readers at the end of
+    /// their segment, leftovers before the terminator), sorted by walk
+    /// rank, then hash, then where their operands were placed: ties are
+    /// structurally interchangeable, and ordering them by their operands
+    /// keeps each pairing of definition and use the same whatever the input
+    /// order was. (The input position is the very last resort.)
+    fn flush(&mut self, group: &[usize], by: &Flush, deps: &mut Deps) {
+        for (p, &i) in self.order.iter().enumerate().skip(self.synced) {
+            self.local_pos[i] = p;
+        }
+        self.synced = self.order.len();
+        // Sorted by (rank, hash, operand places, index); the places are
+        // only worked out where rank and hash tie.
+        let mut keyed: Vec<(PlaceKey, usize)> = group
+            .iter()
+            .filter(|&&i| !self.placed[i])
+            .map(|&i| ((by.rank[i], by.sigs.order_key(by.insts[i].val())), i))
+            .collect();
+        keyed.sort_unstable();
+        let earlier = by.before.len();
+        let places = |i: usize| -> Vec<(usize, u64)> {
+            by.insts[i]
+                .iter_operands()
+                .map(|v| {
+                    let place = match by.local.get(&v) {
+                        Some(&j) if self.local_pos[j] != usize::MAX => earlier + self.local_pos[j],
+                        Some(_) => usize::MAX,
+                        None => by.before.get(&v).copied().unwrap_or(usize::MAX),
+                    };
+                    (place, by.sigs.operand_hash(v))
+                })
+                .collect()
+        };
+        for tie in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
+            if tie.len() > 1 {
+                tie.sort_by_cached_key(|&(_, i)| (places(i), i));
+            }
+        }
+        for (_, i) in keyed {
+            walk_root(i, deps, &mut self.placed, &mut self.order);
+        }
+    }
 }
 
 /// Each instruction's same-block floating operands (flattened, one slice
@@ -403,6 +466,27 @@ struct Deps {
 }
 
 impl Deps {
+    /// The same-block floating operands of each instruction, in operand
+    /// order.
+    fn floating_operands(insts: &[Inst], local: &HashMap<Val, usize>, roles: &[Role]) -> Deps {
+        let floating = |i: usize| matches!(roles[i], Role::Reader { .. } | Role::Pure);
+        let mut deps = Deps {
+            flat: Vec::with_capacity(insts.len() * 2),
+            start: Vec::with_capacity(insts.len() + 1),
+            stack: Vec::new(),
+        };
+        deps.start.push(0);
+        for inst in insts {
+            deps.flat.extend(
+                inst.iter_operands()
+                    .filter_map(|v| local.get(&v).copied())
+                    .filter(|&j| floating(j)),
+            );
+            deps.start.push(deps.flat.len());
+        }
+        deps
+    }
+
     fn of(&self, i: usize) -> &[usize] {
         &self.flat[self.start[i]..self.start[i + 1]]
     }

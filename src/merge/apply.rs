@@ -255,187 +255,240 @@ pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
 /// function the two sides renamed differently: it becomes one conflict of
 /// the whole function (ours' and theirs' new functions shown there).
 pub fn merge_with(
-    o: &ModuleText,
-    a: &ModuleText,
-    b: &ModuleText,
+    base: &ModuleText,
+    ours: &ModuleText,
+    theirs: &ModuleText,
     renamed: &[(String, String, String)],
 ) -> Merged {
-    let to = SideTables::new(Side::Base, o);
-    let mut ta = SideTables::new(Side::Ours, a);
-    let mut tb = SideTables::new(Side::Theirs, b);
-    let mut nb = Numbering::default();
-    attribute_edits::read_in_place((o, &to), [(a, &mut ta), (b, &mut tb)], &mut nb);
-    let mut out = Merged::default();
-    let none = |_: &str| -> Option<String> { None };
-
-    // Module-level entities, in base order then additions.
-    let mut keys: Vec<&str> = Vec::new();
-    let mut seen = HashSet::default();
-    for m in [o, a, b] {
-        for (k, _) in &m.entities {
-            if seen.insert(k.as_str()) {
-                keys.push(k);
-            }
-        }
-    }
-    let find = |m: &ModuleText, k: &str| {
-        m.entities
-            .iter()
-            .find(|(x, _)| x == k)
-            .map(|(_, t)| t.clone())
-    };
-    let index =
-        |m: &ModuleText| -> HashMap<String, String> { m.entities.iter().cloned().collect() };
-    let (io, ia, ib) = (index(o), index(a), index(b));
-    let _ = find;
-    // Declarations one side removed: kept if the merged module still uses them.
-    let mut removed_declarations: Vec<(&str, String)> = Vec::new();
-    for k in keys {
-        let lo = io.get(k).map(|t| nb.line(&to, t, &none));
-        let la = ia.get(k).map(|t| nb.line(&ta, t, &none));
-        let lb = ib.get(k).map(|t| nb.line(&tb, t, &none));
-        match resolve3(lo.as_ref(), la.as_ref(), lb.as_ref()) {
-            Ok(Some(l)) => out.text(l.out.to_string()),
-            Ok(None) => {
-                let kept = la.as_ref().or(lb.as_ref()).filter(|_| lo.is_some());
-                if let Some(line) = kept.filter(|l| is_declaration(&l.out)) {
-                    removed_declarations.push((k, line.out.to_string()));
-                }
-            }
-            Err(()) => out.conflict(outs(la.as_ref()), outs(lo.as_ref()), outs(lb.as_ref())),
-        }
-    }
-
-    // Functions by name.
-    let mut names: Vec<&str> = Vec::new();
-    let mut seen = HashSet::default();
-    for m in [o, a, b] {
-        for f in &m.funcs {
-            if seen.insert(f.name.as_str()) {
-                names.push(&f.name);
-            }
-        }
-    }
-    let index_of = |m: &ModuleText| -> HashMap<String, usize> {
-        m.funcs
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.name.clone(), i))
-            .collect()
-    };
-    let indexes = [index_of(o), index_of(a), index_of(b)];
-    let get = |m: &'_ ModuleText, n: &str| {
-        let k = if std::ptr::eq(m, o) {
-            0
-        } else if std::ptr::eq(m, a) {
-            1
-        } else {
-            2
-        };
-        indexes[k].get(n).copied()
-    };
-    // Match every function of each side to the base's, the two sides in parallel.
-    let match_side = |side: &ModuleText| -> HashMap<usize, Matching> {
-        side.funcs
-            .iter()
-            .enumerate()
-            .filter_map(|(i, f)| {
-                let fo = &o.funcs[get(o, &f.name)?];
-                Some((i, match_function(fo, f)))
-            })
-            .collect()
-    };
-    let (match_a, match_b) = std::thread::scope(|scope| {
-        let h = scope.spawn(|| match_side(a));
-        let mb = match_side(b);
-        (
-            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            mb,
-        )
-    });
-    let vars = Variables::new([(o, &to), (a, &ta), (b, &tb)]);
-    let grouped: [std::cell::OnceCell<Atoms>; 3] = Default::default();
-    let models = [(o, &to), (a, &ta), (b, &tb)];
-    let atoms = |k: usize| grouped[k].get_or_init(|| Atoms::new(models[k].0, models[k].1));
+    let mut merge = ModuleMerge::new([base, ours, theirs]);
+    let removed_declarations = merge.module_entities();
+    let [match_ours, match_theirs] = merge.match_functions();
+    let variables = Variables::new(merge.versions());
     let renamed_to: HashSet<&str> = renamed
         .iter()
         .flat_map(|(_, x, y)| [x.as_str(), y.as_str()])
         .collect();
-    for name in names {
+    for name in merge.function_names() {
         if renamed_to.contains(name) {
             continue;
         }
-        out.text(String::new());
-        if let Some((_, x, y)) = renamed.iter().find(|r| r.0 == name) {
-            let text = |m: &ModuleText, t: &SideTables, nb: &mut Numbering, n: &str| {
-                get(m, n)
-                    .map(|i| func_text(&rewrite_side(&m.funcs[i], None, t, nb, "", "")))
-                    .unwrap_or_default()
-            };
-            let (fa, fo, fb) = (
-                text(a, &ta, &mut nb, x),
-                text(o, &to, &mut nb, name),
-                text(b, &tb, &mut nb, y),
-            );
-            out.conflict(fa, fo, fb);
+        merge.out.text(String::new());
+        if let Some((_, in_ours, in_theirs)) = renamed.iter().find(|r| r.0 == name) {
+            merge.renamed_apart(name, in_ours, in_theirs);
             continue;
         }
-        let (po, pa, pb) = (get(o, name), get(a, name), get(b, name));
-        let Some(po) = po else {
-            let sa = pa.map(|i| rewrite_side(&a.funcs[i], None, &ta, &mut nb, "", ""));
-            let sb = pb.map(|i| rewrite_side(&b.funcs[i], None, &tb, &mut nb, "", ""));
-            match (sa, sb) {
-                (Some(x), Some(y)) => {
-                    if unchanged(&x, &y) {
-                        out.text(func_text(&x).join("\n"));
-                    } else {
-                        out.conflict(func_text(&x), Vec::new(), func_text(&y));
+        let matchings = [
+            merge.position(OURS, name).and_then(|i| match_ours.get(&i)),
+            merge
+                .position(THEIRS, name)
+                .and_then(|i| match_theirs.get(&i)),
+        ];
+        merge.function(name, matchings, &variables);
+    }
+    merge.finish(removed_declarations, [match_ours, match_theirs])
+}
+
+const BASE: usize = 0;
+const OURS: usize = 1;
+const THEIRS: usize = 2;
+
+/// The state of one module-wide merge: the three versions (base, ours,
+/// theirs), their tables, the numbering shared by their rewritten lines and
+/// the merged pieces so far.
+struct ModuleMerge<'m> {
+    modules: [&'m ModuleText; 3],
+    tables: [SideTables; 3],
+    numbering: Numbering,
+    out: Merged,
+    /// Each version's function index by name.
+    positions: [HashMap<&'m str, usize>; 3],
+    /// Each version's grouped locations, built on first use.
+    atoms: [std::cell::OnceCell<Atoms>; 3],
+}
+
+impl<'m> ModuleMerge<'m> {
+    fn new(modules: [&'m ModuleText; 3]) -> Self {
+        let [base, ours, theirs] = modules;
+        let base_tables = SideTables::new(Side::Base, base);
+        let mut ours_tables = SideTables::new(Side::Ours, ours);
+        let mut theirs_tables = SideTables::new(Side::Theirs, theirs);
+        let mut numbering = Numbering::default();
+        attribute_edits::read_in_place(
+            (base, &base_tables),
+            [(ours, &mut ours_tables), (theirs, &mut theirs_tables)],
+            &mut numbering,
+        );
+        let positions = modules.map(|m| {
+            m.funcs
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.name.as_str(), i))
+                .collect()
+        });
+        ModuleMerge {
+            modules,
+            tables: [base_tables, ours_tables, theirs_tables],
+            numbering,
+            out: Merged::default(),
+            positions,
+            atoms: Default::default(),
+        }
+    }
+
+    fn versions(&self) -> [(&'m ModuleText, &SideTables); 3] {
+        [0, 1, 2].map(|k| (self.modules[k], &self.tables[k]))
+    }
+
+    fn position(&self, version: usize, name: &str) -> Option<usize> {
+        self.positions[version].get(name).copied()
+    }
+
+    fn atoms(&self, version: usize) -> &Atoms {
+        self.atoms[version].get_or_init(|| Atoms::new(self.modules[version], &self.tables[version]))
+    }
+
+    /// Merges the module-level entities by key, in base order then
+    /// additions. Returns the declarations one side removed, to keep if the
+    /// merged module still uses them.
+    fn module_entities(&mut self) -> Vec<(&'m str, String)> {
+        let none = |_: &str| -> Option<String> { None };
+        let indexes: [HashMap<&str, &str>; 3] = self.modules.map(|m| {
+            m.entities
+                .iter()
+                .map(|(k, t)| (k.as_str(), t.as_str()))
+                .collect()
+        });
+        let mut removed_declarations = Vec::new();
+        for key in first_seen(
+            self.modules
+                .map(|m| m.entities.iter().map(|(k, _)| k.as_str())),
+        ) {
+            let [base, ours, theirs] = [BASE, OURS, THEIRS].map(|k| {
+                indexes[k]
+                    .get(key)
+                    .map(|t| self.numbering.line(&self.tables[k], t, &none))
+            });
+            match resolve3(base.as_ref(), ours.as_ref(), theirs.as_ref()) {
+                Ok(Some(line)) => self.out.text(line.out.to_string()),
+                Ok(None) => {
+                    let kept = ours.as_ref().or(theirs.as_ref()).filter(|_| base.is_some());
+                    if let Some(line) = kept.filter(|l| is_declaration(&l.out)) {
+                        removed_declarations.push((key, line.out.to_string()));
                     }
                 }
-                (Some(x), None) | (None, Some(x)) => out.text(func_text(&x).join("\n")),
-                (None, None) => {}
+                Err(()) => self.out.conflict(
+                    outs(ours.as_ref()),
+                    outs(base.as_ref()),
+                    outs(theirs.as_ref()),
+                ),
             }
-            continue;
+        }
+        removed_declarations
+    }
+
+    /// Every function name of the three versions, in base order then
+    /// additions.
+    fn function_names(&self) -> Vec<&'m str> {
+        first_seen(
+            self.modules
+                .map(|m| m.funcs.iter().map(|f| f.name.as_str())),
+        )
+    }
+
+    /// Matches every function of ours and of theirs to the base's, the two
+    /// sides in parallel.
+    fn match_functions(&self) -> [HashMap<usize, Matching>; 2] {
+        let (modules, base_positions) = (&self.modules, &self.positions[BASE]);
+        let match_side = |version: usize| -> HashMap<usize, Matching> {
+            modules[version]
+                .funcs
+                .iter()
+                .enumerate()
+                .filter_map(|(i, f)| {
+                    let in_base = &modules[BASE].funcs[*base_positions.get(f.name.as_str())?];
+                    Some((i, match_function(in_base, f)))
+                })
+                .collect()
         };
-        let fo = &o.funcs[po];
-        let so = rewrite_side(fo, None, &to, &mut nb, "", "");
-        let ma = pa.and_then(|i| match_a.get(&i).cloned());
-        let mb = pb.and_then(|i| match_b.get(&i).cloned());
-        let sa = pa.map(|i| rewrite_side(&a.funcs[i], ma.as_ref(), &ta, &mut nb, "l.", ""));
-        let sb = pb.map(|i| rewrite_side(&b.funcs[i], mb.as_ref(), &tb, &mut nb, "r.", ""));
-        match (sa, sb) {
+        std::thread::scope(|scope| {
+            let ours = scope.spawn(|| match_side(OURS));
+            let theirs = match_side(THEIRS);
+            [
+                ours.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                theirs,
+            ]
+        })
+    }
+
+    /// `version`'s function `name` rewritten into the base's names.
+    fn rewritten(
+        &mut self,
+        version: usize,
+        name: &str,
+        matching: Option<&Matching>,
+        prefixes: (&str, &str),
+    ) -> Option<SideFunc<'m>> {
+        let function = &self.modules[version].funcs[self.position(version, name)?];
+        let (block_prefix, value_prefix) = prefixes;
+        Some(rewrite_side(
+            function,
+            matching,
+            &self.tables[version],
+            &mut self.numbering,
+            block_prefix,
+            value_prefix,
+        ))
+    }
+
+    /// A base function the two sides renamed differently: one conflict of
+    /// the whole function, ours' and theirs' new functions shown there.
+    fn renamed_apart(&mut self, name: &str, in_ours: &str, in_theirs: &str) {
+        let mut text = |version: usize, name: &str| {
+            self.rewritten(version, name, None, ("", ""))
+                .map(|f| func_text(&f))
+                .unwrap_or_default()
+        };
+        let (ours, base, theirs) = (
+            text(OURS, in_ours),
+            text(BASE, name),
+            text(THEIRS, in_theirs),
+        );
+        self.out.conflict(ours, base, theirs);
+    }
+
+    /// Merges function `name`, `matchings` ours' and theirs' matching to the
+    /// base's function.
+    fn function(&mut self, name: &str, matchings: [Option<&Matching>; 2], vars: &Variables) {
+        let [ours_matching, theirs_matching] = matchings;
+        let Some(base) = self.rewritten(BASE, name, None, ("", "")) else {
+            let ours = self.rewritten(OURS, name, None, ("", ""));
+            let theirs = self.rewritten(THEIRS, name, None, ("", ""));
+            return self.added(ours, theirs);
+        };
+        let ours = self.rewritten(OURS, name, ours_matching, ("l.", ""));
+        let theirs = self.rewritten(THEIRS, name, theirs_matching, ("r.", ""));
+        match (ours, theirs) {
             (None, None) => {}
-            (Some(s), None) | (None, Some(s)) => {
-                let ours_removed = pa.is_none();
-                let kept = if ours_removed { 2 } else { 1 };
-                // A side that only renumbered atom groups changed nothing
-                // the removal would lose.
-                if !unchanged(&so, &s) && !renumbered(&so, &s, atoms(0), atoms(kept)) {
-                    let (x, y) = if ours_removed {
-                        (Vec::new(), func_text(&s))
-                    } else {
-                        (func_text(&s), Vec::new())
-                    };
-                    out.conflict(x, func_text(&so), y);
-                }
-            }
-            (Some(sa), Some(sb)) => {
+            (Some(kept), None) => self.removed_on_one_side(&base, &kept, OURS),
+            (None, Some(kept)) => self.removed_on_one_side(&base, &kept, THEIRS),
+            (Some(ours), Some(theirs)) => {
                 // New values keep their canonical names, so both sides adding
                 // the same instruction at one place is one change. Two
                 // different additions can share a name, though: then retry
                 // with theirs' new values renamed apart.
-                match merge_function(&so, &sa, &sb, &vars) {
-                    Ok(local) => out.absorb(local),
+                match merge_function(&base, &ours, &theirs, vars) {
+                    Ok(local) => self.out.absorb(local),
                     Err(first) => {
-                        let fb = &b.funcs[pb.unwrap()];
-                        let sb2 = rewrite_side(fb, mb.as_ref(), &tb, &mut nb, "r.", "r.");
-                        let fa = &a.funcs[pa.unwrap()];
-                        let sa2 = rewrite_side(fa, ma.as_ref(), &ta, &mut nb, "l.", "l.");
-                        match merge_function(&so, &sa, &sb2, &vars)
-                            .or_else(|_| merge_function(&so, &sa2, &sb2, &vars))
+                        let theirs_apart =
+                            self.rewritten(THEIRS, name, theirs_matching, ("r.", "r."));
+                        let ours_apart = self.rewritten(OURS, name, ours_matching, ("l.", "l."));
+                        let (ours_apart, theirs_apart) =
+                            (ours_apart.unwrap(), theirs_apart.unwrap());
+                        match merge_function(&base, &ours, &theirs_apart, vars)
+                            .or_else(|_| merge_function(&base, &ours_apart, &theirs_apart, vars))
                         {
-                            Ok(local) => out.absorb(local),
-                            Err(_) => out.absorb(first),
+                            Ok(local) => self.out.absorb(local),
+                            Err(_) => self.out.absorb(first),
                         }
                     }
                 }
@@ -443,22 +496,82 @@ pub fn merge_with(
         }
     }
 
-    for (name, line) in removed_declarations {
-        if names_global(&out.pieces, name) {
-            out.text(line);
+    /// A function the base lacks, added by one side or both.
+    fn added(&mut self, ours: Option<SideFunc>, theirs: Option<SideFunc>) {
+        match (ours, theirs) {
+            (Some(ours), Some(theirs)) => {
+                if unchanged(&ours, &theirs) {
+                    self.out.text(func_text(&ours).join("\n"));
+                } else {
+                    self.out
+                        .conflict(func_text(&ours), Vec::new(), func_text(&theirs));
+                }
+            }
+            (Some(one), None) | (None, Some(one)) => self.out.text(func_text(&one).join("\n")),
+            (None, None) => {}
         }
     }
-    out.text(String::new());
-    for l in nb.definitions(&[(&to, o), (&ta, a), (&tb, b)]) {
-        out.text(l);
+
+    /// A function one side removed and `kept_by` kept as `kept`: a conflict
+    /// unless the keeping side changed nothing the removal would lose (a
+    /// side that only renumbered atom groups changed nothing).
+    fn removed_on_one_side(&mut self, base: &SideFunc, kept: &SideFunc, kept_by: usize) {
+        if unchanged(base, kept) || renumbered(base, kept, self.atoms(BASE), self.atoms(kept_by)) {
+            return;
+        }
+        let (ours, theirs) = if kept_by == OURS {
+            (func_text(kept), Vec::new())
+        } else {
+            (Vec::new(), func_text(kept))
+        };
+        self.out.conflict(ours, func_text(base), theirs);
     }
-    let by_name = |side: &ModuleText, m: HashMap<usize, Matching>| -> Matchings {
-        m.into_iter()
-            .map(|(i, x)| (side.funcs[i].name.clone(), x))
-            .collect()
-    };
-    out.matched = [by_name(a, match_a), by_name(b, match_b)];
-    out
+
+    /// Appends the removed declarations still named, then the definitions
+    /// of the numbered entities the merged lines use.
+    fn finish(
+        mut self,
+        removed_declarations: Vec<(&str, String)>,
+        matched: [HashMap<usize, Matching>; 2],
+    ) -> Merged {
+        for (name, line) in removed_declarations {
+            if names_global(&self.out.pieces, name) {
+                self.out.text(line);
+            }
+        }
+        self.out.text(String::new());
+        let [base, ours, theirs] = &self.tables;
+        let [base_module, ours_module, theirs_module] = self.modules;
+        for line in self.numbering.definitions(&[
+            (base, base_module),
+            (ours, ours_module),
+            (theirs, theirs_module),
+        ]) {
+            self.out.text(line);
+        }
+        let [ours_matched, theirs_matched] = matched;
+        let by_name = |side: &ModuleText, m: HashMap<usize, Matching>| -> Matchings {
+            m.into_iter()
+                .map(|(i, x)| (side.funcs[i].name.clone(), x))
+                .collect()
+        };
+        self.out.matched = [
+            by_name(ours_module, ours_matched),
+            by_name(theirs_module, theirs_matched),
+        ];
+        self.out
+    }
+}
+
+/// The distinct keys of three versions, in the order first seen: the base's,
+/// then ours' additions, then theirs'.
+fn first_seen<'m>(versions: [impl Iterator<Item = &'m str>; 3]) -> Vec<&'m str> {
+    let mut seen = HashSet::default();
+    versions
+        .into_iter()
+        .flatten()
+        .filter(|key| seen.insert(*key))
+        .collect()
 }
 
 /// Merges one function present in all three versions. `Err` holds the
