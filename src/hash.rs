@@ -13,7 +13,7 @@
 
 /// An FNV-1a accumulator with a SplitMix64 finish.
 #[derive(Debug, Clone, Copy)]
-pub struct StableHasher(u64);
+pub(crate) struct StableHasher(u64);
 
 impl Default for StableHasher {
     fn default() -> Self {
@@ -22,7 +22,7 @@ impl Default for StableHasher {
 }
 
 impl StableHasher {
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         StableHasher(0xcbf2_9ce4_8422_2325)
     }
 
@@ -37,17 +37,17 @@ impl StableHasher {
     }
 
     /// Feeds a string.
-    pub fn str(self, s: &str) -> Self {
+    pub(crate) fn str(self, s: &str) -> Self {
         self.bytes(s.as_bytes())
     }
 
     /// Feeds an integer (little endian).
-    pub fn u64(self, v: u64) -> Self {
+    pub(crate) fn u64(self, v: u64) -> Self {
         self.bytes(&v.to_le_bytes())
     }
 
     /// The final 64-bit value.
-    pub fn finish(self) -> u64 {
+    pub(crate) fn finish(self) -> u64 {
         let mut z = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -56,7 +56,7 @@ impl StableHasher {
 }
 
 /// Hashes one string.
-pub fn hash_str(s: &str) -> u64 {
+pub(crate) fn hash_str(s: &str) -> u64 {
     StableHasher::new().str(s).finish()
 }
 

@@ -10,11 +10,13 @@
 //!
 //! `ir` is the only module that talks to LLVM. `config` reads `.irgit.yaml`.
 
+#![warn(unreachable_pub)]
+
 pub mod canon;
 pub mod comments;
 pub mod config;
 pub mod git;
-pub mod hash;
+pub(crate) mod hash;
 pub mod ir;
 pub mod merge;
 pub mod passes;

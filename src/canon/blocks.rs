@@ -58,10 +58,10 @@ impl Layout {
 /// key comes from the CFG alone, so it is the same before and after its
 /// function is canonicalized.
 #[derive(Default)]
-pub struct BlockKeyCache(std::cell::RefCell<HashMap<Func, Layout>>);
+pub(crate) struct BlockKeyCache(std::cell::RefCell<HashMap<Func, Layout>>);
 
 impl BlockKeyCache {
-    pub fn key(&self, f: Func, b: Block) -> Option<u64> {
+    pub(crate) fn key(&self, f: Func, b: Block) -> Option<u64> {
         self.0
             .borrow_mut()
             .entry(f)
@@ -71,7 +71,7 @@ impl BlockKeyCache {
 }
 
 /// Computes the canonical block order without changing the function.
-pub fn canonical_order(func: Func) -> Layout {
+pub(crate) fn canonical_order(func: Func) -> Layout {
     layout_with(func, false)
 }
 
@@ -79,7 +79,7 @@ pub fn canonical_order(func: Func) -> Layout {
 /// block is keyed by its name, the entry by being the entry, an unnamed
 /// block by its successor count and its neighbours' keys (no contents), so
 /// its name changes only with the control-flow graph around it.
-pub fn layout_as_written(func: Func) -> Layout {
+pub(crate) fn layout_as_written(func: Func) -> Layout {
     layout_with(func, true)
 }
 
@@ -265,7 +265,7 @@ fn reverse_postorder(blocks: &[Block]) -> Vec<Block> {
 }
 
 /// Lays the blocks out in canonical order (the entry block stays first).
-pub fn apply_order(layout: &Layout) {
+pub(crate) fn apply_order(layout: &Layout) {
     for pair in layout.order.windows(2) {
         pair[1].move_after(pair[0]);
     }
@@ -276,7 +276,7 @@ pub fn apply_order(layout: &Layout) {
 /// has its canonical name (an input in canonical form) keeps it untouched:
 /// no other block's new name can be that name. With `only_unnamed`, blocks
 /// the input named keep their names, and an unnamed entry stays unnamed.
-pub fn apply_names(layout: &Layout, only_unnamed: bool) {
+pub(crate) fn apply_names(layout: &Layout, only_unnamed: bool) {
     let renamed: Vec<(Block, &String)> = layout
         .order
         .iter()

@@ -41,7 +41,7 @@ type Group = (u64, u32);
 /// has an `atomGroup:`, by line index. `location_of` gives a body line's
 /// location text (a uniqued `!DILocation(...)`) and where its reference
 /// starts in the line.
-pub fn view_groups<'a>(
+pub(super) fn view_groups<'a>(
     lines: &[&'a str],
     location_of: impl Fn(&'a str) -> Option<(usize, &'a str)>,
 ) -> HashMap<usize, u64> {

@@ -61,7 +61,7 @@ fn chain_member<'a>(nodes: &Nodes, n: u32, rhs_of: impl Fn(u32) -> &'a str) -> O
 
 /// The view's text with lines chained: each node's line a step from the
 /// node just above it in its file.
-pub fn chained(text: &str) -> String {
+pub(super) fn chained(text: &str) -> String {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let nodes = Nodes::of(&lines);
     let rhs_of = |n: u32| {
@@ -118,7 +118,7 @@ pub fn chained(text: &str) -> String {
 
 /// Undoes [`chained`]: every `!R+D` line back to the form it had (a true
 /// line outside functions, `sp+N` / `scope+N` inside).
-pub fn unchained(text: &str) -> String {
+pub(super) fn unchained(text: &str) -> String {
     if !text.contains("line: !") {
         return text.to_string();
     }

@@ -91,7 +91,7 @@ pub(super) struct Nodes {
 }
 
 impl Nodes {
-    pub fn of(lines: &[&str]) -> Nodes {
+    pub(super) fn of(lines: &[&str]) -> Nodes {
         let defs = definitions(lines);
         let nodes = defs
             .iter()
@@ -112,7 +112,7 @@ impl Nodes {
     }
 
     /// The subprogram that `n`'s scope chain reaches, and its line.
-    pub fn subprogram_of(&self, mut n: u32) -> Option<(u32, i64)> {
+    pub(super) fn subprogram_of(&self, mut n: u32) -> Option<(u32, i64)> {
         for _ in 0..64 {
             let node = self.nodes.get(&n)?;
             if node.subprogram {
@@ -124,23 +124,23 @@ impl Nodes {
     }
 
     /// How node `n`'s `line:` is written, if it has one.
-    pub fn line(&self, n: u32) -> Option<Line> {
+    pub(super) fn line(&self, n: u32) -> Option<Line> {
         self.nodes.get(&n)?.line
     }
 
     /// The node defined on line `i` of the text.
-    pub fn number_at(&self, i: usize) -> Option<u32> {
+    pub(super) fn number_at(&self, i: usize) -> Option<u32> {
         self.by_line.get(&i).copied()
     }
 
     /// The node a relative line of `n` (`sp+N`, `scope+N`) counts from.
-    pub fn line_base(&self, n: u32) -> Option<u32> {
+    pub(super) fn line_base(&self, n: u32) -> Option<u32> {
         self.base_of(self.nodes.get(&n)?.scope?)
     }
 
     /// Whether `n` is inside a function: its scope chain reaches a
     /// subprogram.
-    pub fn in_function(&self, n: u32) -> bool {
+    pub(super) fn in_function(&self, n: u32) -> bool {
         let mut scope = self.nodes.get(&n).and_then(|node| node.scope);
         for _ in 0..64 {
             let Some(node) = scope.and_then(|s| self.nodes.get(&s)) else {
@@ -202,14 +202,14 @@ impl Nodes {
     }
 
     /// The true line of the first node up `scope`'s chain that has one.
-    pub fn scope_line(&self, scope: u32) -> Option<i64> {
+    pub(super) fn scope_line(&self, scope: u32) -> Option<i64> {
         self.true_line(self.base_of(scope)?)
     }
 
     /// `line` (true) as the view writes the first location in `scope`:
     /// `sp+N` where the scope's line is its subprogram's, `scope+N` from a
     /// lexical block's.
-    pub fn relative_to_scope(&self, scope: u32, line: i64) -> Option<String> {
+    pub(super) fn relative_to_scope(&self, scope: u32, line: i64) -> Option<String> {
         let base = self.base_of(scope)?;
         self.text_from_base(base, line - self.true_line(base)?)
     }

@@ -184,7 +184,7 @@ fn named_elsewhere(text: &str) -> HashSet<u32> {
 
 /// The view's form of a module printed by LLVM (true lines): locations
 /// inline, in steps, and the definitions only they used left out.
-pub fn inline(text: &str) -> String {
+pub(crate) fn inline(text: &str) -> String {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let nodes = Nodes::of(&lines);
     let locations = inlinable(&lines, &nodes);
@@ -268,7 +268,7 @@ fn true_position(location: &str, nodes: &Nodes, steps: &mut Steps) -> Option<Str
 
 /// Undoes the steps of [`inline`]: every inline location of a body line
 /// gets its true line back (it stays inline: LLVM reads that).
-pub fn absolute(text: &str) -> String {
+pub(crate) fn absolute(text: &str) -> String {
     if !text.contains("!dbg !DILocation(") && !text.contains(", !DILocation(") {
         return text.to_string();
     }

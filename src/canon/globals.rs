@@ -60,7 +60,7 @@ fn content_hash(g: Val, unnamed: &UnnamedGlobals, keys: &GlobalKeys) -> u64 {
 /// returns those content hashes (what instructions hash such a global by).
 /// Globals with equal stem and content get provisional `.1`, `.2` suffixes;
 /// [`settle_identical_constants`] fixes them once functions are canonical.
-pub fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
+pub(crate) fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
     let mut keys = GlobalKeys::default();
     // References from one private constant to another (or to an unnamed
     // global) are hashed by the referenced one's content, not by its name;
@@ -105,7 +105,7 @@ fn tie_name(base: &str, repeat: usize) -> String {
 
 /// Private globals with the same stem and content are told apart by the
 /// order in which the (canonical) functions first use them.
-pub fn settle_identical_constants(module: &IrModule<'_>, keys: &GlobalKeys) {
+pub(crate) fn settle_identical_constants(module: &IrModule<'_>, keys: &GlobalKeys) {
     let mut by_name: BTreeMap<String, Vec<Val>> = BTreeMap::new();
     for (g, h) in keys.private() {
         let base = format!("{}.{:08x}", stem_of_named(&g.name(), h), h >> 32);
@@ -155,7 +155,7 @@ fn stem_of_named(name: &str, h: u64) -> &str {
 /// by name. Unnamed ones (`@0`, printed by their position) come first, in
 /// the order of their content keys, so their numbers do not depend on the
 /// input's order.
-pub fn order_module(module: &IrModule<'_>) {
+pub(crate) fn order_module(module: &IrModule<'_>) {
     let blocks = BlockKeyCache::default();
     let unnamed = UnnamedGlobals::of_module(module, false, &mut |f, b| blocks.key(f, b));
     let key = |v: Val| (v.name(), unnamed.key(v).unwrap_or("").to_string());

@@ -52,7 +52,7 @@ pub struct MetaUse<'a> {
 /// (`N` → the right-hand side of `!N = ...`) and the uses entities make of
 /// them, in text order. Identities are equal across modules exactly when
 /// content and anchor are.
-pub fn identities<S: AsRef<str>>(
+pub(crate) fn identities<S: AsRef<str>>(
     defs: &BTreeMap<u32, S>,
     uses: &[MetaUse<'_>],
 ) -> HashMap<u32, u64> {
@@ -85,7 +85,7 @@ fn anchored_identity(content: u64, entity: &str, ordinal: u64) -> u64 {
 /// [`identities`] of a module printed by LLVM: definitions are its
 /// `!N = ...` lines, uses every `!N` in its functions, globals and named
 /// metadata.
-pub fn identities_in_text(text: &str) -> HashMap<u32, u64> {
+pub(crate) fn identities_in_text(text: &str) -> HashMap<u32, u64> {
     let mut defs: BTreeMap<u32, &str> = BTreeMap::new();
     let mut uses = Vec::new();
     let mut function: Option<&str> = None;
@@ -111,21 +111,21 @@ pub fn identities_in_text(text: &str) -> HashMap<u32, u64> {
 }
 
 /// `(N, rhs)` of a line `!N = rhs`.
-pub fn numbered_definition(line: &str) -> Option<(u32, &str)> {
+pub(crate) fn numbered_definition(line: &str) -> Option<(u32, &str)> {
     let rest = line.strip_prefix('!')?;
     let (n, rhs) = rest.split_once(" = ")?;
     Some((n.parse().ok()?, rhs))
 }
 
 /// Appends the metadata references of `line` as uses by `entity`.
-pub fn uses_in<'a>(line: &str, entity: &'a str, uses: &mut Vec<MetaUse<'a>>) {
+pub(crate) fn uses_in<'a>(line: &str, entity: &'a str, uses: &mut Vec<MetaUse<'a>>) {
     crate::text::scan_numbered(line, b'!', |_, _, node| {
         uses.push(MetaUse { entity, node });
     });
 }
 
 /// The content key of every defined node (twins share one).
-pub fn content_keys<S: AsRef<str>>(defs: &BTreeMap<u32, S>) -> HashMap<u32, u64> {
+pub(crate) fn content_keys<S: AsRef<str>>(defs: &BTreeMap<u32, S>) -> HashMap<u32, u64> {
     let mut keys = HashMap::default();
     super::metadata_keys::fill_keys(defs, &mut keys);
     keys

@@ -27,7 +27,7 @@ const MAX_ROUNDS: usize = 64;
 
 /// Adds the key of every node of `defs` to `keys`. Keys already there
 /// (given: the identities of anchored twins) are taken as they are.
-pub fn fill_keys<S: AsRef<str>>(defs: &BTreeMap<u32, S>, keys: &mut HashMap<u32, u64>) {
+pub(crate) fn fill_keys<S: AsRef<str>>(defs: &BTreeMap<u32, S>, keys: &mut HashMap<u32, u64>) {
     let graph = Graph::new(defs, keys);
     for component in graph.components() {
         let nodes: Vec<u32> = component.iter().map(|&i| graph.nodes[i]).collect();

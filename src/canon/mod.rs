@@ -24,26 +24,26 @@
 //! 6. [`order`]: instructions placed by the def-use walk from the outputs;
 //! 7. [`naming`]: every value, argument and block gets its canonical name.
 
-pub mod blocks;
+pub(crate) mod blocks;
 mod debug_atoms;
 mod debug_chain;
 pub mod debug_lines;
-pub mod debug_locations;
+pub(crate) mod debug_locations;
 pub mod debug_readback;
-pub mod globals;
+pub(crate) mod globals;
 pub mod instructions;
-pub mod metadata;
-pub mod metadata_keys;
-pub mod naming;
-pub mod numbering;
-pub mod operands;
+pub(crate) mod metadata;
+pub(crate) mod metadata_keys;
+pub(crate) mod naming;
+pub(crate) mod numbering;
+pub(crate) mod operands;
 pub mod order;
-pub mod phis;
-pub mod signature;
-pub mod source_map;
-pub mod variables;
+pub(crate) mod phis;
+pub(crate) mod signature;
+pub(crate) mod source_map;
+pub(crate) mod variables;
 pub mod view;
-pub mod written;
+pub(crate) mod written;
 
 use crate::config::CanonOptions;
 use crate::ir::{Format, IrError, IrModule, Session};

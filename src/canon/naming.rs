@@ -21,12 +21,7 @@ use llvm_sys::LLVMOpcode;
 
 use super::order::Positions;
 use super::signature::Signatures;
-use crate::ir::{Func, Inst, Val};
-
-/// The readable part of a value name.
-pub fn mnemonic(inst: Inst) -> &'static str {
-    mnemonic_of(inst.opcode())
-}
+use crate::ir::{Func, Val};
 
 /// The readable part of the name of an instruction with opcode `op`.
 fn mnemonic_of(op: LLVMOpcode) -> &'static str {
@@ -56,7 +51,7 @@ type Named = (u32, u64, u32, u32);
 
 /// Names every argument and every non-void instruction of `func`; with
 /// `only_unnamed`, only those the input left unnamed (`%0`, `%5`).
-pub fn apply(func: Func, sigs: &Signatures, positions: &Positions, only_unnamed: bool) {
+pub(crate) fn apply(func: Func, sigs: &Signatures, positions: &Positions, only_unnamed: bool) {
     let mut renamer = Renamer {
         only_unnamed,
         ..Renamer::default()

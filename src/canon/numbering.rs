@@ -71,7 +71,7 @@ fn attribute_identities(text: &str) -> Vec<(u64, u32)> {
 
 /// How attribute groups get their numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AttributeNumbers {
+pub(crate) enum AttributeNumbers {
     /// By a hash of the group's content: the canonical form, where two
     /// modules with the same groups print the same numbers.
     ByContent,
@@ -144,7 +144,7 @@ fn entity_name(line: &str) -> Option<&str> {
 /// yet): attribute groups as `attributes` says, metadata by `metadata` (old
 /// number -> identity). Metadata is left as printed when some defined node
 /// has no identity.
-pub fn renumber(
+pub(crate) fn renumber(
     printed: &str,
     metadata: &rustc_hash::FxHashMap<u32, u64>,
     attributes: AttributeNumbers,
@@ -282,7 +282,7 @@ struct MetaDef {
 /// A Merkle hash of the whole graph would not do: every node reaches the
 /// compile unit and the file, so one new global would renumber every node.
 /// `key_text` may blank more of a definition (the view leaves lines out).
-pub fn metadata_keys(
+pub(crate) fn metadata_keys(
     printed: &str,
     key_text: impl Fn(&str) -> String,
 ) -> rustc_hash::FxHashMap<u32, u64> {

@@ -29,7 +29,7 @@ fn class(v: Val) -> u8 {
 
 /// Puts the operands of every commutative instruction and compare
 /// in canonical order.
-pub fn order(sigs: &Signatures) {
+pub(crate) fn order(sigs: &Signatures) {
     for (&inst, &op) in sigs.insts.iter().zip(&sigs.opcodes) {
         let commutes = is_commutative_binop(op);
         let compare = is_compare(op);
@@ -59,7 +59,7 @@ pub fn order(sigs: &Signatures) {
 /// (structurally interchangeable, such as two loads of one pointer) go in
 /// the order of their definitions, so the printed order does not depend on
 /// the input's.
-pub fn order_ties_by_position(sigs: &Signatures, positions: &Positions) {
+pub(crate) fn order_ties_by_position(sigs: &Signatures, positions: &Positions) {
     for (&inst, &op) in sigs.insts.iter().zip(&sigs.opcodes) {
         let compare = is_compare(op);
         if !(is_commutative_binop(op) || compare) || inst.num_operands() != 2 {

@@ -10,7 +10,7 @@ use super::blocks::Layout;
 /// Sorts the incoming pairs of every PHI by the canonical index of
 /// the incoming block. A block that appears twice (a switch with two edges to
 /// one target) carries the same value both times, so ties cannot matter.
-pub fn sort_incoming(layout: &Layout) {
+pub(crate) fn sort_incoming(layout: &Layout) {
     for b in &layout.order {
         for inst in b.iter_instructions() {
             if inst.opcode() != llvm_sys::LLVMOpcode::LLVMPHI {

@@ -112,7 +112,7 @@ impl Signatures {
 }
 
 /// The predicate that means the same with the operands swapped.
-pub fn mirrored_predicate(p: &'static str) -> &'static str {
+pub(crate) fn mirrored_predicate(p: &'static str) -> &'static str {
     match p {
         "sgt" => "slt",
         "slt" => "sgt",
@@ -199,36 +199,36 @@ pub(super) fn feed_operands(
 /// done), unnamed globals (`@0`) by a content key, computed once per module
 /// when the first function needs it.
 #[derive(Default)]
-pub struct GlobalKeys {
+pub(crate) struct GlobalKeys {
     private: HashMap<Val, u64>,
     unnamed: std::cell::OnceCell<UnnamedGlobals>,
     blocks: BlockKeyCache,
 }
 
 impl GlobalKeys {
-    pub fn insert_private(&mut self, g: Val, h: u64) {
+    pub(crate) fn insert_private(&mut self, g: Val, h: u64) {
         self.private.insert(g, h);
     }
 
     /// Private globals and their content hashes.
-    pub fn private(&self) -> impl Iterator<Item = (Val, u64)> + '_ {
+    pub(crate) fn private(&self) -> impl Iterator<Item = (Val, u64)> + '_ {
         self.private.iter().map(|(&g, &h)| (g, h))
     }
 
     /// The content keys of the unnamed globals of `func`'s module.
-    pub fn unnamed(&self, func: Func) -> &UnnamedGlobals {
+    pub(crate) fn unnamed(&self, func: Func) -> &UnnamedGlobals {
         self.unnamed
             .get_or_init(|| UnnamedGlobals::of_function(func, &mut |f, b| self.blocks.key(f, b)))
     }
 
     /// The canonical key of block `b` of function `f` (cached per function).
-    pub fn block_key(&self, f: Func, b: crate::ir::Block) -> Option<u64> {
+    pub(crate) fn block_key(&self, f: Func, b: crate::ir::Block) -> Option<u64> {
         self.blocks.key(f, b)
     }
 
     /// The content text of a constant: [`UnnamedGlobals::text_key_with`],
     /// blocks of `blockaddress` spelled by their canonical keys.
-    pub fn constant_text(&self, unnamed: &UnnamedGlobals, v: Val) -> String {
+    pub(crate) fn constant_text(&self, unnamed: &UnnamedGlobals, v: Val) -> String {
         unnamed.text_key_with(v, &mut |f, b| self.blocks.key(f, b))
     }
 }
@@ -239,7 +239,12 @@ impl GlobalKeys {
 /// ([`one_keeps_its_hash`]; the merge pairs values by name, and one value
 /// taking another's name would pair it with the other), and base hashes
 /// follow [`BaseRules::View`].
-pub fn compute(func: Func, layout: &Layout, globals: &GlobalKeys, for_view: bool) -> Signatures {
+pub(crate) fn compute(
+    func: Func,
+    layout: &Layout,
+    globals: &GlobalKeys,
+    for_view: bool,
+) -> Signatures {
     let rules = if for_view {
         BaseRules::View
     } else {

@@ -31,14 +31,14 @@ pub struct SourceNames {
 }
 
 /// The input's names, taken before canonicalization.
-pub struct Recorder {
+pub(crate) struct Recorder {
     funcs: Vec<(Func, Vec<(Val, String)>)>,
     globals: Vec<(Val, String)>,
 }
 
 /// How LLVM prints a local name (without the sigil): bare when every
 /// character may stand unquoted, else in quotes with `\XX` escapes.
-pub fn name_token(name: &str) -> String {
+pub(crate) fn name_token(name: &str) -> String {
     let bare = !name.is_empty()
         && !name.as_bytes()[0].is_ascii_digit()
         && name
@@ -89,7 +89,7 @@ fn local_tokens(f: Func) -> Vec<(Val, String)> {
 
 impl Recorder {
     /// Records the names of `module` as parsed.
-    pub fn before(module: &IrModule<'_>) -> Recorder {
+    pub(crate) fn before(module: &IrModule<'_>) -> Recorder {
         let funcs = module
             .functions()
             .into_iter()
@@ -108,7 +108,7 @@ impl Recorder {
     }
 
     /// Pairs the recorded names with the canonical ones.
-    pub fn after(self) -> SourceNames {
+    pub(crate) fn after(self) -> SourceNames {
         let mut names = SourceNames::default();
         for (f, before) in self.funcs {
             let now: HashMap<Val, String> = local_tokens(f).into_iter().collect();

@@ -38,7 +38,7 @@ use crate::ir::Func;
 const DEPTH: usize = 2;
 
 /// The hashes the view of a test names `func`'s unnamed values by.
-pub fn signatures(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
+pub(crate) fn signatures(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
     let blocks = func.blocks();
     let based = base_hashes(func, &blocks, layout, globals, BaseRules::View);
     let insts = &based.insts;

@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 
 /// Runs `git args...` in `cwd`; returns stdout on success, or an error that
 /// quotes the command and git's first line of stderr.
-pub fn git(cwd: &Path, args: &[&str]) -> Result<String, String> {
+pub(crate) fn git(cwd: &Path, args: &[&str]) -> Result<String, String> {
     let out = Command::new("git")
         .args(args)
         .current_dir(cwd)
@@ -34,7 +34,7 @@ pub fn git(cwd: &Path, args: &[&str]) -> Result<String, String> {
 }
 
 /// The values of `key` in one config file (empty when unset). Missing file = unset.
-pub fn config_get_all(cwd: &Path, file: &Path, key: &str) -> Result<Vec<String>, String> {
+pub(crate) fn config_get_all(cwd: &Path, file: &Path, key: &str) -> Result<Vec<String>, String> {
     if !file.exists() {
         return Ok(Vec::new());
     }
@@ -60,7 +60,7 @@ pub fn config_get_all(cwd: &Path, file: &Path, key: &str) -> Result<Vec<String>,
 }
 
 /// The effective value of `key` as git sees it from `cwd` (all scopes).
-pub fn config_get(cwd: &Path, key: &str) -> Option<String> {
+pub(crate) fn config_get(cwd: &Path, key: &str) -> Option<String> {
     let out = Command::new("git")
         .args(["config", "--get", key])
         .current_dir(cwd)
@@ -75,7 +75,7 @@ pub fn config_get(cwd: &Path, key: &str) -> Option<String> {
 }
 
 /// The top of the worktree containing `cwd`, if any.
-pub fn worktree_top(cwd: &Path) -> Option<PathBuf> {
+pub(crate) fn worktree_top(cwd: &Path) -> Option<PathBuf> {
     git(cwd, &["rev-parse", "--show-toplevel"])
         .ok()
         .map(|s| PathBuf::from(s.trim_end()))
@@ -83,7 +83,7 @@ pub fn worktree_top(cwd: &Path) -> Option<PathBuf> {
 }
 
 /// `git rev-parse --git-path <rel>` as an absolute path.
-pub fn git_path(cwd: &Path, rel: &str) -> Result<PathBuf, String> {
+pub(crate) fn git_path(cwd: &Path, rel: &str) -> Result<PathBuf, String> {
     let p = git(cwd, &["rev-parse", "--git-path", rel])?;
     let p = PathBuf::from(p.trim_end());
     Ok(if p.is_absolute() { p } else { cwd.join(p) })
@@ -97,7 +97,7 @@ fn home() -> Result<PathBuf, String> {
 }
 
 /// `$XDG_CONFIG_HOME`, else `~/.config`.
-pub fn xdg_config_home() -> Result<PathBuf, String> {
+pub(crate) fn xdg_config_home() -> Result<PathBuf, String> {
     match std::env::var_os("XDG_CONFIG_HOME").filter(|x| !x.is_empty()) {
         Some(x) => Ok(PathBuf::from(x)),
         None => Ok(home()?.join(".config")),
@@ -106,7 +106,7 @@ pub fn xdg_config_home() -> Result<PathBuf, String> {
 
 /// The file `git config --global` writes: `$GIT_CONFIG_GLOBAL`, else
 /// `~/.gitconfig`, unless only `$XDG_CONFIG_HOME/git/config` exists.
-pub fn global_config_file() -> Result<PathBuf, String> {
+pub(crate) fn global_config_file() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("GIT_CONFIG_GLOBAL").filter(|x| !x.is_empty()) {
         return Ok(PathBuf::from(p));
     }
@@ -121,7 +121,7 @@ pub fn global_config_file() -> Result<PathBuf, String> {
 
 /// The global attributes file git reads: `core.attributesFile`, else
 /// `$XDG_CONFIG_HOME/git/attributes` (`~/.config/git/attributes`).
-pub fn global_attributes_file(cwd: &Path) -> Result<PathBuf, String> {
+pub(crate) fn global_attributes_file(cwd: &Path) -> Result<PathBuf, String> {
     let configured = Command::new("git")
         .args([
             "config",
@@ -145,7 +145,7 @@ pub fn global_attributes_file(cwd: &Path) -> Result<PathBuf, String> {
 
 /// Finds `program` the way `execvp` would: a path containing `/` as is,
 /// otherwise the first executable file of that name on `PATH`.
-pub fn find_program(program: &str) -> Option<PathBuf> {
+pub(crate) fn find_program(program: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let is_exe = |p: &Path| {
         p.metadata()
@@ -165,7 +165,7 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
 /// The value of attribute `attr` for each of `paths` (`unspecified`, `set`,
 /// `unset` or the value), as `git check-attr` computes it; with `cached`,
 /// from the `.gitattributes` in the index only.
-pub fn check_attr(
+pub(crate) fn check_attr(
     cwd: &Path,
     attr: &str,
     paths: &[&str],
@@ -224,7 +224,7 @@ pub fn check_attr(
 
 /// Replaces `path` through a temporary file in the same directory (so a
 /// failure never leaves half a file), keeping the permissions it had.
-pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())

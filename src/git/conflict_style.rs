@@ -18,7 +18,7 @@ use crate::merge::Style;
 
 /// The style of `--conflict=STYLE` given to the `git checkout` or `git
 /// restore` that runs this driver, if any.
-pub fn requested_by_checkout() -> Option<Style> {
+pub(crate) fn requested_by_checkout() -> Option<Style> {
     let argv = super::process::calling_git()?.argv;
     let words: Vec<&str> = argv.iter().map(String::as_str).collect();
     let command = words
@@ -42,7 +42,7 @@ pub fn requested_by_checkout() -> Option<Style> {
 
 /// git's `merge.conflictStyle` as `git config` reads it in `cwd` (with
 /// `git -c` settings, which git hands down in the environment).
-pub fn configured(cwd: &Path) -> Option<Style> {
+pub(crate) fn configured(cwd: &Path) -> Option<Style> {
     let out = Command::new("git")
         .args(["config", "--get", "merge.conflictStyle"])
         .current_dir(cwd)

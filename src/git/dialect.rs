@@ -27,7 +27,7 @@ use crate::comments::layout::comment_start;
 /// canonicalization) differs from `written` only in order, names,
 /// numbering, whitespace and comments; otherwise one example of the
 /// difference, naming the written line.
-pub fn other_syntax(written: &str, printed: &str) -> Option<String> {
+pub(crate) fn other_syntax(written: &str, printed: &str) -> Option<String> {
     let mut available: HashMap<String, usize> = HashMap::new();
     for line in printed.lines().filter(|l| !is_group(l)).filter_map(reduce) {
         *available.entry(line).or_default() += 1;

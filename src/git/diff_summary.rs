@@ -18,23 +18,23 @@ use super::drivers::{DIFF_BITCODE, DIFF_TEXT, PROGRAM};
 use super::finding::Finding;
 
 /// The command written into `diff.<driver>.command`.
-pub fn command() -> String {
+pub(crate) fn command() -> String {
     format!("{PROGRAM} diff")
 }
 
 /// The command `irgit install --diff-matched` writes.
-pub fn matched_command() -> String {
+pub(crate) fn matched_command() -> String {
     format!("{PROGRAM} diff --matched")
 }
 
 /// Every `(key, value)` `irgit install --diff-summary` writes.
-pub fn config_entries() -> Vec<(String, String)> {
+pub(crate) fn config_entries() -> Vec<(String, String)> {
     entries_running(command())
 }
 
 /// Every `(key, value)` `irgit install --diff-matched` writes: the same
 /// keys, the matched diff as the command.
-pub fn matched_config_entries() -> Vec<(String, String)> {
+pub(crate) fn matched_config_entries() -> Vec<(String, String)> {
     entries_running(matched_command())
 }
 
@@ -47,7 +47,7 @@ fn entries_running(command: String) -> Vec<(String, String)> {
 
 /// Whether a configured external-diff command runs `irgit diff` (any
 /// program path, any options).
-pub fn is_diff_summary_command(value: &str) -> bool {
+pub(crate) fn is_diff_summary_command(value: &str) -> bool {
     let mut words = value.split_whitespace();
     let program = words.next().unwrap_or("");
     let name = std::path::Path::new(program)
@@ -60,7 +60,10 @@ pub fn is_diff_summary_command(value: &str) -> bool {
 /// `irgit doctor`'s checks of the diff summary: both drivers or neither
 /// run `irgit diff`, and nothing else hides irgit from `git diff`. Adds the
 /// programs the commands run to `programs` (checked on PATH by doctor).
-pub fn diagnose(cwd: &std::path::Path, programs: &mut Vec<(String, String)>) -> Vec<Finding> {
+pub(crate) fn diagnose(
+    cwd: &std::path::Path,
+    programs: &mut Vec<(String, String)>,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     let entries = config_entries();
     let values: Vec<(String, Option<String>)> = entries

@@ -32,23 +32,23 @@ use crate::canon::CANON_VERSION;
 use crate::config::{CanonOptions, FileOptions};
 
 /// Diff driver for textual IR.
-pub const DIFF_TEXT: &str = "llvm-ir";
+pub(crate) const DIFF_TEXT: &str = "llvm-ir";
 /// Diff driver for bitcode (`binary = true`, same textconv).
-pub const DIFF_BITCODE: &str = "llvm-bc";
+pub(crate) const DIFF_BITCODE: &str = "llvm-bc";
 /// Merge driver for textual IR.
-pub const MERGE: &str = "llvm-ir";
+pub(crate) const MERGE: &str = "llvm-ir";
 /// Clean filter for textual IR (`irgit install --hook`).
-pub const FILTER: &str = "llvm-ir";
+pub(crate) const FILTER: &str = "llvm-ir";
 /// The program's name: what an older install wrote into every command (git
 /// then finds it on `PATH`), and what `irgit install --diff-summary` writes.
-pub const PROGRAM: &str = "irgit";
+pub(crate) const PROGRAM: &str = "irgit";
 /// The diff driver's program: irgit's textconv without LLVM, quick to start.
-pub const TEXTCONV_PROGRAM: &str = "irgit-textconv";
+pub(crate) const TEXTCONV_PROGRAM: &str = "irgit-textconv";
 
 /// The `irgit` the drivers run: this executable's full path, so that git
 /// finds it without `PATH` (an IDE, cron, another shell); the bare name when
 /// the path is unknown.
-pub fn irgit_path() -> PathBuf {
+pub(crate) fn irgit_path() -> PathBuf {
     std::env::current_exe()
         .ok()
         .filter(|exe| exe.file_name().is_some_and(|n| n == PROGRAM))
@@ -67,7 +67,7 @@ fn textconv_path(irgit: &Path) -> (PathBuf, &'static str) {
 }
 
 /// `text` as one shell word: in single quotes, a quote written `'\''`.
-pub fn shell_quote(text: &str) -> String {
+pub(crate) fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
 }
 
@@ -88,7 +88,7 @@ fn guarded(program: &Path, args: &str, instead: &str, fallback: &str) -> String 
 /// The program a command written by [`guarded`] runs, or the first word of
 /// any other command (git runs it through the shell, so that is what
 /// `PATH` lookup sees).
-pub fn program_of(command: &str) -> Option<String> {
+pub(crate) fn program_of(command: &str) -> Option<String> {
     if let Some(quoted) = command.strip_prefix("p='") {
         let mut program = String::new();
         let mut rest = quoted;
@@ -109,7 +109,7 @@ pub fn program_of(command: &str) -> Option<String> {
 
 /// `command` with the program it runs written as `PROGRAM`: two commands
 /// of one shape differ only in where they find irgit.
-pub fn command_shape(command: &str) -> String {
+pub(crate) fn command_shape(command: &str) -> String {
     let Some(program) = program_of(command) else {
         return command.to_string();
     };
@@ -122,7 +122,7 @@ pub fn command_shape(command: &str) -> String {
 
 /// Names the canonical form printed with `opts`: the version, plus a hash
 /// of the settings when they are not the defaults.
-pub fn canon_form_id(opts: &CanonOptions) -> String {
+pub(crate) fn canon_form_id(opts: &CanonOptions) -> String {
     if *opts == CanonOptions::default() {
         return CANON_VERSION.to_string();
     }
@@ -136,7 +136,7 @@ pub fn canon_form_id(opts: &CanonOptions) -> String {
 /// The textconv command string: `irgit-textconv` by its full path; when
 /// it is gone, git shows the file as written (`cat`) with one line saying so.
 /// git appends the file (`"$@"`) to the command.
-pub fn textconv_command() -> String {
+pub(crate) fn textconv_command() -> String {
     let (program, args) = textconv_path(&irgit_path());
     guarded(&program, args, "showing IR as written", "exec cat \"$@\"")
 }
@@ -144,7 +144,7 @@ pub fn textconv_command() -> String {
 /// The textconv command of `irgit install --git-cache`: the form's id
 /// (`canon_form_id`) in the command string, which git's cache is trusted
 /// under, so a new form version or other settings start a new cache.
-pub fn caching_textconv_command(form: &str) -> String {
+pub(crate) fn caching_textconv_command(form: &str) -> String {
     let (program, args) = textconv_path(&irgit_path());
     guarded(
         &program,
@@ -156,7 +156,7 @@ pub fn caching_textconv_command(form: &str) -> String {
 
 /// What `irgit install --git-cache` writes: git's textconv cache on, the
 /// textconv command naming form `form`.
-pub fn git_cache_entries(form: &str) -> Vec<(String, String)> {
+pub(crate) fn git_cache_entries(form: &str) -> Vec<(String, String)> {
     config_entries()
         .into_iter()
         .map(|(key, value)| {
@@ -174,7 +174,7 @@ pub fn git_cache_entries(form: &str) -> Vec<(String, String)> {
 /// The merge driver command string. `%S %X %Y` are git's conflict labels
 /// (git >= 2.44; older git leaves them empty and irgit falls back to
 /// base/ours/theirs). When irgit is gone, git's own line merge runs.
-pub fn merge_command() -> String {
+pub(crate) fn merge_command() -> String {
     guarded(
         &irgit_path(),
         " merge %O %A %B %L %P --base-label %S --ours-label %X --theirs-label %Y",
@@ -186,7 +186,7 @@ pub fn merge_command() -> String {
 /// The clean filter's command: `irgit filter-process`; when irgit is gone,
 /// a filter that answers git's handshake with no capability, so git stores
 /// and compares files as written instead of failing.
-pub fn filter_command() -> String {
+pub(crate) fn filter_command() -> String {
     guarded(
         &irgit_path(),
         " filter-process",
@@ -197,10 +197,10 @@ pub fn filter_command() -> String {
 
 /// The regular expression git's hunk headers use (`diff.<driver>.xfuncname`):
 /// the function a hunk is in, `define ... @name`, instead of its block label.
-pub const FUNCTION_HEADER: &str = r#"^(define[^@]*@("[^"]*"|[-a-zA-Z$._0-9]+))"#;
+pub(crate) const FUNCTION_HEADER: &str = r#"^(define[^@]*@("[^"]*"|[-a-zA-Z$._0-9]+))"#;
 
 /// Every `(key, value)` install writes, in the order it writes them.
-pub fn config_entries() -> Vec<(String, String)> {
+pub(crate) fn config_entries() -> Vec<(String, String)> {
     let tc = textconv_command();
     vec![
         (format!("diff.{DIFF_TEXT}.textconv"), tc.clone()),
@@ -228,12 +228,12 @@ pub fn config_entries() -> Vec<(String, String)> {
 
 /// The clean filter `irgit install --hook` sets up beside the hook: git's
 /// long-running filter protocol, one `irgit filter-process` per git command.
-pub fn filter_config_entries() -> Vec<(String, String)> {
+pub(crate) fn filter_config_entries() -> Vec<(String, String)> {
     vec![(format!("filter.{FILTER}.process"), filter_command())]
 }
 
 /// The attribute lines naming the clean filter for the textual patterns.
-pub fn filter_attribute_lines(files: &FileOptions) -> Vec<String> {
+pub(crate) fn filter_attribute_lines(files: &FileOptions) -> Vec<String> {
     files
         .text
         .iter()
@@ -242,7 +242,7 @@ pub fn filter_attribute_lines(files: &FileOptions) -> Vec<String> {
 }
 
 /// The config sections install may create (removed again when left empty).
-pub fn config_sections() -> [String; 4] {
+pub(crate) fn config_sections() -> [String; 4] {
     [
         format!("diff.{DIFF_TEXT}"),
         format!("diff.{DIFF_BITCODE}"),
@@ -252,17 +252,17 @@ pub fn config_sections() -> [String; 4] {
 }
 
 /// The attribute line for a textual-IR pattern.
-pub fn text_attribute_line(pattern: &str) -> String {
+pub(crate) fn text_attribute_line(pattern: &str) -> String {
     format!("{pattern} diff={DIFF_TEXT} merge={MERGE}")
 }
 
 /// The attribute line for a bitcode pattern.
-pub fn bitcode_attribute_line(pattern: &str) -> String {
+pub(crate) fn bitcode_attribute_line(pattern: &str) -> String {
     format!("{pattern} -text diff={DIFF_BITCODE} -merge")
 }
 
 /// All attribute lines for the configured file patterns.
-pub fn attribute_lines(files: &FileOptions) -> Vec<String> {
+pub(crate) fn attribute_lines(files: &FileOptions) -> Vec<String> {
     files
         .text
         .iter()
@@ -272,16 +272,16 @@ pub fn attribute_lines(files: &FileOptions) -> Vec<String> {
 }
 
 /// The marker every irgit-installed hook carries.
-pub const HOOK_MARKER: &str = "irgit hook pre-commit";
+pub(crate) const HOOK_MARKER: &str = "irgit hook pre-commit";
 
 /// The name an existing hook is moved to when install chains it.
-pub const CHAINED_HOOK_NAME: &str = "pre-commit.irgit-chained";
+pub(crate) const CHAINED_HOOK_NAME: &str = "pre-commit.irgit-chained";
 
 /// The pre-commit hook `irgit install --hook` writes. It runs irgit by its
 /// full path first (when irgit is gone, the commit goes on with IR as
 /// written and a line saying so), then a hook that was there before (moved
 /// aside to [`CHAINED_HOOK_NAME`]).
-pub fn hook_script() -> String {
+pub(crate) fn hook_script() -> String {
     hook_script_running(&irgit_path())
 }
 
@@ -317,7 +317,7 @@ fi\n";
 
 /// Whether `script` is a hook some `irgit install --hook` wrote, unedited
 /// (for any irgit path): install may update it, uninstall may remove it.
-pub fn is_installed_hook(script: &[u8]) -> bool {
+pub(crate) fn is_installed_hook(script: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(script) else {
         return false;
     };

@@ -5,20 +5,20 @@
 //! git diff ─► irgit-textconv /tmp/XXXX_foo.ll ─► canonical text (or the bytes, unchanged)
 //! ```
 
-pub mod cmd;
-pub mod conflict_style;
-pub mod dialect;
-pub mod diff_summary;
+pub(crate) mod cmd;
+pub(crate) mod conflict_style;
+pub(crate) mod dialect;
+pub(crate) mod diff_summary;
 pub mod doctor;
-pub mod drivers;
+pub(crate) mod drivers;
 pub mod filter;
-pub mod finding;
+pub(crate) mod finding;
 pub mod hook;
 pub mod install;
-pub mod notes_cache;
-pub mod process;
+pub(crate) mod notes_cache;
+pub(crate) mod process;
 pub mod refresh;
-pub mod renamed;
-pub mod strategy_option;
+pub(crate) mod renamed;
+pub(crate) mod strategy_option;
 pub mod textconv;
-pub mod textconv_cache;
+pub(crate) mod textconv_cache;

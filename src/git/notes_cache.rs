@@ -19,13 +19,13 @@ use super::drivers;
 use crate::config::Config;
 
 /// The notes ref of git's textconv cache for diff driver `driver`.
-pub fn notes_ref(driver: &str) -> String {
+pub(crate) fn notes_ref(driver: &str) -> String {
     format!("refs/notes/textconv/{driver}")
 }
 
 /// What is wrong with one driver's cache: why its entries are stale.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StaleCache {
+pub(crate) struct StaleCache {
     pub notes_ref: String,
     pub entries: usize,
     pub why: String,
@@ -33,7 +33,7 @@ pub struct StaleCache {
 
 /// The caches of irgit's diff drivers whose entries git shows although
 /// they are not what irgit shows now (or that git no longer uses).
-pub fn stale_caches(cwd: &Path, config: &Config) -> Vec<StaleCache> {
+pub(crate) fn stale_caches(cwd: &Path, config: &Config) -> Vec<StaleCache> {
     [drivers::DIFF_TEXT, drivers::DIFF_BITCODE]
         .iter()
         .filter_map(|driver| stale_cache(cwd, driver, config))
@@ -115,6 +115,6 @@ fn blob_bytes(cwd: &Path, id: &str) -> Result<Vec<u8>, String> {
 /// Drops a cache whole (git writes it again as it shows files): removing
 /// single notes would make a new notes commit, whose subject git would not
 /// trust anyway.
-pub fn drop_cache(cwd: &Path, notes_ref: &str) -> Result<(), String> {
+pub(crate) fn drop_cache(cwd: &Path, notes_ref: &str) -> Result<(), String> {
     cmd::git(cwd, &["update-ref", "-d", notes_ref]).map(|_| ())
 }

@@ -13,13 +13,13 @@
 
 /// The git command that runs this process.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallingGit {
+pub(crate) struct CallingGit {
     pub pid: u32,
     pub argv: Vec<String>,
 }
 
 /// The nearest `git` process above this one, within a few generations.
-pub fn calling_git() -> Option<CallingGit> {
+pub(crate) fn calling_git() -> Option<CallingGit> {
     let mut pid = parent_of("self")?;
     for _ in 0..4 {
         let argv = command_line(pid)?;
@@ -36,7 +36,7 @@ pub fn calling_git() -> Option<CallingGit> {
 }
 
 /// Whether process `pid` is still running.
-pub fn is_running(pid: u32) -> bool {
+pub(crate) fn is_running(pid: u32) -> bool {
     std::path::Path::new(&format!("/proc/{pid}")).exists()
 }
 

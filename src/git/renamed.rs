@@ -21,7 +21,7 @@ const LISTED: usize = 4;
 
 /// The line the hook prints for `path` when `stored` lacks names that
 /// `written` has; `None` when no name was lost or renaming is off.
-pub fn names_note(
+pub(crate) fn names_note(
     path: &str,
     written: &[u8],
     stored: &[u8],

@@ -24,7 +24,7 @@ const MERGING_COMMANDS: [&str; 5] = ["merge", "rebase", "cherry-pick", "revert",
 
 /// The side `-X ours` / `-X theirs` favours in the git command that runs
 /// this driver, if any.
-pub fn requested_by_git() -> Option<Keep> {
+pub(crate) fn requested_by_git() -> Option<Keep> {
     let argv = super::process::calling_git()?.argv;
     let words: Vec<&str> = argv.iter().map(String::as_str).collect();
     let command = words.iter().position(|w| MERGING_COMMANDS.contains(w))?;
@@ -43,7 +43,7 @@ pub fn requested_by_git() -> Option<Keep> {
 
 /// The side the strategy options among `options` (a git command's words
 /// after the command's name) favour: the last `ours` or `theirs` given.
-pub fn from_options(options: &[&str]) -> Option<Keep> {
+pub(crate) fn from_options(options: &[&str]) -> Option<Keep> {
     let mut side = None;
     let mut value_next = false;
     for word in options.iter().take_while(|w| **w != "--") {
@@ -80,7 +80,7 @@ fn keep_of(value: &str) -> Option<Keep> {
 /// The favoured side recorded by a rebase (`rebase-merge/strategy_opts`,
 /// `"theirs"`) or a cherry-pick or revert of several commits
 /// (`sequencer/opts`, `strategy-option = theirs`) under `git_dir`.
-pub fn from_sequencer_state(git_dir: &Path) -> Option<Keep> {
+pub(crate) fn from_sequencer_state(git_dir: &Path) -> Option<Keep> {
     let rebase = git_dir.join("rebase-merge").join("strategy_opts");
     if let Ok(text) = std::fs::read_to_string(rebase) {
         // ` --theirs` (older git) or `"theirs"` (git 2.44 on, quoted).

@@ -22,14 +22,14 @@ use crate::config::CanonOptions;
 
 /// Where the canonical text of one input is (or will be) kept.
 #[derive(Debug)]
-pub struct Entry {
+pub(crate) struct Entry {
     path: PathBuf,
 }
 
 impl Entry {
     /// The entry for `input` printed in the form `opts` choose, inside the
     /// repository git runs textconv in; `None` outside a repository.
-    pub fn find(input: &[u8], opts: &CanonOptions) -> Option<Entry> {
+    pub(crate) fn find(input: &[u8], opts: &CanonOptions) -> Option<Entry> {
         let blob = git2::Oid::hash_object(git2::ObjectType::Blob, input).ok()?;
         let blob = blob.to_string();
         let form = super::drivers::canon_form_id(opts);
@@ -38,14 +38,14 @@ impl Entry {
     }
 
     /// The stored canonical text, if any.
-    pub fn get(&self) -> Option<Vec<u8>> {
+    pub(crate) fn get(&self) -> Option<Vec<u8>> {
         std::fs::read(&self.path).ok()
     }
 
     /// Stores `text`; written whole (temporary file, then rename) so a
     /// reader never sees half an entry. A read-only repository simply gets
     /// no entry.
-    pub fn put(&self, text: &[u8]) {
+    pub(crate) fn put(&self, text: &[u8]) {
         let Some(dir) = self.path.parent() else {
             return;
         };
@@ -60,7 +60,7 @@ impl Entry {
 
 /// The directory that holds the cache: in the common git directory, so
 /// every worktree of a repository shares it.
-pub fn cache_dir() -> Option<PathBuf> {
+pub(crate) fn cache_dir() -> Option<PathBuf> {
     Some(common_git_dir()?.join("irgit").join("textconv-cache"))
 }
 

@@ -296,7 +296,7 @@ fn block_addresses(v: Val) -> Vec<(Func, Block, String)> {
 /// on request, the private ones), each with a content key, and the text
 /// LLVM prints for a reference to each.
 #[derive(Default)]
-pub struct UnnamedGlobals {
+pub(crate) struct UnnamedGlobals {
     key: HashMap<Val, String>,
     by_text: HashMap<String, String>,
 }
@@ -305,13 +305,16 @@ impl UnnamedGlobals {
     /// Computes the keys of the unnamed globals of the module `f` belongs
     /// to; `block_key` spells the blocks of `blockaddress` constants (see
     /// [`Self::text_key_with`]).
-    pub fn of_function(f: Func, block_key: &mut dyn FnMut(Func, Block) -> Option<u64>) -> Self {
+    pub(crate) fn of_function(
+        f: Func,
+        block_key: &mut dyn FnMut(Func, Block) -> Option<u64>,
+    ) -> Self {
         Self::of_raw_module(f.0.parent_module(), false, block_key)
     }
 
     /// Computes the keys of a module's unnamed globals and, `with_private`,
     /// of its private ones too (whose names are as arbitrary: `.str.7`).
-    pub fn of_module(
+    pub(crate) fn of_module(
         m: &super::IrModule<'_>,
         with_private: bool,
         block_key: &mut dyn FnMut(Func, Block) -> Option<u64>,
@@ -428,7 +431,7 @@ impl UnnamedGlobals {
 
     /// The key that stands for `v` when it is an unnamed global (`None` for
     /// anything else).
-    pub fn key(&self, v: Val) -> Option<&str> {
+    pub(crate) fn key(&self, v: Val) -> Option<&str> {
         self.key.get(&v).map(String::as_str)
     }
 
@@ -438,7 +441,7 @@ impl UnnamedGlobals {
     /// of each `blockaddress(@f, %bb)` spelled `^<key>` by `block_key(f, bb)`:
     /// a block's printed name is the input's until its function is
     /// canonicalized (`^?` where `block_key` has none).
-    pub fn text_key_with(
+    pub(crate) fn text_key_with(
         &self,
         v: Val,
         block_key: &mut dyn FnMut(Func, Block) -> Option<u64>,
@@ -485,11 +488,6 @@ impl UnnamedGlobals {
                 })
             }
         })
-    }
-
-    /// Whether the module has no unnamed global values.
-    pub fn is_empty(&self) -> bool {
-        self.key.is_empty()
     }
 }
 

@@ -22,36 +22,37 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
-pub mod calls;
-pub mod content;
+pub(crate) mod calls;
+pub(crate) mod content;
 pub mod edit;
-pub mod passes;
-pub mod summary;
+pub(crate) mod passes;
+pub(crate) mod summary;
 
 mod shim {
     use llvm_sys::prelude::*;
     extern "C" {
-        pub fn irgit_move_function_to_end(f: LLVMValueRef);
-        pub fn irgit_move_global_to_end(g: LLVMValueRef);
-        pub fn irgit_move_alias_to_end(a: LLVMValueRef);
-        pub fn irgit_cmp_swap_operands(i: LLVMValueRef);
-        pub fn irgit_phi_set_incoming(
+        pub(super) fn irgit_move_function_to_end(f: LLVMValueRef);
+        pub(super) fn irgit_move_global_to_end(g: LLVMValueRef);
+        pub(super) fn irgit_move_alias_to_end(a: LLVMValueRef);
+        pub(super) fn irgit_cmp_swap_operands(i: LLVMValueRef);
+        pub(super) fn irgit_phi_set_incoming(
             phi: LLVMValueRef,
             idx: u32,
             v: LLVMValueRef,
             bb: LLVMBasicBlockRef,
         );
-        pub fn irgit_move_to_block_end(i: LLVMValueRef);
-        pub fn irgit_may_have_side_effects(i: LLVMValueRef) -> i32;
-        pub fn irgit_may_read_memory(i: LLVMValueRef) -> i32;
-        pub fn irgit_is_commutative(i: LLVMValueRef) -> i32;
-        pub fn irgit_sort_block_uses(f: LLVMValueRef);
-        pub fn irgit_print_module_to(
+        pub(super) fn irgit_move_to_block_end(i: LLVMValueRef);
+        pub(super) fn irgit_may_have_side_effects(i: LLVMValueRef) -> i32;
+        pub(super) fn irgit_may_read_memory(i: LLVMValueRef) -> i32;
+        pub(super) fn irgit_is_commutative(i: LLVMValueRef) -> i32;
+        pub(super) fn irgit_sort_block_uses(f: LLVMValueRef);
+        pub(super) fn irgit_print_module_to(
             m: LLVMModuleRef,
             sink: extern "C" fn(*mut std::ffi::c_void, *const std::os::raw::c_char, usize),
             ctx: *mut std::ffi::c_void,
         );
-        pub fn irgit_types_missing_from_print(m: LLVMModuleRef) -> *mut std::os::raw::c_char;
+        pub(super) fn irgit_types_missing_from_print(m: LLVMModuleRef)
+            -> *mut std::os::raw::c_char;
     }
 }
 

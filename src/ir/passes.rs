@@ -133,7 +133,7 @@ fn run_raw(
 
 /// Checks that LLVM's pass builder accepts `pipeline`, by running it on an
 /// empty module (cheap; the pipeline text is parsed before anything runs).
-pub fn check_pipeline(pipeline: &str) -> Result<(), PassError> {
+pub(crate) fn check_pipeline(pipeline: &str) -> Result<(), PassError> {
     let session = Session::new();
     let m = session
         .parse(b"", "<empty>")

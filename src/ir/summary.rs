@@ -17,7 +17,7 @@ use super::{take_message, IrModule};
 
 /// The type of every function *definition*, in module order (the order the
 /// printer writes the `define` lines in), as LLVM prints function types.
-pub fn definition_types(module: &IrModule<'_>) -> Vec<String> {
+pub(crate) fn definition_types(module: &IrModule<'_>) -> Vec<String> {
     let mut cache: rustc_hash::FxHashMap<usize, String> = Default::default();
     module
         .functions()
@@ -36,7 +36,7 @@ pub fn definition_types(module: &IrModule<'_>) -> Vec<String> {
 /// A function definition before canonicalization: what `irgit diff` needs
 /// to decide whether it can leave the function out.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Definition {
+pub(crate) struct Definition {
     /// The name as the printer writes it: `@f`, or `@"a b"` when quoting is needed.
     pub name: String,
     pub fn_type: String,
@@ -75,7 +75,7 @@ unsafe fn block_address_taken(bb: LLVMBasicBlockRef) -> bool {
 
 /// Every function definition in module order (the text order of the
 /// `define` lines).
-pub fn definitions(module: &IrModule<'_>) -> Vec<Definition> {
+pub(crate) fn definitions(module: &IrModule<'_>) -> Vec<Definition> {
     let types = definition_types(module);
     module
         .functions()
@@ -112,7 +112,7 @@ pub fn definitions(module: &IrModule<'_>) -> Vec<Definition> {
 /// order) into declarations: every instruction and block erased, linkage
 /// external, no comdat, personality or metadata attachments (the verifier
 /// allows none of them on a declaration). Returns how many were stripped.
-pub fn strip_bodies(module: &IrModule<'_>, which: &[bool]) -> usize {
+pub(crate) fn strip_bodies(module: &IrModule<'_>, which: &[bool]) -> usize {
     let defs: Vec<LLVMValueRef> = module
         .functions()
         .into_iter()

@@ -38,7 +38,7 @@ use super::render::Piece;
 
 /// The merged module, possibly with conflicts.
 #[derive(Debug, Default)]
-pub struct Merged {
+pub(crate) struct Merged {
     pub pieces: Vec<Piece>,
     pub conflicts: usize,
     /// Ours' and theirs' functions matched to the base's (set by
@@ -247,14 +247,14 @@ fn renumbered(o: &SideFunc, s: &SideFunc, so: &Atoms, ss: &Atoms) -> bool {
 }
 
 /// Merges the three parsed canonical modules.
-pub fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
+pub(crate) fn merge(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Merged {
     merge_with(o, a, b, &[])
 }
 
 /// [`merge`], where each `(base, ours, theirs)` of `renamed` names a base
 /// function the two sides renamed differently: it becomes one conflict of
 /// the whole function (ours' and theirs' new functions shown there).
-pub fn merge_with(
+pub(crate) fn merge_with(
     base: &ModuleText,
     ours: &ModuleText,
     theirs: &ModuleText,

@@ -25,14 +25,14 @@ use crate::hash::StableHasher;
 /// The locations of one version that have an atom group, by the key
 /// ([`SideTables`]) its lines' references carry.
 #[derive(Default)]
-pub struct Atoms {
+pub(crate) struct Atoms {
     /// Location key → (its key without the group's number, the group).
     of: HashMap<u64, (u64, u64)>,
 }
 
 impl Atoms {
     /// The grouped locations of `m`, whose keys are `t`'s.
-    pub fn new(m: &ModuleText, t: &SideTables) -> Atoms {
+    pub(crate) fn new(m: &ModuleText, t: &SideTables) -> Atoms {
         let mut of = HashMap::default();
         for (&n, rhs) in &m.meta {
             if !rhs
@@ -78,7 +78,7 @@ fn ungrouped_key(rhs: &str, number: std::ops::Range<usize>, t: &SideTables) -> O
 
 /// A one-to-one renumbering of atom groups, built as lines are compared.
 #[derive(Default)]
-pub struct Renumbering {
+pub(crate) struct Renumbering {
     forward: HashMap<u64, u64>,
     backward: HashMap<u64, u64>,
 }
@@ -87,7 +87,7 @@ impl Renumbering {
     /// Whether line key `side` (keys of `sa`) is line key `base` (keys of
     /// `so`) with its locations' groups renumbered, consistently with the
     /// lines compared before.
-    pub fn same_line(&mut self, base: &str, side: &str, so: &Atoms, sa: &Atoms) -> bool {
+    pub(crate) fn same_line(&mut self, base: &str, side: &str, so: &Atoms, sa: &Atoms) -> bool {
         let (tb, ts) = (key_tokens(base), key_tokens(side));
         if tb.len() != ts.len() {
             return false;

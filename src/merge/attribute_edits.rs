@@ -74,7 +74,7 @@ fn groups_absent_from(m: &ModuleText, other: &ModuleText) -> BTreeSet<u32> {
 }
 
 /// The groups `side` edited in place: base group number -> side's number.
-pub fn edited_in_place(base: &ModuleText, side: &ModuleText) -> BTreeMap<u32, u32> {
+pub(crate) fn edited_in_place(base: &ModuleText, side: &ModuleText) -> BTreeMap<u32, u32> {
     let gone = groups_absent_from(base, side);
     let new = groups_absent_from(side, base);
     if gone.is_empty() || new.is_empty() {
@@ -140,7 +140,7 @@ fn regrouped(base: &ModuleText, side: &ModuleText) -> BTreeSet<u32> {
 /// edited differently, or one the other side gave a user or took one from
 /// (does the moved function get the new content?), is left alone: its
 /// users then merge as lines.
-pub fn read_in_place(
+pub(crate) fn read_in_place(
     base: (&ModuleText, &SideTables),
     sides: [(&ModuleText, &mut SideTables); 2],
     numbering: &mut Numbering,

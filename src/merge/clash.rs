@@ -23,7 +23,7 @@ use crate::ir::Session;
 /// A function of the merged module that calls `callee` with another type
 /// than `callee` has.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Clash {
+pub(crate) struct Clash {
     /// The calling function (`@g`).
     pub caller: String,
     /// The function called (`@helper`).
@@ -34,7 +34,7 @@ pub struct Clash {
 
 impl Clash {
     /// What the user reads on stderr.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let (caller, callee) = (&self.caller, &self.callee);
         match self.changed_by {
             Some(Side::Ours) => {
@@ -49,7 +49,7 @@ impl Clash {
 /// The merged module's calls that clash with a changed signature.
 /// `merged` is the clean result's canonical text; `ours` and `theirs` the
 /// inputs (their own clashes are not the merge's).
-pub fn stale_calls(
+pub(crate) fn stale_calls(
     [base, ours_model, theirs_model]: [&ModuleText; 3],
     merged: &str,
     [ours, theirs]: [&[u8]; 2],

@@ -29,7 +29,7 @@ use super::model::{def_name, local_refs, Line};
 
 /// A stretch of merged output.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Chunk<'a> {
+pub(crate) enum Chunk<'a> {
     Clean(Vec<Line<'a>>),
     Conflict {
         ours: Vec<Line<'a>>,
@@ -144,7 +144,7 @@ fn same_hunk(x: &Hunk<Line>, y: &Hunk<Line>) -> bool {
 }
 
 /// Three-way merge of line lists.
-pub fn merge3<'a>(o: &[Line<'a>], a: &[Line<'a>], b: &[Line<'a>]) -> Vec<Chunk<'a>> {
+pub(crate) fn merge3<'a>(o: &[Line<'a>], a: &[Line<'a>], b: &[Line<'a>]) -> Vec<Chunk<'a>> {
     // A side that kept the base: the other side (the loop below finds the
     // same, after two diffs).
     if keys_eq(o, a) {

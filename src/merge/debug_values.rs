@@ -102,7 +102,7 @@ fn records<'a>(lines: &[&'a str]) -> Option<Vec<Record<'a>>> {
 /// where both changed it differently. Only when every line of the three
 /// sections is a `#dbg_value` and ours' records describe every variable
 /// the base's and theirs' do; `None` otherwise (the conflict stays).
-pub fn unknown_values(ours: &[&str], base: &[&str], theirs: &[&str]) -> Option<Vec<String>> {
+pub(crate) fn unknown_values(ours: &[&str], base: &[&str], theirs: &[&str]) -> Option<Vec<String>> {
     let (o, b, t) = (records(ours)?, records(base)?, records(theirs)?);
     if o.is_empty() {
         return None;
@@ -140,7 +140,7 @@ pub fn unknown_values(ours: &[&str], base: &[&str], theirs: &[&str]) -> Option<V
 /// A text with conflict markers (base sections shown) with every conflict
 /// resolved by [`unknown_values`]; `None` when one of them cannot be, or
 /// the text has none.
-pub fn resolved(text: &str, markers: &Markers) -> Option<String> {
+pub(crate) fn resolved(text: &str, markers: &Markers) -> Option<String> {
     let mut out = String::with_capacity(text.len());
     let mut resolved_any = false;
     for region in regions(text, markers) {
@@ -165,7 +165,7 @@ pub fn resolved(text: &str, markers: &Markers) -> Option<String> {
 }
 
 /// How many `#dbg_value` records of `text` say a value is unknown.
-pub fn unknown_count(text: &str) -> usize {
+pub(crate) fn unknown_count(text: &str) -> usize {
     text.lines()
         .filter(|l| l.contains("#dbg_value(") && l.contains(" poison, "))
         .count()

@@ -14,7 +14,7 @@
 /// O(ND) algorithm after trimming the common prefix and suffix). When the
 /// distance exceeds `max_d` only the prefix and suffix are matched: a
 /// coarser but still valid diff.
-pub fn common<T: PartialEq>(a: &[T], b: &[T]) -> Vec<(usize, usize)> {
+pub(crate) fn common<T: PartialEq>(a: &[T], b: &[T]) -> Vec<(usize, usize)> {
     let mut pre = 0;
     while pre < a.len() && pre < b.len() && a[pre] == b[pre] {
         pre += 1;
@@ -108,7 +108,7 @@ fn myers<T: PartialEq>(a: &[T], b: &[T], max_d: usize) -> Vec<(usize, usize)> {
 /// `[start, end)` are replaced by `new` (`start == end`: a pure insertion
 /// at that cut; `new` empty: a pure deletion).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hunk<T> {
+pub(crate) struct Hunk<T> {
     pub start: usize,
     pub end: usize,
     pub new: Vec<T>,
@@ -116,7 +116,7 @@ pub struct Hunk<T> {
 
 /// The maximal hunks of a side over base range `[o0, o1)` / side range
 /// `[s0, s1)`, given `matched[i]` = side index of base line `i`.
-pub fn hunks<T: Clone>(
+pub(crate) fn hunks<T: Clone>(
     side: &[T],
     matched: &[Option<usize>],
     (o0, o1): (usize, usize),

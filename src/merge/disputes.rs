@@ -15,7 +15,7 @@ use super::render::{self, Markers, Region};
 /// The functions (by name) and module-level entities whose lines differ
 /// between two canonical forms, metadata and attribute groups compared by
 /// identity. Empty when only their numbering differs.
-pub fn disputed(a: &str, b: &str) -> Vec<String> {
+pub(crate) fn disputed(a: &str, b: &str) -> Vec<String> {
     let (Ok(ma), Ok(mb)) = (model::parse(a, "a"), model::parse(b, "b")) else {
         return vec!["the module".into()];
     };
@@ -57,7 +57,7 @@ pub fn disputed(a: &str, b: &str) -> Vec<String> {
 
 /// Byte ranges of each function definition in a text as written: from its
 /// `define` line to its closing `}` line (inclusive of the newline).
-pub fn function_ranges(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
+pub(crate) fn function_ranges(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
     let mut out = Vec::new();
     let mut open: Option<(String, usize)> = None;
     let mut at = 0;
@@ -83,7 +83,7 @@ pub fn function_ranges(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
 /// markers. `None` when a disputed entity is not a
 /// function found in `host` (the caller then writes one conflict over the
 /// whole file).
-pub fn conflict_on_functions(
+pub(crate) fn conflict_on_functions(
     host: &str,
     disputed: &[String],
     [base, ours, theirs]: [&str; 3],

@@ -13,13 +13,13 @@ use std::process::Command;
 use super::render::{Keep, Markers, Style};
 
 /// Result of a line merge: the text and whether it had conflicts.
-pub struct LineMerge {
+pub(crate) struct LineMerge {
     pub text: Vec<u8>,
     pub clean: bool,
 }
 
 /// Runs `git merge-file` on the three files.
-pub fn line_merge(
+pub(crate) fn line_merge(
     base: &Path,
     ours: &Path,
     theirs: &Path,
@@ -30,7 +30,7 @@ pub fn line_merge(
 
 /// [`line_merge`], with each conflict resolved to `favor`'s side when it
 /// is set (`git merge-file --ours` / `--theirs`, for `-X ours` / `-X theirs`).
-pub fn line_merge_favoring(
+pub(crate) fn line_merge_favoring(
     base: &Path,
     ours: &Path,
     theirs: &Path,

@@ -17,7 +17,7 @@
 use super::render::{has_conflicts, take_side, Keep, Markers};
 
 /// The name git gives the favoured side's option.
-pub fn option_name(keep: Keep) -> &'static str {
+pub(crate) fn option_name(keep: Keep) -> &'static str {
     match keep {
         Keep::Ours => "-X ours",
         Keep::Theirs => "-X theirs",
@@ -27,7 +27,7 @@ pub fn option_name(keep: Keep) -> &'static str {
 /// The merged `text` (with conflict markers of `markers.size`) with every
 /// conflict resolved to `keep`'s section: the bytes to write, bitcode when
 /// `as_bitcode`, once LLVM has parsed and verified them; else why not.
-pub fn resolve(
+pub(crate) fn resolve(
     text: &[u8],
     keep: Keep,
     markers: &Markers,

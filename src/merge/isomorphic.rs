@@ -37,7 +37,7 @@ use super::model::{bracket_depth, function_name, is_id_byte, scan_refs, Ref};
 
 /// Whether `a` prints the same module as `b`, a text LLVM printed (see the
 /// module doc).
-pub fn same_module(a: &str, b: &str) -> bool {
+pub(crate) fn same_module(a: &str, b: &str) -> bool {
     // Each text cut on its own core.
     let (ea, eb) = std::thread::scope(|scope| {
         let hb = scope.spawn(|| Entities::of(b));

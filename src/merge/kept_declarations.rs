@@ -16,7 +16,7 @@ use super::render::Piece;
 
 /// Whether a module-level line only declares something defined elsewhere
 /// (a function's `declare`, an `external` global).
-pub fn is_declaration(line: &str) -> bool {
+pub(crate) fn is_declaration(line: &str) -> bool {
     line.starts_with("declare ") || (line.starts_with('@') && line.contains(" = external "))
 }
 
@@ -30,7 +30,7 @@ fn names(text: &str, name: &str) -> bool {
 
 /// Whether a line of `pieces` (either side of a conflict included) names
 /// the global `name`.
-pub fn names_global(pieces: &[Piece], name: &str) -> bool {
+pub(crate) fn names_global(pieces: &[Piece], name: &str) -> bool {
     pieces.iter().any(|piece| match piece {
         Piece::Text(text) => names(text, name),
         Piece::Conflict { ours, base, theirs } => ours
@@ -51,7 +51,7 @@ fn declared(line: &str) -> Option<&str> {
 /// line that follows it in ours; `None` when nothing is missing. `expected`
 /// (the structured merge's canonical form) says which declarations the
 /// merge kept.
-pub fn restored(merged: &str, ours: &str, expected: &str) -> Option<String> {
+pub(crate) fn restored(merged: &str, ours: &str, expected: &str) -> Option<String> {
     let lines: Vec<&str> = merged.lines().collect();
     let has = |name: &str| lines.iter().any(|l| declared(l) == Some(name));
     let defines = |name: &str| {

@@ -53,11 +53,11 @@ const ORIGIN: char = '\u{0}';
 /// The source variable each `DILocalVariable` is, by the key
 /// ([`SideTables`]) lines refer to it with, in all three versions.
 #[derive(Default)]
-pub struct Variables(HashMap<u64, u64>);
+pub(crate) struct Variables(HashMap<u64, u64>);
 
 impl Variables {
     /// The variables of base, ours and theirs.
-    pub fn new(versions: [(&ModuleText, &SideTables); 3]) -> Variables {
+    pub(crate) fn new(versions: [(&ModuleText, &SideTables); 3]) -> Variables {
         let mut out = HashMap::default();
         for (m, t) in versions {
             for (&n, rhs) in &m.meta {
@@ -101,7 +101,7 @@ fn source_variable(m: &ModuleText, rhs: &str) -> Option<u64> {
 }
 
 /// Three-way merge of a block's lines, code first, then locations.
-pub fn merge_block<'a>(
+pub(crate) fn merge_block<'a>(
     o: &[Line<'a>],
     a: &[Line<'a>],
     b: &[Line<'a>],

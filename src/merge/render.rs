@@ -14,7 +14,7 @@
 
 /// A stretch of the merged text: lines all agree on, or a conflict.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Piece {
+pub(crate) enum Piece {
     Text(String),
     Conflict {
         ours: Vec<String>,
@@ -87,7 +87,7 @@ impl Default for Markers {
 }
 
 /// Prints pieces, with markers around conflicts.
-pub fn render(pieces: &[Piece], m: &Markers) -> String {
+pub(crate) fn render(pieces: &[Piece], m: &Markers) -> String {
     let mut s = String::new();
     let joined = |lines: &[String]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
     for p in pieces {
@@ -111,14 +111,14 @@ pub fn render(pieces: &[Piece], m: &Markers) -> String {
 
 /// Which side's lines a conflicting region keeps in [`resolved`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Keep {
+pub(crate) enum Keep {
     Ours,
     Theirs,
 }
 
 /// Prints pieces with every conflict resolved to one side's lines (no
 /// markers).
-pub fn resolved(pieces: &[Piece], keep: Keep) -> String {
+pub(crate) fn resolved(pieces: &[Piece], keep: Keep) -> String {
     let mut text = String::new();
     for piece in pieces {
         let lines = match (piece, keep) {
@@ -136,7 +136,7 @@ pub fn resolved(pieces: &[Piece], keep: Keep) -> String {
 
 /// A stretch of a text with conflict markers: a line outside every
 /// conflict, or one conflict (lines with their line ends).
-pub enum Region<'a> {
+pub(crate) enum Region<'a> {
     Outside(&'a str),
     Conflict {
         ours: Vec<&'a str>,
@@ -150,7 +150,7 @@ pub enum Region<'a> {
 }
 
 /// The regions of a text with conflict markers of `m.size`, any style.
-pub fn regions<'a>(text: &'a str, m: &Markers) -> Vec<Region<'a>> {
+pub(crate) fn regions<'a>(text: &'a str, m: &Markers) -> Vec<Region<'a>> {
     let mark = |c: char| c.to_string().repeat(m.size.max(1));
     let (open, base, middle, close) = (mark('<'), mark('|'), mark('='), mark('>'));
     let is = |line: &str, marker: &str| {
@@ -204,7 +204,7 @@ pub fn regions<'a>(text: &'a str, m: &Markers) -> Vec<Region<'a>> {
 }
 
 /// Whether `text` has a conflict marked with markers of `m.size`.
-pub fn has_conflicts(text: &str, m: &Markers) -> bool {
+pub(crate) fn has_conflicts(text: &str, m: &Markers) -> bool {
     regions(text, m)
         .iter()
         .any(|r| matches!(r, Region::Conflict { .. }))
@@ -212,7 +212,7 @@ pub fn has_conflicts(text: &str, m: &Markers) -> bool {
 
 /// A rendered text with every conflict resolved to one side's section
 /// (markers of `m.size`, any style).
-pub fn take_side(text: &str, keep: Keep, m: &Markers) -> String {
+pub(crate) fn take_side(text: &str, keep: Keep, m: &Markers) -> String {
     let mut out = String::with_capacity(text.len());
     for region in regions(text, m) {
         match region {
@@ -233,7 +233,7 @@ pub fn take_side(text: &str, keep: Keep, m: &Markers) -> String {
 /// base (not in `merge` style) and theirs, between markers of `m.size`.
 /// In zdiff3 style the lines that begin (end) both ours and theirs come
 /// before (after) the markers.
-pub fn conflict_hunk(ours: &str, base: &str, theirs: &str, m: &Markers) -> String {
+pub(crate) fn conflict_hunk(ours: &str, base: &str, theirs: &str, m: &Markers) -> String {
     let mark = |c: char| c.to_string().repeat(m.size.max(1));
     let section = |t: &str| {
         let mut t = t.to_string();
@@ -291,7 +291,7 @@ fn shared_ends(texts: &[&str]) -> (usize, usize) {
 /// whole lines all three begin (end) with are written before (after) the
 /// markers, as git's diff3 does. Each side's section, with what surrounds
 /// it, is still that side's text.
-pub fn narrowed_hunk(ours: &str, base: &str, theirs: &str, m: &Markers) -> String {
+pub(crate) fn narrowed_hunk(ours: &str, base: &str, theirs: &str, m: &Markers) -> String {
     let with_newline = |t: &str| {
         let mut t = t.to_string();
         if !t.is_empty() && !t.ends_with('\n') {

@@ -45,7 +45,7 @@
 
 pub mod cli;
 pub mod matrix;
-pub mod relations;
+pub(crate) mod relations;
 pub mod run;
 pub mod textdiff;
 

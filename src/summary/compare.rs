@@ -25,7 +25,7 @@ use crate::merge::model::{def_name, rewrite, BlockText, FuncText, Ref};
 
 /// The edit of one function, counted.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct FuncDiff {
+pub(crate) struct FuncDiff {
     pub insts_old: usize,
     pub insts_new: usize,
     pub added: usize,
@@ -45,20 +45,20 @@ pub struct FuncDiff {
 
 impl FuncDiff {
     /// Whether anything differs.
-    pub fn is_change(&self) -> bool {
+    pub(crate) fn is_change(&self) -> bool {
         self.header_changed
             || self.added + self.removed + self.changed + self.blocks_added + self.blocks_removed
                 > 0
     }
 
     /// Instructions kept as they were.
-    pub fn unchanged(&self) -> usize {
+    pub(crate) fn unchanged(&self) -> usize {
         self.insts_old - self.removed - self.changed
     }
 
     /// Shared instructions over the mean size, in `[0, 1]` (1: identical
     /// bodies; the `define` lines are not counted).
-    pub fn similarity(&self) -> f64 {
+    pub(crate) fn similarity(&self) -> f64 {
         let total = self.insts_old + self.insts_new;
         if total == 0 {
             return 1.0;
@@ -67,7 +67,7 @@ impl FuncDiff {
     }
 
     /// The whole function added.
-    pub fn added_function(n: &FuncKeys) -> FuncDiff {
+    pub(crate) fn added_function(n: &FuncKeys) -> FuncDiff {
         FuncDiff {
             insts_new: n.instruction_count(),
             added: n.instruction_count(),
@@ -79,7 +79,7 @@ impl FuncDiff {
     }
 
     /// The whole function removed.
-    pub fn removed_function(o: &FuncKeys) -> FuncDiff {
+    pub(crate) fn removed_function(o: &FuncKeys) -> FuncDiff {
         FuncDiff {
             insts_old: o.instruction_count(),
             removed: o.instruction_count(),
@@ -91,7 +91,7 @@ impl FuncDiff {
     }
 
     /// No change.
-    pub fn unchanged_function(f: &FuncKeys) -> FuncDiff {
+    pub(crate) fn unchanged_function(f: &FuncKeys) -> FuncDiff {
         FuncDiff {
             insts_old: f.instruction_count(),
             insts_new: f.instruction_count(),
@@ -112,7 +112,7 @@ fn positions(f: &FuncKeys) -> Vec<(usize, usize)> {
 
 /// Compares old `o` with new `n` (keys of `n` already written in old global
 /// names where functions were renamed).
-pub fn compare(o: &FuncKeys, n: &FuncKeys) -> FuncDiff {
+pub(crate) fn compare(o: &FuncKeys, n: &FuncKeys) -> FuncDiff {
     if o.same_as(n) {
         return FuncDiff::unchanged_function(o);
     }
@@ -231,7 +231,7 @@ fn matching(o: &FuncKeys, n: &FuncKeys, old_block: &HashMap<&str, usize>) -> Mat
 ///                                             %var.86b5 = alloca i32   (s)
 /// names: var.86b5 -> var.3747, var.3747 -> var.3747.new
 /// ```
-pub fn names_in_old(o: &FuncKeys, n: &FuncKeys) -> HashMap<String, String> {
+pub(crate) fn names_in_old(o: &FuncKeys, n: &FuncKeys) -> HashMap<String, String> {
     let old_block = block_index(o);
     let m = matching(o, n, &old_block);
     let mut pairs: HashMap<String, String> = m.values.into_iter().chain(m.blocks).collect();

@@ -37,13 +37,13 @@
 //! `crate::git::diff_summary`.
 
 pub mod cli;
-pub mod compare;
+pub(crate) mod compare;
 pub mod matched;
-pub mod module_level;
-pub mod moved;
-pub mod renames;
+pub(crate) mod module_level;
+pub(crate) mod moved;
+pub(crate) mod renames;
 pub mod render;
-pub mod side;
+pub(crate) mod side;
 
 use std::collections::BTreeMap;
 

@@ -146,7 +146,11 @@ fn entities(side: &Side, renames: &BTreeMap<String, String>) -> BTreeMap<String,
 /// Compares the module-level entities. `renames` maps new function names to
 /// old ones (applied to the new side's lines, so a function-pointer table
 /// that follows a rename is unchanged).
-pub fn compare(old: &Side, new: &Side, renames: &BTreeMap<String, String>) -> Vec<GlobalChange> {
+pub(crate) fn compare(
+    old: &Side,
+    new: &Side,
+    renames: &BTreeMap<String, String>,
+) -> Vec<GlobalChange> {
     let a = entities(old, &BTreeMap::new());
     let b = entities(new, renames);
     let mut out = Vec::new();
@@ -247,7 +251,7 @@ fn used_by_instructions(side: &Side) -> BTreeSet<String> {
 }
 
 /// Attribute groups that instructions use on one side only.
-pub fn attributes(old: &Side, new: &Side) -> AttributeChanges {
+pub(crate) fn attributes(old: &Side, new: &Side) -> AttributeChanges {
     let a = used_by_instructions(old);
     let b = used_by_instructions(new);
     AttributeChanges {

@@ -32,7 +32,7 @@ use crate::merge::model::{def_name, local_refs_str};
 
 /// A run of instructions inside one block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Region {
+pub(crate) struct Region {
     pub func: usize,
     pub block: usize,
     pub start: usize,
@@ -41,7 +41,7 @@ pub struct Region {
 
 /// One occurrence of moved code.
 #[derive(Debug, Clone)]
-pub struct Found {
+pub(crate) struct Found {
     pub old: Region,
     pub new: Region,
     /// The old instructions are gone from the old function (moved), rather
@@ -50,7 +50,7 @@ pub struct Found {
 }
 
 /// What to search.
-pub struct Search<'a> {
+pub(crate) struct Search<'a> {
     /// Old functions code may come from.
     pub old: Vec<&'a FuncKeys>,
     /// New functions (indices of `added` and `counterpart` point here).
@@ -72,7 +72,7 @@ const MAX_CANDIDATES: usize = 64;
 /// The structural hash of an instruction key: the defined name dropped,
 /// every `%value` and every numeric literal blanked, the rest (opcode,
 /// types, flags, predicates, callee names, metadata keys) kept.
-pub fn shape_hash(key: &str) -> u64 {
+pub(crate) fn shape_hash(key: &str) -> u64 {
     let b = instruction_body(key).as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -143,7 +143,7 @@ enum Origin {
 }
 
 /// Whether any run of added instructions is long enough to search for.
-pub fn has_runs(s: &Search<'_>) -> bool {
+pub(crate) fn has_runs(s: &Search<'_>) -> bool {
     let mut added = s.added.clone();
     added.sort_unstable();
     let mut run = 0;
@@ -168,7 +168,7 @@ pub fn has_runs(s: &Search<'_>) -> bool {
 }
 
 /// Finds moved and copied code.
-pub fn find(s: &Search<'_>) -> Vec<Found> {
+pub(crate) fn find(s: &Search<'_>) -> Vec<Found> {
     if s.added.is_empty() || s.min_len == 0 {
         return Vec::new();
     }
@@ -390,7 +390,7 @@ fn is_idiom_opcode(op: &str) -> bool {
 /// @op_add: alloca, alloca, store, store, load, load, add, ret   (new)
 /// region [alloca .. load] covers 6 of 7, but computes nothing: no claim
 /// ```
-pub fn convincing_copies(found: Vec<Found>, s: &Search<'_>) -> Vec<Found> {
+pub(crate) fn convincing_copies(found: Vec<Found>, s: &Search<'_>) -> Vec<Found> {
     let mut covered: HashMap<(usize, usize), HashSet<(usize, usize)>> = HashMap::default();
     for f in found.iter().filter(|f| !f.moved) {
         let set = covered.entry((f.old.func, f.new.func)).or_default();

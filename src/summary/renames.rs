@@ -34,7 +34,7 @@ const MAX_COMPARISONS: usize = 2000;
 
 /// A detected rename.
 #[derive(Debug, Clone)]
-pub struct Rename {
+pub(crate) struct Rename {
     /// Index into the old side's functions.
     pub old: usize,
     /// Index into the new side's functions.
@@ -43,7 +43,7 @@ pub struct Rename {
 
 /// The value-numbered hash of a function (its own name already reads
 /// `@SELF` in the keys).
-pub fn numbered_hash(f: &FuncKeys) -> u64 {
+pub(crate) fn numbered_hash(f: &FuncKeys) -> u64 {
     let locals = f.locals();
     let mut serial: HashMap<String, usize> = HashMap::default();
     let mut h = StableHasher::new().str(&f.fn_type);
@@ -104,7 +104,7 @@ fn sorted_shapes(f: &FuncKeys) -> Vec<u64> {
 /// Pairs removed functions of `old` with added functions of `new`.
 /// `removed` and `added` are function indices; `threshold` is the least
 /// similarity for a renamed-and-edited pair (1.0: only unchanged renames).
-pub fn detect(
+pub(crate) fn detect(
     old: &Side,
     new: &Side,
     removed: &[usize],

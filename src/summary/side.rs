@@ -246,7 +246,7 @@ fn without_debug_operands(rhs: &str, debug: &HashSet<u32>) -> String {
 
 /// A function of an input, fingerprinted before any canonicalization.
 #[derive(Debug, Clone)]
-pub struct Fingerprint {
+pub(crate) struct Fingerprint {
     /// Hash of the function's text under a value numbering of its locals,
     /// metadata and attribute numbers read as their content, private
     /// globals as their content, `!dbg` locations, debug records and
@@ -311,7 +311,7 @@ fn defined_name(line: &str) -> Option<&str> {
 /// (text order), without building keyed lines: equal fingerprints mean
 /// equal functions up to the names of their locals. `None` if the text is
 /// not laid out as LLVM prints modules.
-pub fn fingerprints(text: &str, types: &[String]) -> Option<Vec<Fingerprint>> {
+pub(crate) fn fingerprints(text: &str, types: &[String]) -> Option<Vec<Fingerprint>> {
     let lines: Vec<&str> = text.lines().collect();
     let scan = ModuleScan::read(&lines)?;
     if scan.spans.len() != types.len() {
@@ -650,12 +650,12 @@ fn own_name_map(name: &str) -> BTreeMap<String, String> {
 }
 
 /// An instruction line without the `%name = ` it defines.
-pub fn instruction_body(line: &str) -> &str {
+pub(crate) fn instruction_body(line: &str) -> &str {
     def_name(line).map_or(line, |d| &line[d.len() + 4..])
 }
 
 /// The opcode of an instruction line (`store`, `add`, `call`...).
-pub fn opcode(line: &str) -> &str {
+pub(crate) fn opcode(line: &str) -> &str {
     instruction_body(line)
         .split_whitespace()
         .next()
@@ -663,7 +663,7 @@ pub fn opcode(line: &str) -> &str {
 }
 
 /// `#dbg_value(...)`, `#dbg_declare(...)`: debug records, not instructions.
-pub fn is_debug_record(line: &str) -> bool {
+pub(crate) fn is_debug_record(line: &str) -> bool {
     line.starts_with("#dbg_")
 }
 
@@ -685,7 +685,7 @@ fn line_key(
 }
 
 /// The line without a trailing `; comment` (outside quoted strings).
-pub fn strip_comment(line: &str) -> &str {
+pub(crate) fn strip_comment(line: &str) -> &str {
     crate::comments::layout::comment_start(line).map_or(line, |at| line[..at].trim_end())
 }
 

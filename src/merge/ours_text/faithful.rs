@@ -34,10 +34,10 @@ use crate::merge::model::{ModuleText, Side, SideTables};
 
 /// The prefix of a placeholder for a new unnamed value; the renumbering
 /// pass gives each one its number.
-pub const PLACEHOLDER: &str = "irgit.new.";
+pub(crate) const PLACEHOLDER: &str = "irgit.new.";
 
 /// One input as the faithful writer needs it.
-pub struct SideText<'a> {
+pub(crate) struct SideText<'a> {
     pub side: Side,
     /// The input as written.
     pub text: &'a str,
@@ -110,7 +110,7 @@ fn squeeze(s: &str) -> String {
 /// Names and numbers handed out to what ours does not have, shared by the
 /// translations of base and theirs so that one value gets one name.
 #[derive(Default)]
-pub struct Fresh {
+pub(crate) struct Fresh {
     /// (function, key) → token, per function; key names the value by its
     /// base canonical name (`b:`) or theirs' (`t:`).
     locals: HashMap<(String, String), String>,
@@ -129,7 +129,7 @@ pub struct Fresh {
 }
 
 /// What ours has, for the translations to aim at.
-pub struct OursIndex {
+pub(crate) struct OursIndex {
     /// function (base name, with `@`) → ours canonical → ours token
     locals: HashMap<String, HashMap<String, String>>,
     /// ours function name for each base function name
@@ -144,7 +144,7 @@ pub struct OursIndex {
 }
 
 impl OursIndex {
-    pub fn new(ours: &SideText<'_>, base: &SideText<'_>, fresh: &mut Fresh) -> OursIndex {
+    pub(crate) fn new(ours: &SideText<'_>, base: &SideText<'_>, fresh: &mut Fresh) -> OursIndex {
         let layout = layout::lex(ours.text);
         let (tables, metas, attrs) = original_tables(Side::Ours, &layout);
         let mut meta_by_key = HashMap::default();
@@ -905,7 +905,7 @@ fn apply_translation(text: &str, t: &Translation) -> String {
 }
 
 /// Base and theirs written in ours' names: the inputs of the line merge.
-pub struct Translated {
+pub(crate) struct Translated {
     pub base: String,
     pub theirs: String,
     /// Values both sides renamed differently: (theirs' name, function).
@@ -914,14 +914,18 @@ pub struct Translated {
 
 /// Base and theirs written in ours' names (theirs' renames of values ours
 /// did not rename come in as theirs wrote them).
-pub fn translate(base: &SideText<'_>, ours: &SideText<'_>, theirs: &SideText<'_>) -> Translated {
+pub(crate) fn translate(
+    base: &SideText<'_>,
+    ours: &SideText<'_>,
+    theirs: &SideText<'_>,
+) -> Translated {
     translate_matched(base, ours, theirs, &Default::default())
 }
 
 /// [`translate`], given ours' and theirs' functions already matched to the
 /// base's (the structured merge's [`Matchings`]; a function missing there
 /// is matched here).
-pub fn translate_matched(
+pub(crate) fn translate_matched(
     base: &SideText<'_>,
     ours: &SideText<'_>,
     theirs: &SideText<'_>,
@@ -961,7 +965,7 @@ pub fn translate_matched(
 /// ```text
 /// base: @f        ours: @f, @h        theirs: @h, @f     → theirs as @f
 /// ```
-pub fn without_items_ours_added(
+pub(crate) fn without_items_ours_added(
     base: &str,
     ours: &str,
     theirs: &str,
@@ -1044,7 +1048,7 @@ fn lines_text(layout: &Layout<'_>, first: usize, last: usize) -> String {
 /// each other. They may when both sit between top-level items of `base`
 /// and each is made of whole top-level items (functions, globals,
 /// declarations, with their comments): the order of those means nothing.
-pub fn free_order(base: &str) -> impl Fn(usize, &[&str], &[&str]) -> bool + '_ {
+pub(crate) fn free_order(base: &str) -> impl Fn(usize, &[&str], &[&str]) -> bool + '_ {
     let layout = layout::lex(base);
     let mut in_func = vec![false; layout.lines.len()];
     let mut ends = vec![false; layout.lines.len()];
@@ -1094,7 +1098,7 @@ pub fn free_order(base: &str) -> impl Fn(usize, &[&str], &[&str]) -> bool + '_ {
 /// function holding one is renumbered the way LLVM's printer numbers
 /// (unnamed arguments, then blocks and non-void instructions in order).
 /// Other functions are left untouched.
-pub fn renumber(text: &str) -> String {
+pub(crate) fn renumber(text: &str) -> String {
     if !text.contains(PLACEHOLDER) {
         return text.to_string();
     }

@@ -70,7 +70,7 @@ fn conflict(a: &Hunk<'_>, b: &Hunk<'_>) -> bool {
 
 /// The result of a line merge.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineMerge {
+pub(crate) struct LineMerge {
     pub text: String,
     pub conflicts: usize,
 }
@@ -80,13 +80,13 @@ fn split(text: &str) -> Vec<&str> {
 }
 
 /// Says whether two insertions at one base line may follow each other.
-pub type FreeOrder<'f> = dyn Fn(usize, &[&str], &[&str]) -> bool + 'f;
+pub(crate) type FreeOrder<'f> = dyn Fn(usize, &[&str], &[&str]) -> bool + 'f;
 
 /// Merges `ours` and `theirs`, two edits of `base`. `free_order(at, ours,
 /// theirs)` says whether two insertions at the same base line `at` may
 /// simply follow each other (ours first): for whole functions or globals
 /// added between top-level items, whose order means nothing.
-pub fn merge3(
+pub(crate) fn merge3(
     base: &str,
     ours: &str,
     theirs: &str,

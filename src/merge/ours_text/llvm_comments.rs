@@ -20,7 +20,7 @@ use crate::comments::layout::{lex, Layout, StmtKind};
 /// `text` with every label's `; preds = ...` / `; No predecessors!` that
 /// disagrees with the branches of its function written again; `None` when
 /// all agree.
-pub fn refresh_preds(text: &str) -> Option<String> {
+pub(crate) fn refresh_preds(text: &str) -> Option<String> {
     let layout = lex(text);
     let mut fixes: HashMap<usize, String> = HashMap::new();
     let mut i = 0;

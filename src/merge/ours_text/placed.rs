@@ -47,7 +47,7 @@ fn positions<'t>(lines: &[(&'t str, &'t str)]) -> HashMap<(&'t str, &'t str), Ve
 /// Ours' text with the change from `base` to `theirs` (both in ours' names
 /// and in base's layout) placed by identity; `None` when a changed stretch
 /// has no unique place in ours.
-pub fn place(base: &str, ours: &str, theirs: &str) -> Option<String> {
+pub(crate) fn place(base: &str, ours: &str, theirs: &str) -> Option<String> {
     let (b, o, t) = (scoped(base), scoped(ours), scoped(theirs));
     let (in_base, in_ours) = (positions(&b), positions(&o));
     // The line of ours that is base's line `i`: same text, same function,

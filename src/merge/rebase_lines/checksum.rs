@@ -52,12 +52,12 @@ fn checksums(text: &str) -> BTreeMap<String, Option<Checksum>> {
 /// The merged checksum of every file all three modules describe, and the
 /// files whose checksum is left out.
 #[derive(Debug, Default)]
-pub struct Decision {
+pub(crate) struct Decision {
     pub merged: BTreeMap<String, Checksum>,
     pub left_out: Vec<String>,
 }
 
-pub fn decide(base: &str, ours: &str, theirs: &str) -> Decision {
+pub(crate) fn decide(base: &str, ours: &str, theirs: &str) -> Decision {
     let (o, a, b) = (checksums(base), checksums(ours), checksums(theirs));
     let mut d = Decision::default();
     for (file, co) in &o {
@@ -82,7 +82,7 @@ pub fn decide(base: &str, ours: &str, theirs: &str) -> Decision {
 impl Decision {
     /// A `DIFile` definition with the decided checksum (`None`: not a file
     /// the decision covers, or already so).
-    pub fn apply(&self, rhs: &str) -> Option<String> {
+    pub(crate) fn apply(&self, rhs: &str) -> Option<String> {
         if kind(rhs) != "DIFile" {
             return None;
         }

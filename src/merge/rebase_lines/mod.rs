@@ -29,9 +29,9 @@
 //! the other side kept (an edit left of it) is rebased the same way
 //! ([`columns`]).
 
-pub mod checksum;
-pub mod nodes;
-pub mod shifts;
+pub(crate) mod checksum;
+pub(crate) mod nodes;
+pub(crate) mod shifts;
 
 use std::collections::BTreeMap;
 
@@ -54,7 +54,7 @@ const SPAN: u32 = 1 << 28;
 
 /// The line a version had where the rebasing wrote a marker (the merged
 /// line is not known), else `line` itself.
-pub fn own_line(line: u32) -> u32 {
+pub(crate) fn own_line(line: u32) -> u32 {
     match line >= MARK {
         true => (line - MARK) % SPAN,
         false => line,
@@ -62,7 +62,7 @@ pub fn own_line(line: u32) -> u32 {
 }
 
 /// The three inputs with their lines in the merged source's numbering.
-pub struct Rebased {
+pub(crate) struct Rebased {
     /// Base, ours, theirs.
     pub texts: [String; 3],
     /// What the user should know (a checksum left out).
@@ -73,7 +73,7 @@ pub struct Rebased {
 
 /// Rebases three modules with debug info (`None`: no debug lines to
 /// rebase, or inputs that are not text).
-pub fn rebase_bytes(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Rebased> {
+pub(crate) fn rebase_bytes(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Rebased> {
     fn text(b: &[u8]) -> Option<&str> {
         if crate::canon::is_bitcode(b) {
             return None;
@@ -84,7 +84,7 @@ pub fn rebase_bytes(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Rebased> 
 }
 
 /// See the module doc.
-pub fn rebase(base: &str, ours: &str, theirs: &str) -> Option<Rebased> {
+pub(crate) fn rebase(base: &str, ours: &str, theirs: &str) -> Option<Rebased> {
     let nodes = [Nodes::parse(base), Nodes::parse(ours), Nodes::parse(theirs)];
     let too_long = nodes
         .iter()
@@ -603,7 +603,7 @@ impl Rebased {
     /// The merge of the rebased inputs, as the user gets it: a clean
     /// result that kept a line whose shift is not known is a conflict on
     /// the functions that use it; markers are never shown.
-    pub fn settle(&self, mut o: Outcome, markers: &Markers) -> Outcome {
+    pub(crate) fn settle(&self, mut o: Outcome, markers: &Markers) -> Outcome {
         o.notes.extend(self.notes.iter().cloned());
         let (text, marked) = self.shown(&o.text);
         if marked.is_empty() {

@@ -29,7 +29,7 @@ use crate::text::{rewrite, Ref};
 
 /// One numbered node that has a source line.
 #[derive(Debug, Clone)]
-pub struct Node {
+pub(crate) struct Node {
     /// Its `line:` (never 0: a node without a line is not listed).
     pub line: u32,
     /// The source file its line counts in (filename and directory).
@@ -42,7 +42,7 @@ pub struct Node {
 }
 
 /// The nodes of one module.
-pub struct Nodes<'a> {
+pub(crate) struct Nodes<'a> {
     /// `N` → right-hand side of `!N = ...`.
     pub defs: BTreeMap<u32, &'a str>,
     /// The nodes with a source line.
@@ -65,14 +65,14 @@ pub struct Nodes<'a> {
 }
 
 /// `distinct !DIFoo(...)` → `DIFoo`.
-pub fn kind(rhs: &str) -> &str {
+pub(crate) fn kind(rhs: &str) -> &str {
     let body = rhs.strip_prefix("distinct ").unwrap_or(rhs);
     let body = body.strip_prefix('!').unwrap_or(body);
     &body[..body.find('(').unwrap_or(0)]
 }
 
 /// The quoted value of field `name` (`filename: "a.c"` → `a.c`).
-pub fn string_field<'a>(rhs: &'a str, name: &str) -> Option<&'a str> {
+pub(crate) fn string_field<'a>(rhs: &'a str, name: &str) -> Option<&'a str> {
     let (start, _) = field(rhs, name)?;
     let rest = rhs[start..].strip_prefix('"')?;
     Some(&rest[..rest.find('"')?])
@@ -88,7 +88,7 @@ fn line_field(rhs: &str, name: &str) -> Option<u32> {
 }
 
 /// A `DIFile` without its checksum: what says which file it is.
-pub fn file_identity(rhs: &str) -> String {
+pub(crate) fn file_identity(rhs: &str) -> String {
     format!(
         "{}\u{0}{}",
         string_field(rhs, "filename").unwrap_or(""),
@@ -134,7 +134,7 @@ fn without_fields(rhs: &str, names: &[&str]) -> String {
 }
 
 /// `rhs` without the `checksumkind:` and `checksum:` fields.
-pub fn without_checksum(rhs: &str) -> String {
+pub(crate) fn without_checksum(rhs: &str) -> String {
     without_fields(rhs, &["checksumkind", "checksum"])
 }
 
@@ -147,7 +147,7 @@ fn without_atoms(rhs: &str) -> String {
 
 impl<'a> Nodes<'a> {
     /// The numbered nodes of a module printed by LLVM.
-    pub fn parse(text: &'a str) -> Nodes<'a> {
+    pub(crate) fn parse(text: &'a str) -> Nodes<'a> {
         let defs: BTreeMap<u32, &str> = text.lines().filter_map(numbered_definition).collect();
         let mut nodes = Nodes {
             defs,
@@ -220,7 +220,7 @@ impl<'a> Nodes<'a> {
 
     /// A subprogram's identity across versions: its names, file and
     /// whether it is a definition.
-    pub fn domain_id(&self, sp: u32) -> String {
+    pub(crate) fn domain_id(&self, sp: u32) -> String {
         let rhs = self.defs.get(&sp).copied().unwrap_or("");
         format!(
             "{}\u{0}{}\u{0}{}\u{0}{}",

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 /// The shift of one side over one source file.
 #[derive(Debug, Default)]
-pub struct ShiftMap {
+pub(crate) struct ShiftMap {
     /// (base line, side line), sorted, one per base line, the start of the
     /// file (0, 0) first.
     anchors: Vec<(u32, u32)>,
@@ -32,7 +32,7 @@ pub struct ShiftMap {
 
 /// What a side did to one file, in lines.
 #[derive(Debug, Default)]
-pub struct Evidence {
+pub(crate) struct Evidence {
     /// (base line, side line) of nodes found unchanged.
     pub anchors: Vec<(u32, u32)>,
     /// Side lines of nodes the base does not have.
@@ -46,7 +46,7 @@ fn shift(a: (u32, u32)) -> i64 {
 }
 
 impl ShiftMap {
-    pub fn new(mut e: Evidence) -> ShiftMap {
+    pub(crate) fn new(mut e: Evidence) -> ShiftMap {
         e.anchors.push((0, 0));
         e.anchors.sort_unstable();
         e.anchors.dedup();
@@ -87,7 +87,7 @@ impl ShiftMap {
     }
 
     /// A map that knows nothing (a file the side's anchors contradict).
-    pub fn unknown() -> ShiftMap {
+    pub(crate) fn unknown() -> ShiftMap {
         ShiftMap {
             broken: true,
             ..ShiftMap::default()
@@ -95,13 +95,13 @@ impl ShiftMap {
     }
 
     /// The shift of base line `l`, when known.
-    pub fn at(&self, l: u32) -> Option<i64> {
+    pub(crate) fn at(&self, l: u32) -> Option<i64> {
         self.over(l, l)
     }
 
     /// The shift of every base line in `lo..=hi`, when it is known and the
     /// same for all of them.
-    pub fn over(&self, lo: u32, hi: u32) -> Option<i64> {
+    pub(crate) fn over(&self, lo: u32, hi: u32) -> Option<i64> {
         if self.broken || self.split.iter().any(|&s| lo <= s && s <= hi) {
             return None;
         }
@@ -136,7 +136,7 @@ impl ShiftMap {
     /// must have moved as the anchors did, unless the side has nothing
     /// there (it removed the nodes of the span's last lines: an anchor in
     /// the span is its last line).
-    pub fn moves_within(&self, lo: u32, hi: u32, side_hi: u32) -> bool {
+    pub(crate) fn moves_within(&self, lo: u32, hi: u32, side_hi: u32) -> bool {
         if self.broken || self.split.iter().any(|&s| lo <= s && s <= hi) {
             return true;
         }
@@ -159,7 +159,7 @@ impl ShiftMap {
     /// (or not known), when [`ShiftMap::moves_within`] says some moved:
     /// the line after the last anchor of one shift with nothing edited
     /// between (`lo` when nothing is known).
-    pub fn first_move(&self, lo: u32, hi: u32) -> u32 {
+    pub(crate) fn first_move(&self, lo: u32, hi: u32) -> u32 {
         if self.broken {
             return lo;
         }
@@ -182,7 +182,7 @@ impl ShiftMap {
     /// Where a side line sits in the base: the base line of an anchor on
     /// the same line, else the two anchors around it (`u32::MAX`: after the
     /// last one).
-    pub fn base_range_of(&self, side_line: u32) -> (u32, u32) {
+    pub(crate) fn base_range_of(&self, side_line: u32) -> (u32, u32) {
         if self.broken {
             return (0, u32::MAX);
         }
@@ -198,7 +198,7 @@ impl ShiftMap {
 
     /// A deterministic stand-in for an unknown shift at base line `l` (the
     /// shift of the anchor at or before it), for text shown in conflicts.
-    pub fn guess(&self, l: u32) -> i64 {
+    pub(crate) fn guess(&self, l: u32) -> i64 {
         let i = self.anchors.partition_point(|a| a.0 <= l);
         i.checked_sub(1).map_or(0, |p| shift(self.anchors[p]))
     }
@@ -207,7 +207,7 @@ impl ShiftMap {
 /// The heaviest chain of line pairs increasing on both sides: the pairs
 /// that agree with each other, `(base line, side line, weight)`. A pair
 /// left out joined two nodes that only look alike, or moved lines.
-pub fn heaviest_chain(pairs: &[(u32, u32, u64)]) -> Vec<(u32, u32)> {
+pub(crate) fn heaviest_chain(pairs: &[(u32, u32, u64)]) -> Vec<(u32, u32)> {
     let mut merged: BTreeMap<(u32, u32), u64> = BTreeMap::new();
     for &(b, s, w) in pairs {
         *merged.entry((b, s)).or_insert(0) += w;
