@@ -131,7 +131,7 @@ impl Default for TextconvOptions {
 
 impl TextconvOptions {
     /// The time limit, or why the value cannot be one.
-    pub fn time_limit(&self) -> Result<std::time::Duration, String> {
+    pub(crate) fn time_limit(&self) -> Result<std::time::Duration, String> {
         let s = self.timeout_seconds;
         if s.is_finite() && s > 0.0 && s < 1e9 {
             Ok(std::time::Duration::from_secs_f64(s))
@@ -242,7 +242,7 @@ pub enum LitTests {
 
 impl FileOptions {
     /// Checks that every pattern can be written as one gitattributes line.
-    pub fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         for (key, list) in [("files.text", &self.text), ("files.bitcode", &self.bitcode)] {
             for p in list {
                 if p.is_empty() || p.starts_with('#') || p.starts_with('!') {
@@ -274,7 +274,7 @@ pub enum ConfigError {
 }
 
 /// The file name irgit looks for.
-pub const CONFIG_FILE_NAME: &str = ".irgit.yaml";
+pub(crate) const CONFIG_FILE_NAME: &str = ".irgit.yaml";
 
 impl Config {
     /// Parses YAML text; `path` is only used in error messages.

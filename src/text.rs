@@ -75,7 +75,7 @@ pub fn scan_refs<'a>(line: &'a str, mut f: impl FnMut(usize, usize, Ref<'a>)) {
 /// (`b'#'`) reference of `line`: exactly those [`scan_refs`] reports as
 /// [`Ref::Meta`] or [`Ref::Attr`] (no other token can hold a `!` or `#`),
 /// found by jumping from one quote or sigil to the next.
-pub fn scan_numbered(line: &str, sigil: u8, mut f: impl FnMut(usize, usize, u32)) {
+pub(crate) fn scan_numbered(line: &str, sigil: u8, mut f: impl FnMut(usize, usize, u32)) {
     let bytes = line.as_bytes();
     let mut i = 0;
     while let Some(k) = memchr::memchr2(b'"', sigil, &bytes[i..]) {
@@ -100,7 +100,7 @@ pub fn scan_numbered(line: &str, sigil: u8, mut f: impl FnMut(usize, usize, u32)
 }
 
 /// Appends `n` in decimal.
-pub fn push_decimal(out: &mut String, n: u32) {
+pub(crate) fn push_decimal(out: &mut String, n: u32) {
     if n >= 10 {
         push_decimal(out, n / 10);
     }
@@ -120,7 +120,7 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The lines of `text` with their `\n`, as `text.split_inclusive('\n')`.
-pub fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
     let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
     std::iter::from_fn(move || {

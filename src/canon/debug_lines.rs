@@ -285,7 +285,7 @@ fn rewrite_definitions(text: &str, f: impl Fn(&Nodes, u32, &str) -> Option<Strin
 }
 
 /// `line` with the value of field `name` replaced by `value`.
-pub fn with_field(line: &str, name: &str, value: &str) -> Option<String> {
+pub(crate) fn with_field(line: &str, name: &str, value: &str) -> Option<String> {
     let (start, old) = field(line, name)?;
     Some(format!(
         "{}{value}{}",
@@ -333,7 +333,7 @@ pub fn relative(text: &str) -> String {
 /// so does a lexical block whose `for (...)` got longer, with all it holds;
 /// nodes alike in one scope are told apart by their order
 /// ([`super::numbering::metadata_keys`]).
-pub fn without_positions(rhs: &str) -> String {
+pub(crate) fn without_positions(rhs: &str) -> String {
     let mut out = rhs.to_string();
     for name in ["line", "scopeLine", "column"] {
         if field(&out, name).is_some() {
@@ -344,14 +344,14 @@ pub fn without_positions(rhs: &str) -> String {
 }
 
 /// `sp+D` / `sp-D` -> D.
-pub fn parse_relative(v: &str) -> Option<i64> {
+pub(crate) fn parse_relative(v: &str) -> Option<i64> {
     let d = v.strip_prefix("sp")?;
     d.strip_prefix('+').unwrap_or(d).parse().ok()
 }
 
 /// Undoes [`relative`]'s steps (`sp+N`, `scope+N`) in a text whose other
 /// steps are undone already (`canon::debug_readback::absolute` undoes them all).
-pub fn absolute_scope_steps(text: &str) -> String {
+pub(crate) fn absolute_scope_steps(text: &str) -> String {
     if ![": sp+", ": sp-", ": scope+", ": scope-"]
         .iter()
         .any(|p| text.contains(p))

@@ -17,7 +17,7 @@ use crate::ir::Inst;
 /// Intrinsics whose place carries meaning although LLVM may consider them
 /// free of side effects (`memory(none)`, `nounwind`, `willreturn`), each
 /// with the reason. A call to one of them is an output.
-pub const PINNED_INTRINSICS: &[(&str, &str)] = &[
+pub(crate) const PINNED_INTRINSICS: &[(&str, &str)] = &[
     (
         "llvm.experimental.convergence.",
         "Verifier (ConvergenceVerifier): `entry` and `loop` may not be preceded \
@@ -84,7 +84,7 @@ pub fn is_output(inst: Inst) -> bool {
 }
 
 /// Binary operators whose operands commute (as LLVM's `isCommutative`).
-pub fn is_commutative_binop(op: LLVMOpcode) -> bool {
+pub(crate) fn is_commutative_binop(op: LLVMOpcode) -> bool {
     use LLVMOpcode::*;
     matches!(
         op,
@@ -93,7 +93,7 @@ pub fn is_commutative_binop(op: LLVMOpcode) -> bool {
 }
 
 /// Integer and floating-point compares.
-pub fn is_compare(op: LLVMOpcode) -> bool {
+pub(crate) fn is_compare(op: LLVMOpcode) -> bool {
     matches!(op, LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMFCmp)
 }
 

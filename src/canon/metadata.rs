@@ -43,7 +43,7 @@ use crate::text::{scan_refs, Ref};
 /// A reference to metadata node `!node` made by `entity` (a function,
 /// global or named-metadata name), in text order.
 #[derive(Debug, Clone, Copy)]
-pub struct MetaUse<'a> {
+pub(crate) struct MetaUse<'a> {
     pub entity: &'a str,
     pub node: u32,
 }

@@ -51,7 +51,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub const CANON_VERSION: u32 = 15;
+pub(crate) const CANON_VERSION: u32 = 15;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -65,7 +65,7 @@ pub enum CanonError {
 /// With `IRGIT_TIMINGS=1` in the environment, prints how long each phase
 /// took on stderr (for profiling; never on by default).
 #[derive(Debug)]
-pub struct PhaseTimer {
+pub(crate) struct PhaseTimer {
     on: bool,
     last: std::time::Instant,
 }
@@ -80,7 +80,7 @@ impl Default for PhaseTimer {
 static PROCESS_START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 
 impl PhaseTimer {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         PROCESS_START.get_or_init(std::time::Instant::now);
         PhaseTimer {
             on: std::env::var_os("IRGIT_TIMINGS").is_some_and(|v| v == "1"),
@@ -88,7 +88,7 @@ impl PhaseTimer {
         }
     }
 
-    pub fn lap(&mut self, phase: &str) {
+    pub(crate) fn lap(&mut self, phase: &str) {
         if self.on {
             let now = std::time::Instant::now();
             let start = *PROCESS_START.get_or_init(|| now);
@@ -230,7 +230,7 @@ pub fn canonicalize_bytes_with(
 }
 
 /// Parses `bytes` and runs LLVM's verifier on the result.
-pub fn parse_verified<'s>(
+pub(crate) fn parse_verified<'s>(
     session: &'s Session,
     bytes: &[u8],
     name: &str,
@@ -251,7 +251,7 @@ pub fn parse_verified<'s>(
 /// `opts.keep_comments` is off). The result is verified before it is
 /// returned, so nothing LLVM would reject is ever handed out (the hook and
 /// the merge store it).
-pub fn canonical_text(
+pub(crate) fn canonical_text(
     module: &IrModule<'_>,
     input: &[u8],
     name: &str,
@@ -266,7 +266,7 @@ pub fn canonical_text(
 
 /// What a caller of [`canonical_text_for`] wants besides the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Extras {
+pub(crate) struct Extras {
     /// Also return where each canonical name came from (the merge writes its
     /// result in the input's names through it).
     pub source_names: bool,
@@ -278,7 +278,7 @@ pub struct Extras {
 }
 
 /// [`canonical_text`] with [`Extras`]: the source names when asked for.
-pub fn canonical_text_for(
+pub(crate) fn canonical_text_for(
     module: &IrModule<'_>,
     input: &[u8],
     name: &str,
@@ -365,7 +365,7 @@ fn canonicalize_verified(
 /// The text of an input as the comment stages read it: UTF-8 when it is
 /// valid UTF-8, otherwise Latin-1 (one character per byte), so that a comment
 /// in another encoding keeps every byte (see [`encode_like_input`]).
-pub fn decode_input(input: &[u8]) -> std::borrow::Cow<'_, str> {
+pub(crate) fn decode_input(input: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(input) {
         Ok(t) => std::borrow::Cow::Borrowed(t),
         Err(_) => std::borrow::Cow::Owned(input.iter().map(|&b| b as char).collect()),

@@ -54,7 +54,7 @@ use crate::ir::{reorder_block, Block, Func, Inst, Val};
 
 /// Canonical position of every instruction in the function (block order,
 /// then order within the block).
-pub type Positions = HashMap<Val, usize>;
+pub(crate) type Positions = HashMap<Val, usize>;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Role {
@@ -117,18 +117,8 @@ fn glued_cast(call: Inst, cast: Inst) -> bool {
     call.is_musttail() && cast.operand(0) == call.val()
 }
 
-/// How many instructions at the end of the block (the terminator included)
-/// are glued together (see [`glued_to_previous`]); 1 for most blocks.
-pub fn glued_tail(insts: &[Inst]) -> usize {
-    let mut n = insts.len().min(1);
-    while n < insts.len() && glued_to_previous(insts[insts.len() - n]) {
-        n += 1;
-    }
-    n
-}
-
 /// Positions in the function as it is laid out now.
-pub fn current_positions(func: Func) -> Positions {
+pub(crate) fn current_positions(func: Func) -> Positions {
     func.blocks()
         .iter()
         .flat_map(|b| b.instructions())

@@ -84,7 +84,7 @@ impl Signatures {
 
     /// The hash that stands for `v` when it is an operand: the refined hash
     /// of an instruction of this function, the descriptor hash of anything else.
-    pub fn operand_hash(&self, v: Val) -> u64 {
+    pub(crate) fn operand_hash(&self, v: Val) -> u64 {
         match self.index.get(&v) {
             Some(&i) => self.full[i],
             None => self.leaf.get(&v).copied().unwrap_or(0),
@@ -100,7 +100,7 @@ impl Signatures {
     /// refined one. A refinement (which depends on what else collides in
     /// the function) then only decides between values that look alike, so
     /// an edit elsewhere cannot flip the order of two unlike values.
-    pub fn order_key(&self, v: Val) -> (u64, u64) {
+    pub(crate) fn order_key(&self, v: Val) -> (u64, u64) {
         match self.index.get(&v) {
             Some(&i) => (self.base[i], self.full[i]),
             None => {

@@ -34,7 +34,7 @@ use crate::config::CanonOptions;
 
 /// The options the view of `input` is printed with: `base` for compiler
 /// output, the test rule above for a lit test.
-pub fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
+pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
     let base = CanonOptions {
         relative_debug_lines: true,
         names_for_diffs: true,

@@ -299,7 +299,7 @@ impl<'b> NoteWriter<'b> {
 
 /// A canonical value name without the `.N` that tells apart values no
 /// bounded neighbourhood could (`%ld.fc37.1` → `%ld.fc37`).
-pub fn without_twin_suffix(name: &str) -> &str {
+pub(crate) fn without_twin_suffix(name: &str) -> &str {
     let Some((head, n)) = name.rsplit_once('.') else {
         return name;
     };
@@ -369,7 +369,7 @@ fn twin_notes(
 }
 
 /// The name a quoted or plain `@name` / `%name` token stands for.
-pub fn unquote(token: &str) -> String {
+pub(crate) fn unquote(token: &str) -> String {
     let t = token.trim_start_matches(['@', '%', '!', '$']);
     let Some(inner) = t.strip_prefix('"').and_then(|s| s.strip_suffix('"')) else {
         return t.to_string();

@@ -279,7 +279,7 @@ fn is_clause_line(code: &str) -> bool {
 }
 
 /// Lexes `text` into lines and statements.
-pub fn lex(text: &str) -> Layout<'_> {
+pub(crate) fn lex(text: &str) -> Layout<'_> {
     let mut lines = Vec::new();
     let mut stmts: Vec<Stmt> = Vec::new();
     let mut in_function = false;

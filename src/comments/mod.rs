@@ -95,7 +95,7 @@ pub fn is_printer_comment(comment: &str) -> bool {
 
 /// The user's part of a block label's trailing comment: LLVM writes
 /// `; preds = %a, %b` or `; No predecessors!` there itself.
-pub fn label_comment_user_part(comment: &str) -> &str {
+pub(crate) fn label_comment_user_part(comment: &str) -> &str {
     let c = comment.trim();
     if let Some(rest) = c.strip_prefix("; No predecessors!") {
         return rest.trim();
@@ -133,7 +133,7 @@ fn name_token_len(s: &str) -> usize {
 /// Whether a comment looks like a FileCheck directive (`; CHECK:`,
 /// `; CHECK-NEXT:`, `; X86-LABEL:`): an upper-case word, an optional
 /// `-SUFFIX`, then `:`.
-pub fn is_check_line(comment: &str) -> bool {
+pub(crate) fn is_check_line(comment: &str) -> bool {
     let body = comment.trim_start_matches(';').trim_start();
     let Some(colon) = body.find(':') else {
         return false;
@@ -147,7 +147,7 @@ pub fn is_check_line(comment: &str) -> bool {
 }
 
 /// Whether the file is a lit test: some comment holds a `RUN:` line.
-pub fn is_lit_test(text: &str) -> bool {
+pub(crate) fn is_lit_test(text: &str) -> bool {
     text.lines().any(|l| {
         layout::comment_start(l).is_some_and(|at| {
             let c = l[at..].trim_start_matches(';').trim_start();
@@ -158,7 +158,7 @@ pub fn is_lit_test(text: &str) -> bool {
 
 /// The user's part of a comment found anywhere: empty for LLVM's own
 /// comments, except what a user appended to a label's `; preds = ...`.
-pub fn user_part(comment: &str) -> &str {
+pub(crate) fn user_part(comment: &str) -> &str {
     if !is_printer_comment(comment) {
         return comment;
     }

@@ -129,7 +129,7 @@ const BUILTIN_DIFF: &[&str] = &[
 const BUILTIN_MERGE: &[&str] = &["text", "binary", "union"];
 
 /// All checks, in the order they are printed.
-pub fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
+pub(crate) fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
     let mut out = Vec::new();
     let top = cmd::worktree_top(cwd);
     let config = settings(cwd, top.as_deref(), config, &mut out);

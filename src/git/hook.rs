@@ -138,7 +138,7 @@ fn err<E: std::fmt::Display + 'static>(what: &str) -> impl FnOnce(E) -> String +
 }
 
 /// The pre-commit hook on the repository of the current directory.
-pub fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
+pub(crate) fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
     let repo = open_repository()?;
     let workdir = repo
         .workdir()
@@ -434,7 +434,7 @@ fn ir_kinds(workdir: &Path, paths: &[String]) -> Result<Vec<Option<Kind>>, Strin
 
 /// What the hook would store for a textual IR file `path` holding `bytes`,
 /// when that is not `bytes` themselves: the clean filter's answer.
-pub fn stored_form(path: &str, bytes: &[u8], config: &Config) -> Option<Vec<u8>> {
+pub(crate) fn stored_form(path: &str, bytes: &[u8], config: &Config) -> Option<Vec<u8>> {
     if config.hook.mode == HookMode::Off {
         return None;
     }

@@ -92,7 +92,7 @@ fn modified_files(top: &Path) -> Result<Vec<String>, String> {
 
 /// The modified files that git cleans with irgit's filter: only their
 /// content can be the staged blob while their size is not.
-pub fn filtered_modified(top: &Path) -> Result<Vec<String>, String> {
+pub(crate) fn filtered_modified(top: &Path) -> Result<Vec<String>, String> {
     let modified = modified_files(top)?;
     if modified.is_empty() {
         return Ok(modified);
@@ -145,7 +145,7 @@ fn forget_stat_data(top: &Path, paths: &[String]) -> Result<(), String> {
 
 /// The IR files `git status` shows as modified whose cleaned content is the
 /// staged blob: what `irgit refresh` would clear (read only).
-pub fn phantoms(top: &Path) -> Result<Vec<String>, String> {
+pub(crate) fn phantoms(top: &Path) -> Result<Vec<String>, String> {
     let candidates = filtered_modified(top)?;
     if candidates.is_empty() {
         return Ok(candidates);

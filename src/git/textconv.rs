@@ -122,7 +122,7 @@ fn forget_finished_commands(said: &Path) {
 /// The settings the child will use: the explicit file, else `.irgit.yaml`
 /// found from the current directory (git runs textconv at the top of the
 /// work tree).
-pub fn load_settings(config: Option<&Path>) -> Result<Config, String> {
+pub(crate) fn load_settings(config: Option<&Path>) -> Result<Config, String> {
     let found = match config {
         Some(p) => Config::load(p),
         None => match std::env::current_dir() {

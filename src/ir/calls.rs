@@ -20,7 +20,7 @@ impl Inst {
     /// For a call, invoke or callbr of a known function: that function's
     /// name (`llvm.coro.begin`, `printf`). `None` for indirect calls,
     /// inline asm and anything that is not a call.
-    pub fn callee_name(self) -> Option<String> {
+    pub(crate) fn callee_name(self) -> Option<String> {
         use llvm_sys::LLVMOpcode::*;
         if !matches!(self.opcode(), LLVMCall | LLVMInvoke | LLVMCallBr) {
             return None;
@@ -33,7 +33,7 @@ impl Inst {
     }
 
     /// A call whose call site or callee is `convergent`.
-    pub fn is_convergent(self) -> bool {
+    pub(crate) fn is_convergent(self) -> bool {
         unsafe { irgit_is_convergent(self.0.raw) != 0 }
     }
 
@@ -53,7 +53,7 @@ impl Inst {
     /// it, but its arguments and result do not match the function's
     /// parameters and return (as when the callee's signature changed and
     /// the call was not updated).
-    pub fn calls_with_another_type(self) -> bool {
+    pub(crate) fn calls_with_another_type(self) -> bool {
         if self.callee_name().is_none() {
             return false;
         }

@@ -172,7 +172,7 @@ impl Session {
 /// Prints types by content, remembering each (types are uniqued per
 /// context, so the pointer identifies the type).
 #[derive(Default)]
-pub struct TypeNames {
+pub(crate) struct TypeNames {
     cache: rustc_hash::FxHashMap<usize, std::rc::Rc<str>>,
     shapes: rustc_hash::FxHashMap<usize, std::rc::Rc<str>>,
     /// Spell a named struct by its name (`%T`), not its body: the diff
@@ -183,7 +183,7 @@ pub struct TypeNames {
 impl TypeNames {
     /// Types spelled as [`Self::of`] says, except that a named struct is
     /// spelled by its name (`%struct.node`), never by its fields.
-    pub fn structs_by_name() -> Self {
+    pub(crate) fn structs_by_name() -> Self {
         TypeNames {
             structs_by_name: true,
             ..Self::default()
@@ -201,7 +201,7 @@ impl TypeNames {
 
     /// The type of `v` as LLVM prints it, unnamed struct types spelled by
     /// their bodies (`content::type_key`), never by number or address.
-    pub fn of(&mut self, v: Val) -> std::rc::Rc<str> {
+    pub(crate) fn of(&mut self, v: Val) -> std::rc::Rc<str> {
         self.of_type(unsafe { LLVMTypeOf(v.raw) })
     }
 
@@ -216,14 +216,14 @@ impl TypeNames {
 
     /// For `alloca`: the allocated type's content key
     /// ([`Inst::allocated_type_key`], remembered), array lengths left out.
-    pub fn allocated(&mut self, inst: Inst) -> Option<std::rc::Rc<str>> {
+    pub(crate) fn allocated(&mut self, inst: Inst) -> Option<std::rc::Rc<str>> {
         (inst.opcode() == LLVMOpcode::LLVMAlloca)
             .then(|| self.shape_of(unsafe { LLVMGetAllocatedType(inst.0.raw) }))
     }
 
     /// For `getelementptr`: the source element type's content key
     /// ([`Inst::gep_source_type_key`], remembered), array lengths left out.
-    pub fn gep_source(&mut self, inst: Inst) -> Option<std::rc::Rc<str>> {
+    pub(crate) fn gep_source(&mut self, inst: Inst) -> Option<std::rc::Rc<str>> {
         (inst.opcode() == LLVMOpcode::LLVMGetElementPtr)
             .then(|| self.shape_of(unsafe { LLVMGetGEPSourceElementType(inst.0.raw) }))
     }
@@ -308,7 +308,7 @@ impl<'ctx> IrModule<'ctx> {
 
     /// [`Self::print`] into a buffer that first reserves `capacity` bytes
     /// (what the text is expected to take: the buffer then never moves).
-    pub fn print_with_capacity(&self, capacity: usize) -> String {
+    pub(crate) fn print_with_capacity(&self, capacity: usize) -> String {
         extern "C" fn append(
             out: *mut std::ffi::c_void,
             bytes: *const std::os::raw::c_char,
@@ -345,7 +345,7 @@ impl<'ctx> IrModule<'ctx> {
     }
 
     /// Serializes the module as bitcode.
-    pub fn to_bitcode(&self) -> Vec<u8> {
+    pub(crate) fn to_bitcode(&self) -> Vec<u8> {
         self.module.write_bitcode_to_memory().as_slice().to_vec()
     }
 
@@ -356,7 +356,7 @@ impl<'ctx> IrModule<'ctx> {
     }
 
     /// Whether the module has named metadata `name` (`llvm.dbg.cu`).
-    pub fn has_named_metadata(&self, name: &str) -> bool {
+    pub(crate) fn has_named_metadata(&self, name: &str) -> bool {
         unsafe { !LLVMGetNamedMetadata(self.raw(), name.as_ptr().cast(), name.len()).is_null() }
     }
 
@@ -405,7 +405,7 @@ impl<'ctx> IrModule<'ctx> {
     }
 
     /// All aliases in module order.
-    pub fn aliases(&self) -> Vec<Val> {
+    pub(crate) fn aliases(&self) -> Vec<Val> {
         let mut out = Vec::new();
         unsafe {
             let mut g = LLVMGetFirstGlobalAlias(self.raw());
@@ -425,7 +425,7 @@ impl<'ctx> IrModule<'ctx> {
     }
 
     /// Looks a global variable, alias or ifunc up by name.
-    pub fn global_value(&self, name: &str) -> Option<Val> {
+    pub(crate) fn global_value(&self, name: &str) -> Option<Val> {
         let c = CString::new(name).ok()?;
         unsafe {
             let g = LLVMGetNamedGlobal(self.raw(), c.as_ptr());
@@ -452,7 +452,7 @@ impl<'ctx> IrModule<'ctx> {
     }
 
     /// Moves an alias to the end of the alias list.
-    pub fn move_alias_to_end(&self, a: Val) {
+    pub(crate) fn move_alias_to_end(&self, a: Val) {
         unsafe { shim::irgit_move_alias_to_end(a.raw) }
     }
 }
@@ -539,7 +539,7 @@ impl Val {
     }
 
     /// Whether the value's name is exactly `name` (no copy made).
-    pub fn has_name(self, name: &str) -> bool {
+    pub(crate) fn has_name(self, name: &str) -> bool {
         let mut len = 0usize;
         unsafe {
             let p = LLVMGetValueName2(self.raw, &mut len);
@@ -559,7 +559,7 @@ impl Val {
     }
 
     /// The value's type as LLVM prints it (`i32`, `ptr`, `{ i32, i8 }`...).
-    pub fn type_string(self) -> String {
+    pub(crate) fn type_string(self) -> String {
         unsafe { take_message(LLVMPrintTypeToString(LLVMTypeOf(self.raw))) }
     }
 
@@ -603,7 +603,7 @@ impl Val {
         (!p.is_null()).then(|| Val::wrap(p))
     }
 
-    pub fn is_constant_global(self) -> bool {
+    pub(crate) fn is_constant_global(self) -> bool {
         unsafe { LLVMIsGlobalConstant(self.raw) != 0 }
     }
 
@@ -655,7 +655,7 @@ impl Func {
 
     /// Orders each block's use list by the layout position of the using
     /// block, so the printer's `; preds = ...` comments follow block order.
-    pub fn sort_block_uses(self) {
+    pub(crate) fn sort_block_uses(self) {
         unsafe { shim::irgit_sort_block_uses(self.0.raw) }
     }
 
@@ -706,7 +706,7 @@ impl Block {
     }
 
     /// The block's instructions in order, without collecting them.
-    pub fn iter_instructions(self) -> impl Iterator<Item = Inst> {
+    pub(crate) fn iter_instructions(self) -> impl Iterator<Item = Inst> {
         let first = unsafe { LLVMGetFirstInstruction(self.raw) };
         std::iter::successors((!first.is_null()).then_some(first), |&i| {
             let next = unsafe { LLVMGetNextInstruction(i) };
@@ -721,7 +721,7 @@ impl Block {
     }
 
     /// Successors in terminator order (duplicates kept).
-    pub fn successors(self) -> Vec<Block> {
+    pub(crate) fn successors(self) -> Vec<Block> {
         match self.terminator() {
             None => Vec::new(),
             Some(t) => unsafe {
@@ -846,7 +846,7 @@ impl Inst {
     }
 
     /// The operands in order, without collecting them.
-    pub fn iter_operands(self) -> impl Iterator<Item = Val> {
+    pub(crate) fn iter_operands(self) -> impl Iterator<Item = Val> {
         (0..self.num_operands()).map(move |i| self.operand(i))
     }
 
@@ -863,7 +863,7 @@ impl Inst {
     }
 
     /// LLVM's `mayHaveSideEffects() || mayWriteToMemory()`.
-    pub fn may_have_side_effects(self) -> bool {
+    pub(crate) fn may_have_side_effects(self) -> bool {
         unsafe { shim::irgit_may_have_side_effects(self.0.raw) != 0 }
     }
 
@@ -877,14 +877,14 @@ impl Inst {
     }
 
     /// A call or invoke marked `musttail`.
-    pub fn is_musttail(self) -> bool {
+    pub(crate) fn is_musttail(self) -> bool {
         self.opcode() == LLVMOpcode::LLVMCall
             && unsafe { LLVMGetTailCallKind(self.0.raw) }
                 == llvm_sys::LLVMTailCallKind::LLVMTailCallKindMustTail
     }
 
     /// Predicate of an icmp/fcmp as textual IR spells it (`eq`, `sgt`, `oge`...).
-    pub fn predicate_name(self) -> Option<&'static str> {
+    pub(crate) fn predicate_name(self) -> Option<&'static str> {
         use llvm_sys::LLVMIntPredicate::*;
         use llvm_sys::LLVMRealPredicate::*;
         match self.opcode() {
@@ -933,7 +933,7 @@ impl Inst {
     }
 
     /// [`Inst::local_attributes`], appended to `out`.
-    pub fn write_local_attributes(self, out: &mut String) {
+    pub(crate) fn write_local_attributes(self, out: &mut String) {
         use LLVMOpcode::*;
         let r = self.0.raw;
         use std::fmt::Write as _;
@@ -1047,7 +1047,7 @@ impl Inst {
     }
 
     /// For `extractvalue` / `insertvalue`: the constant indices.
-    pub fn aggregate_indices(self) -> Vec<u32> {
+    pub(crate) fn aggregate_indices(self) -> Vec<u32> {
         match self.opcode() {
             LLVMOpcode::LLVMExtractValue | LLVMOpcode::LLVMInsertValue => unsafe {
                 let n = LLVMGetNumIndices(self.0.raw);
@@ -1059,7 +1059,7 @@ impl Inst {
     }
 
     /// Volatile or ordered (atomic) memory access.
-    pub fn is_volatile_or_atomic(self) -> bool {
+    pub(crate) fn is_volatile_or_atomic(self) -> bool {
         match self.opcode() {
             LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore => unsafe {
                 LLVMGetVolatile(self.0.raw) != 0
@@ -1091,7 +1091,7 @@ impl Inst {
     }
 
     /// Moves the instruction to the end of its block (see [`reorder_block`]).
-    pub fn move_to_block_end(self) {
+    pub(crate) fn move_to_block_end(self) {
         unsafe { shim::irgit_move_to_block_end(self.0.raw) }
     }
 

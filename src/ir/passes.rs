@@ -150,7 +150,7 @@ fn attribute_kind(name: &str) -> u32 {
 
 impl<'ctx> IrModule<'ctx> {
     /// A deep copy of the module in the same context.
-    pub fn duplicate(&self) -> IrModule<'ctx> {
+    pub(crate) fn duplicate(&self) -> IrModule<'ctx> {
         IrModule {
             module: self.module.clone(),
             declares_source_filename: self.declares_source_filename,
@@ -166,7 +166,7 @@ impl<'ctx> IrModule<'ctx> {
     /// it did not, which happens on real code (csmith). Every function
     /// carries `"instcombine-no-verify-fixpoint"` while the passes run, so
     /// that check is off; the attribute is removed again afterwards.
-    pub fn run_pipeline(&self, pipeline: &str) -> Result<(), PassError> {
+    pub(crate) fn run_pipeline(&self, pipeline: &str) -> Result<(), PassError> {
         let triple = unsafe { CStr::from_ptr(LLVMGetTarget(self.raw())) }.to_owned();
         let tm = TargetMachine::for_triple(&triple);
         let key = "instcombine-no-verify-fixpoint";
@@ -209,7 +209,11 @@ impl<'ctx> IrModule<'ctx> {
     /// definitions named in `skip`, which the pass manager sees as
     /// `optnone` (it skips those) and which get their own attributes back
     /// afterwards.
-    pub fn run_pipeline_skipping(&self, pipeline: &str, skip: &[String]) -> Result<(), PassError> {
+    pub(crate) fn run_pipeline_skipping(
+        &self,
+        pipeline: &str,
+        skip: &[String],
+    ) -> Result<(), PassError> {
         let kinds = [attribute_kind("optnone"), attribute_kind("noinline")];
         let at = LLVMAttributeFunctionIndex;
         let mut added = Vec::new();
@@ -242,7 +246,7 @@ impl<'ctx> IrModule<'ctx> {
     }
 
     /// Names of the function definitions LLVM's verifier rejects.
-    pub fn invalid_functions(&self) -> Vec<String> {
+    pub(crate) fn invalid_functions(&self) -> Vec<String> {
         self.functions()
             .into_iter()
             .filter(|f| !f.is_declaration())
@@ -255,7 +259,7 @@ impl<'ctx> IrModule<'ctx> {
 
     /// `(optnone, defined)`: how many function definitions carry `optnone`
     /// (and are skipped by every pass), out of all definitions.
-    pub fn optnone_functions(&self) -> (usize, usize) {
+    pub(crate) fn optnone_functions(&self) -> (usize, usize) {
         let optnone = attribute_kind("optnone");
         let defined: Vec<_> = self
             .functions()

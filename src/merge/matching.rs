@@ -37,7 +37,7 @@ pub struct Matching {
 
 /// Each function's [`Matching`] to the base's, by function name: what the
 /// structured merge computed, for the ours'-text writer to reuse.
-pub type Matchings = HashMap<String, Matching>;
+pub(crate) type Matchings = HashMap<String, Matching>;
 
 /// Entries of a name map in name order (deterministic, as the matching
 /// depends on the order it extends matches in).

@@ -30,7 +30,7 @@ pub enum Side {
 pub use crate::text::{function_name, is_id_byte, rewrite, rewrite_with, scan_refs, Ref};
 
 /// The local names a line refers to, in order.
-pub fn local_refs(line: &str) -> Vec<String> {
+pub(crate) fn local_refs(line: &str) -> Vec<String> {
     let mut v = Vec::new();
     scan_refs(line, |_, _, r| {
         if let Ref::Local(n) = r {
@@ -41,7 +41,7 @@ pub fn local_refs(line: &str) -> Vec<String> {
 }
 
 /// The local names a line refers to, in order, borrowed from the line.
-pub fn local_refs_str(line: &str) -> Vec<&str> {
+pub(crate) fn local_refs_str(line: &str) -> Vec<&str> {
     let mut v = Vec::new();
     scan_refs(line, |_, _, r| {
         if let Ref::Local(n) = r {
@@ -52,14 +52,14 @@ pub fn local_refs_str(line: &str) -> Vec<&str> {
 }
 
 /// The value a line defines (`%x = ...`), if any.
-pub fn def_name(line: &str) -> Option<&str> {
+pub(crate) fn def_name(line: &str) -> Option<&str> {
     let rest = line.strip_prefix('%')?;
     let end = rest.bytes().position(|c| !is_id_byte(c))?;
     rest[end..].starts_with(" = ").then_some(&rest[..end])
 }
 
 /// Unclosed `[` in a line, not counting quoted text.
-pub fn bracket_depth(line: &str) -> i32 {
+pub(crate) fn bracket_depth(line: &str) -> i32 {
     if !line.as_bytes().contains(&b'[') {
         return 0;
     }
@@ -99,7 +99,7 @@ impl FuncText {
     }
 
     /// [`FuncText::locals`], borrowed from the function's text.
-    pub fn local_names(&self) -> HashSet<&str> {
+    pub(crate) fn local_names(&self) -> HashSet<&str> {
         let mut s: HashSet<&str> = HashSet::default();
         for b in &self.blocks {
             s.insert(&b.label);
@@ -248,7 +248,7 @@ pub struct Line<'a> {
 
 impl<'a> Line<'a> {
     /// A line that is its own key and output.
-    pub fn verbatim(text: &'a str) -> Line<'a> {
+    pub(crate) fn verbatim(text: &'a str) -> Line<'a> {
         Line {
             key: Cow::Borrowed(text),
             out: Cow::Borrowed(text),
@@ -305,7 +305,7 @@ impl SideTables {
 
     /// [`SideTables::new`] for a module whose uses of metadata are known
     /// from elsewhere (an input as written, not its canonical model).
-    pub fn with_uses(
+    pub(crate) fn with_uses(
         side: Side,
         m: &ModuleText,
         uses: &[crate::canon::metadata::MetaUse<'_>],
@@ -317,7 +317,7 @@ impl SideTables {
     /// Metadata keyed by content alone, twins conflated: for comparing
     /// function bodies across renames (`irgit diff`), where a loop node
     /// anchored in the old name is still the same loop.
-    pub fn by_content(side: Side, m: &ModuleText) -> SideTables {
+    pub(crate) fn by_content(side: Side, m: &ModuleText) -> SideTables {
         let meta_key = crate::canon::metadata::content_keys(&m.meta);
         Self::with_meta_keys(side, m, meta_key)
     }
@@ -339,19 +339,19 @@ impl SideTables {
 
     /// The content key of metadata node `!n`, and whether no other node
     /// of the module has the same content.
-    pub fn meta_key(&self, n: u32) -> Option<(u64, bool)> {
+    pub(crate) fn meta_key(&self, n: u32) -> Option<(u64, bool)> {
         let k = *self.meta_key.get(&n)?;
         Some((k, self.meta_unique.get(&n).copied().unwrap_or(false)))
     }
 
     /// The content key of attribute group `#n`.
-    pub fn attr_key(&self, n: u32) -> Option<u64> {
+    pub(crate) fn attr_key(&self, n: u32) -> Option<u64> {
         self.attr_key.get(&n).copied()
     }
 
     /// Reads attribute group `#n` as the group whose content key is `key`:
     /// a group this side edited in place ([`super::attribute_edits`]).
-    pub fn read_attr_as(&mut self, n: u32, key: u64) {
+    pub(crate) fn read_attr_as(&mut self, n: u32, key: u64) {
         self.attr_key.insert(n, key);
     }
 }
@@ -397,7 +397,7 @@ impl Numbering {
 
     /// Prints the attribute groups of content key `key` with the content of
     /// `side`'s group `#n` (a group that side edited in place).
-    pub fn print_attr_from(&mut self, key: u64, side: Side, n: u32) {
+    pub(crate) fn print_attr_from(&mut self, key: u64, side: Side, n: u32) {
         self.attr_content.insert(key, (side, n));
     }
 

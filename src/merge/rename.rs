@@ -39,7 +39,7 @@ const MAX_PAIRS: usize = 4096;
 
 /// The renames of one merge.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Ours: new name -> base name (undone before the merge).
     pub undo_ours: BTreeMap<String, String>,
     /// Theirs: new name -> base name (undone before the merge).
@@ -48,12 +48,6 @@ pub struct Plan {
     pub redo: BTreeMap<String, String>,
     /// Base function renamed differently: (base name, ours' name, theirs' name).
     pub conflicts: Vec<(String, String, String)>,
-}
-
-impl Plan {
-    pub fn is_empty(&self) -> bool {
-        self.redo.is_empty() && self.conflicts.is_empty()
-    }
 }
 
 fn is_simple_name(name: &str) -> bool {
@@ -70,7 +64,7 @@ fn is_id(c: u8) -> bool {
 
 /// Replaces every global reference `@name` (whole token, outside quoted
 /// strings) found in `map` by its image.
-pub fn replace_globals(text: &str, map: &BTreeMap<String, String>) -> String {
+pub(crate) fn replace_globals(text: &str, map: &BTreeMap<String, String>) -> String {
     if map.is_empty() {
         return text.to_string();
     }
@@ -219,7 +213,7 @@ fn defines(m: &ModuleText, name: &str) -> bool {
 }
 
 /// Plans the renames of a merge from both sides' detected renames.
-pub fn plan(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Plan {
+pub(crate) fn plan(o: &ModuleText, a: &ModuleText, b: &ModuleText) -> Plan {
     let ra: BTreeMap<String, String> = detect(o, a).into_iter().collect();
     let rb: BTreeMap<String, String> = detect(o, b).into_iter().collect();
     let mut p = Plan::default();

@@ -49,7 +49,7 @@ pub enum Style {
 
 impl Style {
     /// The style git names `name` (`merge.conflictStyle`, `--conflict=`).
-    pub fn from_git(name: &str) -> Option<Style> {
+    pub(crate) fn from_git(name: &str) -> Option<Style> {
         match name.trim().to_ascii_lowercase().as_str() {
             "merge" => Some(Style::Merge),
             "diff3" => Some(Style::Diff3),
@@ -59,7 +59,7 @@ impl Style {
     }
 
     /// Whether the base section is written.
-    pub fn shows_base(self) -> bool {
+    pub(crate) fn shows_base(self) -> bool {
         self != Style::Merge
     }
 }

@@ -244,7 +244,7 @@ fn contribution_text(c: &Contribution) -> String {
 }
 
 /// The text report of one pair.
-pub fn render_pair(r: &PairReport, optnone: &Optnone) -> String {
+pub(crate) fn render_pair(r: &PairReport, optnone: &Optnone) -> String {
     let (p, q) = (&r.p, &r.q);
     let mut s = format!("p = {p}, q = {q}, m = {}\n", r.module);
     if optnone.stripped && optnone.functions > 0 {

@@ -65,7 +65,7 @@ pub const COMMON_PASSES: [&str; 6] = [
 /// Splits a list of pipelines at the commas that are not inside
 /// parentheses: `sroa,function(mem2reg,instcombine),gvn` is three
 /// pipelines. Empty entries are an error.
-pub fn split_pipelines(list: &str) -> Result<Vec<String>, String> {
+pub(crate) fn split_pipelines(list: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut cur = String::new();

@@ -80,7 +80,7 @@ pub struct ModuleOutputs {
 impl ModuleOutputs {
     /// `canon(p_i(m))` with pipeline `i` run on every function but the
     /// ones named in `skip` (`@name`, as the canonical text prints them).
-    pub fn single_skipping(&self, i: usize, skip: &[String]) -> Result<String, PassesError> {
+    pub(crate) fn single_skipping(&self, i: usize, skip: &[String]) -> Result<String, PassesError> {
         let session = Session::new();
         let m = crate::canon::parse_verified(&session, &self.bytes, &self.name)
             .map_err(|e| PassesError::Input(e.to_string()))?;

@@ -51,7 +51,7 @@ impl SmallDiff {
 }
 
 /// The function a `define` line defines (`@f`), if `line` is one.
-pub fn function_of(line: &str) -> Option<String> {
+pub(crate) fn function_of(line: &str) -> Option<String> {
     line.starts_with("define ")
         .then(|| crate::merge::model::function_name(line))
         .flatten()
@@ -175,7 +175,7 @@ impl Hunks {
 /// Functions are diffed one by one (matched by name), module-level lines
 /// apart: a line diff's memory grows with the product of length and
 /// distance, and two whole modules can be far apart.
-pub fn small_diff(a: &str, b: &str, max_lines: usize) -> SmallDiff {
+pub(crate) fn small_diff(a: &str, b: &str, max_lines: usize) -> SmallDiff {
     let (a, b) = (strip_comments(a), strip_comments(b));
     let la: Vec<&str> = a.lines().collect();
     let lb: Vec<&str> = b.lines().collect();

@@ -59,10 +59,10 @@ pub const JSON_VERSION: u32 = 1;
 
 /// Default least similarity for a removed and an added function to be
 /// reported as one function renamed and edited.
-pub const DEFAULT_RENAME_THRESHOLD: f64 = 0.7;
+pub(crate) const DEFAULT_RENAME_THRESHOLD: f64 = 0.7;
 
 /// Default shortest instruction sequence reported as moved code.
-pub const DEFAULT_MIN_MOVED: usize = 5;
+pub(crate) const DEFAULT_MIN_MOVED: usize = 5;
 
 /// Why two modules could not be compared.
 #[derive(Debug, thiserror::Error)]
@@ -437,7 +437,7 @@ fn counts(d: &FuncDiff) -> (InstructionCounts, BlockCounts) {
 
 /// Compares two loaded sides. The new side's keys are rewritten in old
 /// function names where renames were found (hence `&mut`).
-pub fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
+pub(crate) fn diff_sides(old: &Side, new: &mut Side, opts: &Options) -> Report {
     let mut timer = crate::canon::PhaseTimer::new();
     let removed = only_in(old, new);
     let added = only_in(new, old);

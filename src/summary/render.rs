@@ -31,16 +31,16 @@ pub struct Paint {
 }
 
 const RESET: &str = "\x1b[m";
-pub const RED: &str = "\x1b[31m";
-pub const GREEN: &str = "\x1b[32m";
-pub const YELLOW: &str = "\x1b[33m";
-pub const CYAN: &str = "\x1b[36m";
-pub const MAGENTA: &str = "\x1b[35m";
-pub const BOLD: &str = "\x1b[1m";
+pub(crate) const RED: &str = "\x1b[31m";
+pub(crate) const GREEN: &str = "\x1b[32m";
+pub(crate) const YELLOW: &str = "\x1b[33m";
+pub(crate) const CYAN: &str = "\x1b[36m";
+pub(crate) const MAGENTA: &str = "\x1b[35m";
+pub(crate) const BOLD: &str = "\x1b[1m";
 
 impl Paint {
     /// `text` in `colour` when colour is on.
-    pub fn paint(&self, colour: &str, text: &str) -> String {
+    pub(crate) fn paint(&self, colour: &str, text: &str) -> String {
         if self.on && !text.is_empty() {
             format!("{colour}{text}{RESET}")
         } else {
@@ -429,7 +429,7 @@ enum Op {
 /// from the first line given (for `-p`, the function's `define` line, so
 /// they do not depend on the rest of the module). `header` gives the text
 /// after `@@ ... @@` from the old line (0-based) of the hunk's first change.
-pub fn write_hunks(
+pub(crate) fn write_hunks(
     out: &mut String,
     (ol, ok): (&[String], &[String]),
     (nl, nk): (&[String], &[String]),

@@ -87,7 +87,7 @@ impl FuncKeys {
     }
 
     /// Whether two functions have equal keys everywhere.
-    pub fn same_as(&self, other: &FuncKeys) -> bool {
+    pub(crate) fn same_as(&self, other: &FuncKeys) -> bool {
         self.header == other.header
             && self.blocks.len() == other.blocks.len()
             && self
@@ -565,7 +565,7 @@ impl Side {
 
     /// Builds a side from canonical text and the types of its definitions
     /// (in text order).
-    pub fn from_canonical(
+    pub(crate) fn from_canonical(
         text: String,
         types: Vec<String>,
         label: &str,
@@ -600,7 +600,7 @@ impl Side {
     /// The functions left out of the canonicalization, canonicalized now
     /// (the input parsed again, every other function stripped): where
     /// moved code may have been copied from. Empty if that fails.
-    pub fn unchanged_sources(&self) -> Vec<FuncKeys> {
+    pub(crate) fn unchanged_sources(&self) -> Vec<FuncKeys> {
         let Some((text, names)) = &self.unchanged_input else {
             return Vec::new();
         };
@@ -638,7 +638,7 @@ impl Side {
     }
 
     /// The text of attribute group `#n` (`{ nounwind }`).
-    pub fn attribute_group(&self, n: u32) -> Option<&str> {
+    pub(crate) fn attribute_group(&self, n: u32) -> Option<&str> {
         self.module.attrs.get(&n).map(|s| s.as_str())
     }
 }
