@@ -19,6 +19,7 @@ pub mod notes_cache;
 pub mod process;
 pub mod refresh;
 pub mod renamed;
+pub mod resident;
 pub mod strategy_option;
 pub mod textconv;
 pub mod textconv_cache;
