@@ -118,6 +118,8 @@ fn start_server(socket: &Path, job: &Job) -> Option<Child> {
         .arg("--idle-seconds")
         .arg(job.idle_seconds.to_string())
         .current_dir("/")
+        // Nothing of the git command that happened to start it (GIT_DIR, ...).
+        .env_clear()
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
