@@ -28,6 +28,7 @@
 //!   timeout_seconds: 120         # then fall back to a line merge (reported as a conflict)
 //! textconv:
 //!   timeout_seconds: 10          # then `git diff` shows the file as written (one line on stderr)
+//!   server_idle_seconds: 60      # the resident server exits after this idle time; 0: no server
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -119,12 +120,17 @@ pub struct TextconvOptions {
     /// Seconds canonicalization may take; past them `git diff` shows the
     /// file as written (fractions allowed).
     pub timeout_seconds: f64,
+    /// Seconds the resident server (`git::resident`), which keeps LLVM
+    /// loaded between textconv calls, stays up without a request; 0 runs
+    /// every canonicalization in a process of its own instead.
+    pub server_idle_seconds: u64,
 }
 
 impl Default for TextconvOptions {
     fn default() -> Self {
         TextconvOptions {
             timeout_seconds: 10.0,
+            server_idle_seconds: 60,
         }
     }
 }

@@ -89,6 +89,9 @@ enum Command {
     Passes(irgit::passes::cli::PassesArgs),
     /// What changed between two modules, function by function (also git's external diff)
     Diff(irgit::summary::cli::DiffArgs),
+    /// The resident process `irgit-textconv` asks (it starts it; not run by hand)
+    #[command(hide = true)]
+    TextconvServer(irgit::git::resident::server::ServerArgs),
 }
 
 #[derive(clap::Args)]
@@ -252,9 +255,10 @@ fn main() -> ExitCode {
         Command::Refresh(args) => return irgit::git::refresh::run(args),
         Command::Passes(args) => return irgit::passes::cli::run(args),
         Command::Diff(args) => return irgit::summary::cli::run(args),
+        Command::TextconvServer(args) => return irgit::git::resident::server::run(args),
         Command::Canon(args) => run_canon(config, args),
         Command::Textconv { file, .. } => {
-            irgit::git::textconv::run(&file, config);
+            irgit::git::textconv::run(&file, config, irgit::git::textconv::Worker::OwnProcess);
             Ok(())
         }
     };

@@ -1,12 +1,15 @@
 //! `irgit-textconv FILE`: the diff driver's command, a small program without
 //! LLVM so that git, which runs it for each side of each file of each commit
 //! of `git log -p`, starts it in a few milliseconds. A cached canonical text
-//! is printed directly; otherwise `irgit canon` (the `irgit` beside it) runs
-//! as a child, exactly as for `irgit textconv FILE`.
+//! is printed directly; otherwise the resident server (`irgit
+//! textconv-server`, LLVM loaded once) computes it, or, when it cannot,
+//! `irgit canon` (the `irgit` beside it) runs as a child, exactly as for
+//! `irgit textconv FILE`.
 //!
 //! ```text
 //! git log -p ─► irgit-textconv /tmp/XXXX_f.ll ─► .git/irgit/textconv-cache hit: print it
-//!                                              └► miss: irgit canon (time-limited), store, print
+//!                                              └► miss: resident server, else irgit canon
+//!                                                 (time-limited), store, print
 //! ```
 
 use std::path::PathBuf;
@@ -41,6 +44,10 @@ fn main() -> ExitCode {
         eprintln!("irgit-textconv: expected one FILE\n{USAGE}");
         return ExitCode::from(2);
     };
-    irgit::git::textconv::run(file, config.as_deref());
+    irgit::git::textconv::run(
+        file,
+        config.as_deref(),
+        irgit::git::textconv::Worker::Resident,
+    );
     ExitCode::SUCCESS
 }

@@ -236,3 +236,74 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
     let config_after = std::fs::read_to_string(r.root.join(".git/config")).unwrap();
     assert_eq!(config_before, config_after);
 }
+
+/// As git's external diff (`irgit install --diff-matched`), a side that is
+/// not IR gets git's own line diff after one line saying why, for text and
+/// bitcode, added and deleted files, in `git diff` and `git show --ext-diff`;
+/// git never stops (every call exits 0).
+#[test]
+fn the_external_diff_shows_git_s_own_diff_for_files_that_are_not_ir() {
+    let r = Repo::new();
+    r.irgit_ok(&["install", "--diff-matched"]);
+    r.write("bad.ll", "this is not IR\nsecond line\n");
+    r.write("k.bc", b"BC\xc0\xde\0garbage");
+    r.write("gone.ll", V1);
+    r.commit_all("v1");
+    r.write("bad.ll", "this is not IR\nline two\n");
+    r.write("k.bc", b"BC\xc0\xde\0other garbage");
+    r.write("new-bad.ll", "added, not IR\n");
+    std::fs::remove_file(r.root.join("gone.ll")).unwrap();
+    r.git(&["add", "-A"]);
+    let o = r.run_in(&r.root, "git", &["diff", "--cached"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("bad.ll: not compared as LLVM IR: "), "{out}");
+    assert!(
+        out.contains("--- a/bad.ll\n+++ b/bad.ll\n@@ -1,2 +1,2 @@\n this is not IR\n-second line\n+line two\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Binary files a/k.bc and b/k.bc differ\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("--- /dev/null\n+++ b/new-bad.ll\n@@ -0,0 +1 @@\n+added, not IR\n"),
+        "{out}"
+    );
+    // A deleted IR file is compared as IR: its functions go.
+    assert!(out.contains("irgit diff a/gone.ll b/gone.ll"), "{out}");
+    assert!(out.contains("-define i32 @scale(i32 %x)"), "{out}");
+    r.commit_all("v2");
+    let show = r.git(&["show", "--ext-diff", "--format="]);
+    assert!(show.contains("-second line\n+line two\n"), "{show}");
+    // Without --ext-diff, `git show` keeps textconv (bad.ll as written).
+    let plain = r.git(&["show", "--format=", "--", "bad.ll"]);
+    assert!(plain.starts_with("diff --git a/bad.ll b/bad.ll"), "{plain}");
+}
+
+/// The alias the README documents: the matched diff in `git log -p`
+/// without installing it as `git diff`'s external diff.
+#[test]
+fn the_documented_alias_shows_the_matched_diff_in_the_log() {
+    let r = Repo::new();
+    r.irgit_ok(&["install"]);
+    r.write("k.ll", V1);
+    r.commit_all("v1");
+    r.write("k.ll", v2());
+    r.commit_all("v2");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let alias = readme
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("git config --global alias.irlog "))
+        .expect("the README documents alias.irlog");
+    let value = alias.trim().trim_matches('\'');
+    r.git(&["config", "alias.irlog", value]);
+    let log = r.git(&["irlog", "-1"]);
+    assert!(log.contains("irgit diff a/k.ll b/k.ll"), "{log}");
+    assert!(log.contains("\n--- a/k.ll\n+++ b/k.ll\n"), "{log}");
+    // The plain log is unchanged: textconv.
+    let plain = r.git(&["log", "-p", "-1"]);
+    assert!(plain.contains("diff --git a/k.ll b/k.ll"), "{plain}");
+    assert!(!plain.contains("irgit diff a/k.ll"), "{plain}");
+}

@@ -19,6 +19,7 @@ pub(crate) mod notes_cache;
 pub(crate) mod process;
 pub mod refresh;
 pub(crate) mod renamed;
+pub mod resident;
 pub(crate) mod strategy_option;
 pub mod textconv;
 pub(crate) mod textconv_cache;

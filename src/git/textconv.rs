@@ -11,6 +11,11 @@
 //! inside LLVM nor an input that takes too long can break or stall `git
 //! diff`: the input is then printed unchanged, with one line on stderr.
 //!
+//! For `irgit-textconv` (what git runs) the child is a fork of the
+//! resident server (`resident`) when one runs or can be started, so LLVM is not loaded again for every blob of `git
+//! log -p`; otherwise an `irgit canon` process of its own. Both print the
+//! same bytes.
+//!
 //! Canonical texts are kept in irgit's own cache (`textconv_cache`), keyed
 //! by the input's blob id and the form's id; fallbacks are never kept.
 
@@ -19,12 +24,23 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::resident::client::{self, Answer};
+use super::resident::first_line;
 use super::textconv_cache::Entry;
-use crate::config::Config;
+use crate::config::{Config, TextconvOptions};
+
+/// Where the view is computed when it is not cached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Worker {
+    /// The resident server when it answers (`irgit-textconv`, what git runs).
+    Resident,
+    /// An `irgit canon` process of its own (`irgit textconv`, run by hand).
+    OwnProcess,
+}
 
 /// Runs textconv on `file`, writing to stdout. Never panics on bad input and
 /// always returns normally; problems go to stderr as one line.
-pub fn run(file: &Path, config: Option<&Path>) {
+pub fn run(file: &Path, config: Option<&Path>, worker: Worker) {
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
         Err(e) => {
@@ -43,8 +59,7 @@ pub fn run(file: &Path, config: Option<&Path>) {
         if let Some(text) = entry.as_ref().and_then(Entry::get) {
             return Ok(text);
         }
-        let limit = settings.textconv.time_limit()?;
-        let text = canonicalize_in_child(file, config, limit)?;
+        let text = canonicalize(file, &bytes, config, &settings.textconv, worker)?;
         if let Some(e) = entry {
             e.put(&text);
         }
@@ -147,12 +162,51 @@ fn canon_program() -> Result<PathBuf, String> {
     super::cmd::find_program("irgit").ok_or_else(|| "cannot find `irgit` on PATH".to_string())
 }
 
+/// The view of `input` (the bytes of `file`): from the resident server
+/// when it answers, else from an `irgit canon` process of its own.
+fn canonicalize(
+    file: &Path,
+    input: &[u8],
+    config: Option<&Path>,
+    settings: &TextconvOptions,
+    worker: Worker,
+) -> Result<Vec<u8>, String> {
+    let limit = settings.time_limit()?;
+    let irgit = canon_program()?;
+    if worker == Worker::Resident && settings.server_idle_seconds > 0 {
+        let job = client::Job {
+            irgit: &irgit,
+            file,
+            input,
+            config,
+            limit,
+            idle_seconds: settings.server_idle_seconds,
+        };
+        match client::canonicalize(&job) {
+            Answer::Text(text) => return Ok(text),
+            Answer::Refused(why) => return Err(why),
+            Answer::TimedOut => return Err(time_limit_reached(file, limit)),
+            Answer::Unavailable => {}
+        }
+    }
+    canonicalize_in_child(&irgit, file, config, limit)
+}
+
+fn time_limit_reached(file: &Path, limit: Duration) -> String {
+    format!(
+        "{}: canonicalization took longer than {} s (textconv.timeout_seconds in .irgit.yaml)",
+        file.display(),
+        limit.as_secs_f64()
+    )
+}
+
 fn canonicalize_in_child(
+    irgit: &Path,
     file: &Path,
     config: Option<&Path>,
     limit: Duration,
 ) -> Result<Vec<u8>, String> {
-    let mut cmd = Command::new(canon_program()?);
+    let mut cmd = Command::new(irgit);
     if let Some(c) = config {
         cmd.arg("--config").arg(c);
     }
@@ -167,23 +221,12 @@ fn canonicalize_in_child(
         .spawn()
         .map_err(|e| format!("cannot run irgit canon: {e}"))?;
     let Some(out) = wait_with_limit(child, limit)? else {
-        return Err(format!(
-            "{}: canonicalization took longer than {} s (textconv.timeout_seconds in .irgit.yaml)",
-            file.display(),
-            limit.as_secs_f64()
-        ));
+        return Err(time_limit_reached(file, limit));
     };
     if out.status.success() {
         return Ok(out.stdout);
     }
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let first = stderr
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("canonicalization failed")
-        .trim_start_matches("irgit: ")
-        .trim_start_matches("irgit canon: ")
-        .to_string();
+    let first = first_line(&String::from_utf8_lossy(&out.stderr));
     Err(match out.status.code() {
         Some(_) => first,
         None => format!(

@@ -9,7 +9,8 @@
 //!
 //! As git's external diff it never fails: git stops the whole `git diff` at
 //! the first external command that exits non-zero, so a file that is not
-//! valid IR gets one line saying so and exit status 0. The comparison runs
+//! valid IR gets one line saying so, then git's own line diff of the two
+//! files (`plain`), and exit status 0. The comparison runs
 //! in a child process (as textconv's canonicalization does), so even an
 //! abort inside LLVM cannot take git down with it.
 
@@ -431,8 +432,26 @@ fn run_external(args: &DiffArgs) {
                 why
             };
             out.push_str(&format!("{path}: not compared as LLVM IR: {why}\n"));
+            out.push_str(&plain_diff_of(&a[1], &a[4], path, new_path));
         }
-        Err(e) => out.push_str(&format!("{path}: cannot run irgit: {e}\n")),
+        Err(e) => {
+            out.push_str(&format!("{path}: cannot run irgit: {e}\n"));
+            out.push_str(&plain_diff_of(&a[1], &a[4], path, new_path));
+        }
     }
     write_stdout(&out);
+}
+
+/// git's own diff of the two files git handed over, for when they cannot
+/// be compared as IR.
+fn plain_diff_of(old_file: &str, new_file: &str, path: &str, new_path: &str) -> String {
+    match (read_file(old_file), read_file(new_file)) {
+        (Ok(old), Ok(new)) => super::plain::plain_diff(
+            old.as_deref(),
+            new.as_deref(),
+            &format!("a/{path}"),
+            &format!("b/{new_path}"),
+        ),
+        (Err(why), _) | (_, Err(why)) => format!("{path}: {why}\n"),
+    }
 }

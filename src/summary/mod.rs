@@ -31,7 +31,7 @@
 //! regions), [`module_level`] (globals, declarations,
 //! attributes), [`render`] (summary, `--stat`, `-p`, JSON), [`matched`]
 //! (`--matched`: the files as written, the new one in the old one's
-//! names), [`cli`] (the
+//! names), [`plain`] (git's own line diff, for a side that is not IR), [`cli`] (the
 //! command, git revisions, git's external-diff protocol). The git
 //! configuration `irgit install --diff-summary` writes is
 //! `crate::git::diff_summary`.
@@ -41,6 +41,7 @@ pub(crate) mod compare;
 pub mod matched;
 pub(crate) mod module_level;
 pub(crate) mod moved;
+pub(crate) mod plain;
 pub(crate) mod renames;
 pub mod render;
 pub(crate) mod side;

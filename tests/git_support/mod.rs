@@ -43,6 +43,7 @@ impl Repo {
         r
     }
 
+    /// A command in the repository's clean environment.
     pub fn command(&self, program: &str) -> Command {
         let mut c = Command::new(program);
         c.current_dir(&self.root)
@@ -54,8 +55,55 @@ impl Repo {
             .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
             .env("LANG", "C")
             .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z");
+            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+            .env("IRGIT_SERVER_DIR", self.server_dir());
         c
+    }
+
+    /// The directory of the resident textconv servers this repository's
+    /// git commands start (one per test; `Drop` ends them).
+    pub fn server_dir(&self) -> PathBuf {
+        self._tmp.path().join("servers")
+    }
+
+    /// The process ids of the servers listening in `server_dir`.
+    pub fn server_pids(&self) -> Vec<u32> {
+        let Ok(entries) = std::fs::read_dir(self.server_dir()) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "pid"))
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+            .filter_map(|text| text.trim().parse().ok())
+            .collect()
+    }
+
+    /// Ends the servers this repository's commands started and waits until
+    /// they are gone.
+    pub fn stop_servers(&self) {
+        for pid in self.server_pids() {
+            let _ = Command::new("kill")
+                .arg("-KILL")
+                .arg(pid.to_string())
+                .output();
+            let proc_dir = PathBuf::from(format!("/proc/{pid}"));
+            for _ in 0..500 {
+                let zombie_or_gone = std::fs::read_to_string(proc_dir.join("stat"))
+                    .map(|stat| {
+                        stat.rsplit(')')
+                            .next()
+                            .unwrap_or("")
+                            .trim_start()
+                            .starts_with('Z')
+                    })
+                    .unwrap_or(true);
+                if zombie_or_gone {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
     }
 
     /// Runs `program` in `dir` (a folder of the repository) in the clean
@@ -142,5 +190,11 @@ impl Repo {
             o.status.success(),
             String::from_utf8_lossy(&o.stdout).into_owned(),
         )
+    }
+}
+
+impl Drop for Repo {
+    fn drop(&mut self) {
+        self.stop_servers();
     }
 }
