@@ -16,7 +16,7 @@ const BINARY_PROBE: usize = 8000;
 
 /// The unified diff of `old` and `new` (`None`: the side is /dev/null),
 /// labelled `a/...` and `b/...`; empty when the bytes are equal.
-pub fn plain_diff(
+pub(crate) fn plain_diff(
     old: Option<&[u8]>,
     new: Option<&[u8]>,
     old_label: &str,

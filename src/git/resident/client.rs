@@ -32,7 +32,7 @@ const GRACE: Duration = Duration::from_secs(2);
 
 /// What the server made of one request.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Answer {
+pub(crate) enum Answer {
     /// The view, byte for byte what `irgit canon --view` prints.
     Text(Vec<u8>),
     /// Why the input cannot be canonicalized (as `irgit canon` says it).
@@ -44,7 +44,7 @@ pub enum Answer {
 }
 
 /// One canonicalization to ask for.
-pub struct Job<'a> {
+pub(crate) struct Job<'a> {
     /// The `irgit` that would otherwise run as `irgit canon` (and is the server).
     pub irgit: &'a Path,
     pub file: &'a Path,
@@ -57,7 +57,7 @@ pub struct Job<'a> {
 
 /// Asks the server of `job.irgit`'s build for the view, starting the
 /// server when none listens.
-pub fn canonicalize(job: &Job) -> Answer {
+pub(crate) fn canonicalize(job: &Job) -> Answer {
     let (Some(dir), Some(identity)) = (super::socket_dir(), super::identity_of(job.irgit)) else {
         return Answer::Unavailable;
     };
