@@ -9,6 +9,7 @@ pub mod cmd;
 pub mod conflict_style;
 pub mod dialect;
 pub mod diff_summary;
+pub mod difftool;
 pub mod doctor;
 pub mod drivers;
 pub mod filter;
