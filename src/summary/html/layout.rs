@@ -31,6 +31,8 @@ const MAX_DUMMIES: usize = 40_000;
 const SWEEPS: usize = 4;
 /// Rounds of pulling x toward the neighbours.
 const PULL_ROUNDS: usize = 4;
+/// How far right of what it passes a back edge runs.
+const BACK_LANE_GAP: f64 = 14.0;
 /// Margin around the drawing.
 pub const MARGIN: f64 = 12.0;
 
@@ -418,11 +420,18 @@ impl Layered {
             .filter(|&&(h, l, _)| h <= low && high <= l)
             .map(|&(_, _, x)| x)
             .fold(clear, f64::max);
-        let lane = used.max(clear) + 10.0;
+        let lane = used.max(clear) + BACK_LANE_GAP;
         lanes.push((high, low, lane));
         let side = |v: usize, dy: f64| (xs[v] + self.widths[v] / 2.0, ys[self.layer[v]] + dy);
-        let start = side(from, 4.0);
-        let end = side(to, -4.0);
+        // A self loop leaves from the bottom edge's height and comes back at
+        // the top's, so that it reads as a loop and not a stroke.
+        let reach = if from == to {
+            self.heights[from] / 2.0
+        } else {
+            4.0
+        };
+        let start = side(from, reach);
+        let end = side(to, -reach);
         Route {
             points: vec![start, (lane, start.1), (lane, end.1), end],
             back: true,
