@@ -39,6 +39,7 @@ use crate::config::{Config, FileOptions};
     irgit install --pattern '*.ll' --pattern '*.bc' --pattern 'ir/*.txt'\n  \
     irgit install --diff-summary  # ... and `git diff` shows `irgit diff`'s function summary\n  \
     irgit install --diff-matched  # ... or `irgit diff --matched` (the new file in the old one's names)\n  \
+    irgit install --difftool      # ... and `git difftool -t irgit` opens `irgit diff --html` pages\n  \
     irgit install --git-cache     # git's own textconv cache instead of irgit's (long histories)\n\n\
     Running it twice changes nothing; `irgit uninstall` undoes exactly what it did.\n\
     The hook is installed per repository: after `irgit install --global`, run \
@@ -69,6 +70,11 @@ pub struct InstallArgs {
     /// changes show), as git's external diff; `git log -p` keeps textconv
     #[arg(long, conflicts_with = "diff_summary")]
     pub diff_matched: bool,
+    /// Also set up `git difftool -t irgit`: one `irgit diff --html` page per
+    /// changed file, written to a temporary file and opened in the browser
+    /// ($IRGIT_BROWSER, $BROWSER or xdg-open; `none` only prints its path)
+    #[arg(long)]
+    pub difftool: bool,
     /// Use git's own textconv cache (refs/notes/textconv/*) instead of
     /// irgit's: a little quicker over long histories, but git keeps what it
     /// was shown (a fallback too); the command names the form, so after a
@@ -337,6 +343,9 @@ fn wanted_entries(args: &InstallArgs, settings: &Config) -> Vec<(String, String)
     }
     if args.diff_matched {
         entries.extend(crate::git::diff_summary::matched_config_entries());
+    }
+    if args.difftool {
+        entries.extend(crate::git::difftool::config_entries());
     }
     entries
 }

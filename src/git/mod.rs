@@ -9,6 +9,7 @@ pub(crate) mod cmd;
 pub(crate) mod conflict_style;
 pub(crate) mod dialect;
 pub(crate) mod diff_summary;
+pub(crate) mod difftool;
 pub mod doctor;
 pub(crate) mod drivers;
 pub mod filter;

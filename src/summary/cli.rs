@@ -40,6 +40,10 @@ pub enum ColorWhen {
     irgit diff HEAD~1 HEAD -- src/kernel.ll  # two revisions of a file in git\n  \
     irgit diff HEAD -- src/kernel.ll         # HEAD against the work tree\n  \
     irgit diff --matched old.ll new.ll       # the files as written, the new one in the old one's names\n  \
+    irgit diff --html old.ll new.ll > d.html # a page: old and new CFG of each changed function, side by side\n  \
+    irgit diff --html HEAD~1 HEAD -- a.ll > d.html   # the same for two revisions of a file\n  \
+    irgit diff --open old.ll new.ll          # the page in a temporary file, opened in $BROWSER (or xdg-open)\n  \
+    git difftool -t irgit HEAD~1             # after `irgit install --difftool`: one page per changed file\n  \
     irgit install --diff-summary             # make `git diff` show this summary for IR files\n  \
     irgit install --diff-matched             # make `git diff` show the matched diff for IR files\n\n\
     Renamed functions are found by comparing bodies, not names: a function that disappeared and\n\
@@ -70,6 +74,15 @@ pub struct DiffArgs {
     /// names wherever values match: unchanged lines are equal
     #[arg(long, conflicts_with_all = ["stat", "patch", "json"])]
     pub matched: bool,
+    /// A self-contained HTML page: the old and the new control-flow graph of
+    /// each changed function side by side, blocks coloured added, removed,
+    /// changed, unchanged; click a block for its lines and its change
+    #[arg(long, conflicts_with_all = ["stat", "patch", "json", "matched"])]
+    pub html: bool,
+    /// Write the page (--html) to a temporary file, print its path and open
+    /// it with $IRGIT_BROWSER, $BROWSER or xdg-open (`none`: only print)
+    #[arg(long, conflicts_with_all = ["stat", "patch", "json", "matched"])]
+    pub open: bool,
     /// Colour the output
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto",
           num_args = 0..=1, require_equals = true, default_missing_value = "always")]
@@ -299,6 +312,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
         },
         min_moved: args.min_moved,
         reduce: !args.full,
+        keep_written: args.html || args.open,
     };
     let result = diff_bytes(
         inputs.old.as_deref(),
@@ -315,7 +329,14 @@ pub fn run(args: DiffArgs) -> ExitCode {
         }
     };
     let mut out = String::new();
-    if args.json {
+    if args.open {
+        let page = super::html::page(&report, &old, &new);
+        std::mem::forget((old, new));
+        return open_page(&page, &inputs.new_label);
+    }
+    if args.html {
+        out = super::html::page(&report, &old, &new);
+    } else if args.json {
         out = render::json(&report);
     } else {
         if args.stat {
@@ -339,6 +360,81 @@ pub fn run(args: DiffArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// How many 50 ms steps `--open` waits for the opener to return.
+const OPENER_WAIT_STEPS: usize = 60;
+
+/// `--open`: writes the page to a new temporary file named after `label`,
+/// prints its path, and opens it in the browser.
+fn open_page(page: &str, label: &str) -> ExitCode {
+    let stem: String = Path::new(label)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let file = tempfile::Builder::new()
+        .prefix(&format!("irgit-diff-{stem}-"))
+        .suffix(".html")
+        .tempfile()
+        .and_then(|f| f.keep().map_err(|e| e.error));
+    let (mut file, path) = match file {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("irgit diff: cannot write the page: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = file.write_all(page.as_bytes()) {
+        eprintln!("irgit diff: {}: {e}", path.display());
+        return ExitCode::from(2);
+    }
+    drop(file);
+    write_stdout(&format!("{}\n", path.display()));
+    let opener = ["IRGIT_BROWSER", "BROWSER"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok().filter(|s| !s.trim().is_empty()))
+        .unwrap_or_else(|| "xdg-open".to_string());
+    if opener == "none" {
+        return ExitCode::SUCCESS;
+    }
+    // $BROWSER may hold a command with arguments, or a list (a:b).
+    let first = opener.split(':').next().unwrap_or(&opener).to_string();
+    let mut words = first.split_whitespace();
+    let Some(program) = words.next() else {
+        return ExitCode::SUCCESS;
+    };
+    let spawned = Command::new(program)
+        .args(words)
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn();
+    match spawned {
+        // A browser that stays open is left running: wait a little only,
+        // so that a quick opener (xdg-open) is done when we return.
+        Ok(mut child) => {
+            for _ in 0..OPENER_WAIT_STEPS {
+                if !matches!(child.try_wait(), Ok(None)) {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        }
+        Err(e) => eprintln!(
+            "irgit diff: cannot run {program} (the page is {}): {e}",
+            path.display()
+        ),
+    }
+    ExitCode::SUCCESS
 }
 
 /// `--matched`: the matched diff of the two inputs.

@@ -290,7 +290,7 @@ fn repair_slots(o: &FuncKeys, n: &FuncKeys, pairs: &mut HashMap<String, String>)
 }
 
 /// A function's block labels -> their index.
-fn block_index(f: &FuncKeys) -> HashMap<&str, usize> {
+pub(crate) fn block_index(f: &FuncKeys) -> HashMap<&str, usize> {
     f.blocks
         .iter()
         .enumerate()

@@ -229,7 +229,7 @@ fn name_new_values(new: &str, translated: &str) -> Vec<String> {
 /// A line as compared: without its `!dbg !N` attachments, and a debug
 /// record (`#dbg_declare(...)`) without its metadata numbers (its variable
 /// and location are debug info, renumbered by any edit above).
-fn key(line: &str) -> String {
+pub(crate) fn key(line: &str) -> String {
     const TAG: &str = "!dbg !";
     let mut out = String::with_capacity(line.len());
     let mut rest = line;

@@ -29,7 +29,8 @@
 //! [`renames`] (structural rename detection, as MergeFunctions compares
 //! functions), [`moved`] (moved code by suffix array, as IRSimilarity finds
 //! regions), [`module_level`] (globals, declarations,
-//! attributes), [`render`] (summary, `--stat`, `-p`, JSON), [`matched`]
+//! attributes), [`render`] (summary, `--stat`, `-p`, JSON), [`html`]
+//! (`--html`: the page with both sides' control-flow graphs), [`matched`]
 //! (`--matched`: the files as written, the new one in the old one's
 //! names), [`plain`] (git's own line diff, for a side that is not IR), [`cli`] (the
 //! command, git revisions, git's external-diff protocol). The git
@@ -38,6 +39,7 @@
 
 pub mod cli;
 pub(crate) mod compare;
+pub(crate) mod html;
 pub mod matched;
 pub(crate) mod module_level;
 pub(crate) mod moved;
@@ -86,6 +88,9 @@ pub struct Options {
     /// Leave functions equal on both sides out of the canonicalization
     /// (same report, less work; off only to check that claim).
     pub reduce: bool,
+    /// Keep each side's input text and the input's names of canonical
+    /// locals ([`side::Side::written`]), for the page of `--html`.
+    pub keep_written: bool,
 }
 
 impl Default for Options {
@@ -94,6 +99,7 @@ impl Default for Options {
             rename_threshold: DEFAULT_RENAME_THRESHOLD,
             min_moved: DEFAULT_MIN_MOVED,
             reduce: true,
+            keep_written: false,
         }
     }
 }
@@ -258,7 +264,7 @@ pub fn diff_bytes(
     opts: &Options,
 ) -> Result<(Report, Side, Side), SummaryError> {
     if opts.reduce {
-        match load_pair(old, new, old_label, new_label, true) {
+        match load_pair(old, new, (old_label, new_label), true, opts.keep_written) {
             Err(SummaryError::Internal(_)) => {}
             Err(e) => return Err(e),
             Ok((a, mut b)) => {
@@ -267,7 +273,7 @@ pub fn diff_bytes(
             }
         }
     }
-    let (a, mut b) = load_pair(old, new, old_label, new_label, false)?;
+    let (a, mut b) = load_pair(old, new, (old_label, new_label), false, opts.keep_written)?;
     let report = diff_sides(&a, &mut b, opts);
     Ok((report, a, b))
 }
@@ -284,9 +290,9 @@ struct Fingerprint {
 fn load_pair(
     old: Option<&[u8]>,
     new: Option<&[u8]>,
-    old_label: &str,
-    new_label: &str,
+    (old_label, new_label): (&str, &str),
     reduce: bool,
+    keep_written: bool,
 ) -> Result<(Side, Side), SummaryError> {
     use std::sync::mpsc::channel;
     let (old_fp_tx, old_fp_rx) = channel();
@@ -294,8 +300,12 @@ fn load_pair(
     let (old_clean_tx, old_clean_rx) = channel();
     let (new_clean_tx, new_clean_rx) = channel();
     let (a, b) = std::thread::scope(|scope| {
-        let ha = scope.spawn(move || load_side(old, old_label, reduce, old_fp_tx, old_clean_rx));
-        let hb = scope.spawn(move || load_side(new, new_label, reduce, new_fp_tx, new_clean_rx));
+        let how = How {
+            reduce,
+            keep_written,
+        };
+        let ha = scope.spawn(move || load_side(old, old_label, how, old_fp_tx, old_clean_rx));
+        let hb = scope.spawn(move || load_side(new, new_label, how, new_fp_tx, new_clean_rx));
         // The functions both sides have, equal and strippable on both.
         let fa: Option<Vec<Fingerprint>> = old_fp_rx.recv().ok().flatten();
         let fb: Option<Vec<Fingerprint>> = new_fp_rx.recv().ok().flatten();
@@ -324,13 +334,20 @@ fn load_pair(
     Ok((a?, b?))
 }
 
+/// How a side is loaded.
+#[derive(Clone, Copy)]
+struct How {
+    reduce: bool,
+    keep_written: bool,
+}
+
 /// Loads one side: parse and verify, fingerprint the definitions (when
 /// `reduce`), wait for the set of functions both sides share unchanged,
 /// strip those, canonicalize the rest.
 fn load_side(
     bytes: Option<&[u8]>,
     label: &str,
-    reduce: bool,
+    how: How,
     fingerprints: std::sync::mpsc::Sender<Option<Vec<Fingerprint>>>,
     clean: std::sync::mpsc::Receiver<HashSet<String>>,
 ) -> Result<Side, SummaryError> {
@@ -350,7 +367,10 @@ fn load_side(
     timer.lap(&format!("diff: {label} parse and verify"));
     let defs = crate::ir::summary::definitions(&module);
     let types: Vec<String> = defs.iter().map(|d| d.fn_type.clone()).collect();
-    let input: Option<(std::borrow::Cow<'_, str>, Vec<side::Fingerprint>)> = if reduce {
+    let written = how
+        .keep_written
+        .then(|| input_text(&module, bytes).into_owned());
+    let input: Option<(std::borrow::Cow<'_, str>, Vec<side::Fingerprint>)> = if how.reduce {
         let text = if crate::canon::is_bitcode(bytes) {
             Some(std::borrow::Cow::Owned(module.print()))
         } else {
@@ -395,16 +415,20 @@ fn load_side(
         source_text = Some((text.into_owned(), clean));
     }
     timer.lap(&format!("diff: {label} strip"));
-    let text =
-        crate::canon::canonical_text(&module, &[], label, &crate::config::CanonOptions::default())
-            .map_err(|e| {
-                if unchanged.is_empty() {
-                    SummaryError::from(e)
-                } else {
-                    // The reduced module: redo the comparison in full.
-                    SummaryError::Internal(e.to_string())
-                }
-            })?;
+    let extras = crate::canon::Extras {
+        source_names: how.keep_written,
+        verify_after: true,
+    };
+    let opts = crate::config::CanonOptions::default();
+    let (text, names) = crate::canon::canonical_text_for(&module, &[], label, &opts, extras)
+        .map_err(|e| {
+            if unchanged.is_empty() {
+                SummaryError::from(e)
+            } else {
+                // The reduced module: redo the comparison in full.
+                SummaryError::Internal(e.to_string())
+            }
+        })?;
     let types = crate::ir::summary::definition_types(&module);
     timer.lap(&format!("diff: {label} canonicalize"));
     drop(module);
@@ -415,7 +439,20 @@ fn load_side(
     side.unchanged = unchanged;
     side.unchanged_input = source_text;
     side.unchanged_attributes = attributes;
+    side.written = written.map(|text| side::Written {
+        text,
+        names: names.unwrap_or_default(),
+    });
     Ok(side)
+}
+
+/// The input as text: as written, or as LLVM prints a bitcode input.
+fn input_text<'a>(module: &crate::ir::IrModule<'_>, bytes: &'a [u8]) -> std::borrow::Cow<'a, str> {
+    if crate::canon::is_bitcode(bytes) {
+        std::borrow::Cow::Owned(module.print())
+    } else {
+        String::from_utf8_lossy(bytes)
+    }
 }
 
 fn counts(d: &FuncDiff) -> (InstructionCounts, BlockCounts) {

@@ -69,14 +69,14 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// `@old -> @new` for renames, the name otherwise.
-fn display_name(f: &FunctionReport) -> String {
+pub(crate) fn display_name(f: &FunctionReport) -> String {
     match &f.old_name {
         Some(o) => format!("{o} -> {}", f.name),
         None => f.name.clone(),
     }
 }
 
-fn detail(f: &FunctionReport) -> String {
+pub(crate) fn detail(f: &FunctionReport) -> String {
     let i = &f.instructions;
     let b = &f.blocks;
     match f.status {

@@ -43,7 +43,17 @@ pub struct Side {
     pub unchanged_input: Option<(String, HashSet<String>)>,
     /// Attribute groups (by content) the instructions of `unchanged` use.
     pub unchanged_attributes: BTreeSet<String>,
+    /// The input as written and its names of the canonical locals, when
+    /// asked for ([`super::Options::keep_written`]).
+    pub written: Option<Written>,
     tables: SideTables,
+}
+
+/// A side's input text (bitcode: as LLVM prints it) and where the
+/// canonical names came from.
+pub struct Written {
+    pub text: String,
+    pub names: crate::canon::source_map::SourceNames,
 }
 
 /// A function left out of the canonicalization because it is the same on
@@ -559,6 +569,7 @@ impl Side {
             unchanged: Vec::new(),
             unchanged_input: None,
             unchanged_attributes: BTreeSet::new(),
+            written: None,
             tables,
         }
     }
@@ -586,6 +597,7 @@ impl Side {
             unchanged: Vec::new(),
             unchanged_input: None,
             unchanged_attributes: BTreeSet::new(),
+            written: None,
             tables: k.tables,
         })
     }
