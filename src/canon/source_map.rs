@@ -22,7 +22,7 @@ use crate::ir::{Func, IrModule, Val};
 
 /// Canonical name → the input's token, per function and for globals.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct SourceNames {
+pub struct SourceNames {
     /// Function name (without `@`) → canonical local name → input token
     /// (without `%`: `x`, `7`, `"a b"`).
     pub locals: HashMap<String, HashMap<String, String>>,

@@ -21,10 +21,10 @@ use std::path::Path;
 use super::drivers::{irgit_path, shell_quote};
 
 /// The tool's name (`git difftool -t irgit`).
-pub const TOOL: &str = "irgit";
+pub(crate) const TOOL: &str = "irgit";
 
 /// The command git runs for one file.
-pub fn command(irgit: &Path) -> String {
+pub(crate) fn command(irgit: &Path) -> String {
     format!(
         "{} diff --open --old-label=\"a/$MERGED\" --new-label=\"b/$MERGED\" \"$LOCAL\" \"$REMOTE\"",
         shell_quote(&irgit.to_string_lossy())
@@ -32,6 +32,6 @@ pub fn command(irgit: &Path) -> String {
 }
 
 /// Every `(key, value)` `irgit install --difftool` writes.
-pub fn config_entries() -> Vec<(String, String)> {
+pub(crate) fn config_entries() -> Vec<(String, String)> {
     vec![(format!("difftool.{TOOL}.cmd"), command(&irgit_path()))]
 }

@@ -23,7 +23,7 @@ use crate::summary::side::FuncKeys;
 
 /// What happened to a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BlockStatus {
+pub(crate) enum BlockStatus {
     Added,
     Removed,
     Changed,
@@ -31,7 +31,7 @@ pub enum BlockStatus {
 }
 
 impl BlockStatus {
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             BlockStatus::Added => "added",
             BlockStatus::Removed => "removed",
@@ -43,7 +43,7 @@ impl BlockStatus {
 
 /// One node of the union graph: a block of either side, or a pair.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Node {
+pub(crate) struct Node {
     /// Index of the old block, if the old version has it.
     pub old: Option<usize>,
     /// Index of the new block, if the new version has it.
@@ -53,7 +53,7 @@ pub struct Node {
 
 /// Both versions' graphs over one set of nodes.
 #[derive(Debug, Clone, Default)]
-pub struct Cfg {
+pub(crate) struct Cfg {
     pub nodes: Vec<Node>,
     /// Edges of the old version, as node indices.
     pub old_edges: Vec<(usize, usize)>,
@@ -68,7 +68,7 @@ pub struct Cfg {
 
 /// The union graph of `old` and `new` (either may be absent: an added or
 /// removed function).
-pub fn build(old: Option<&FuncKeys>, new: Option<&FuncKeys>) -> Cfg {
+pub(crate) fn build(old: Option<&FuncKeys>, new: Option<&FuncKeys>) -> Cfg {
     let pairs = match (old, new) {
         (Some(o), Some(n)) => names_in_old(o, n),
         _ => HashMap::default(),
@@ -140,7 +140,7 @@ fn pair_status(
 }
 
 /// A new line with its locals written in old names.
-pub fn in_old_names(line: &str, pairs: &HashMap<String, String>) -> String {
+pub(crate) fn in_old_names(line: &str, pairs: &HashMap<String, String>) -> String {
     rewrite(line, |r| match r {
         Ref::Local(x) => pairs.get(x).map(|o| format!("%{o}")),
         _ => None,

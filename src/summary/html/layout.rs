@@ -34,10 +34,10 @@ const PULL_ROUNDS: usize = 4;
 /// How far right of what it passes a back edge runs.
 const BACK_LANE_GAP: f64 = 14.0;
 /// Margin around the drawing.
-pub const MARGIN: f64 = 12.0;
+pub(crate) const MARGIN: f64 = 12.0;
 
 /// What to lay out: node sizes (width, height), edges, the entry node.
-pub struct Graph {
+pub(crate) struct Graph {
     pub sizes: Vec<(f64, f64)>,
     pub edges: Vec<(usize, usize)>,
     pub entry: usize,
@@ -46,7 +46,7 @@ pub struct Graph {
 /// One edge's route: the points to draw through, and whether it closes a
 /// loop (drawn distinctly).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Route {
+pub(crate) struct Route {
     pub points: Vec<(f64, f64)>,
     pub back: bool,
 }
@@ -54,7 +54,7 @@ pub struct Route {
 /// Node centres, edge routes (in the order of [`Graph::edges`]) and the
 /// size of the drawing.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Layout {
+pub(crate) struct Layout {
     pub centres: Vec<(f64, f64)>,
     pub routes: Vec<Route>,
     pub width: f64,
@@ -62,7 +62,7 @@ pub struct Layout {
 }
 
 /// Lays out `graph`.
-pub fn layout(graph: &Graph) -> Layout {
+pub(crate) fn layout(graph: &Graph) -> Layout {
     let count = graph.sizes.len();
     let back = back_edges(count, &graph.edges, graph.entry);
     let layer = layers(count, &graph.edges, &back);

@@ -36,12 +36,12 @@ use cfg::{BlockStatus, Cfg};
 use written::{ChangeLine, Definitions, Translation, WrittenBlock};
 
 /// Height of a drawn block, and the width of one character of its label.
-pub const BLOCK_HEIGHT: f64 = 22.0;
-pub const CHAR_WIDTH: f64 = 7.2;
+pub(crate) const BLOCK_HEIGHT: f64 = 22.0;
+pub(crate) const CHAR_WIDTH: f64 = 7.2;
 
 /// What the page shows of one block.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BlockView {
+pub(crate) struct BlockView {
     pub status: BlockStatus,
     /// The label each side writes (`%7`, `%for.body`).
     pub old_label: Option<String>,
@@ -54,9 +54,8 @@ pub struct BlockView {
 }
 
 /// One drawn function.
-pub struct Picture<'r> {
+pub(crate) struct Picture<'r> {
     pub report: &'r FunctionReport,
-    pub cfg: Cfg,
     pub blocks: Vec<BlockView>,
     /// The edges of both sides once each: (from, to, in old, in new).
     pub edges: Vec<(usize, usize, bool, bool)>,
@@ -65,7 +64,7 @@ pub struct Picture<'r> {
 
 /// The page of a comparison (`old` and `new` loaded with
 /// [`super::Options::keep_written`]; without it, blocks show canonical text).
-pub fn page(report: &Report, old: &Side, new: &Side) -> String {
+pub(crate) fn page(report: &Report, old: &Side, new: &Side) -> String {
     let drawn: Vec<&FunctionReport> = report
         .functions
         .iter()
@@ -130,7 +129,6 @@ fn picture<'r>(report: &'r FunctionReport, sides: &FunctionSides) -> Picture<'r>
     Picture {
         report,
         layout: layout::layout(&graph),
-        cfg,
         blocks,
         edges,
     }
@@ -216,7 +214,7 @@ fn block_view(
 }
 
 /// Instructions of a block's lines (no label, no comment lines).
-pub fn instruction_count(lines: &[String]) -> usize {
+pub(crate) fn instruction_count(lines: &[String]) -> usize {
     lines
         .iter()
         .filter(|l| {
@@ -227,7 +225,7 @@ pub fn instruction_count(lines: &[String]) -> usize {
 }
 
 /// The text drawn in a block: its label and instruction count.
-pub fn block_caption(label: &str, lines: &[String]) -> String {
+pub(crate) fn block_caption(label: &str, lines: &[String]) -> String {
     format!("{label} · {}", instruction_count(lines))
 }
 

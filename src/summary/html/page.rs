@@ -31,7 +31,7 @@ markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#2d5fd0\"
 </defs></svg>\n";
 
 /// Text for HTML (element content and quoted attributes).
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -46,7 +46,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The whole page.
-pub fn write(report: &Report, pictures: &[Picture]) -> String {
+pub(crate) fn write(report: &Report, pictures: &[Picture]) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let title = format!("irgit diff {} → {}", report.old, report.new);
     let _ = write!(

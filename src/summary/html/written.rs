@@ -22,20 +22,20 @@ use crate::summary::side::Written;
 /// One block as written: its label token (`7`, `for.body`) and its lines
 /// (the label line, instructions, comments), blank lines left out.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WrittenBlock {
+pub(crate) struct WrittenBlock {
     pub label: String,
     pub lines: Vec<String>,
 }
 
 /// Where each function definition is in a text: `@name` -> its lines from
 /// the `define` line to the closing `}`.
-pub struct Definitions<'t> {
+pub(crate) struct Definitions<'t> {
     lines: Vec<&'t str>,
     spans: HashMap<&'t str, (usize, usize)>,
 }
 
 impl<'t> Definitions<'t> {
-    pub fn new(text: &'t str) -> Definitions<'t> {
+    pub(crate) fn new(text: &'t str) -> Definitions<'t> {
         let lines: Vec<&str> = text.lines().collect();
         let mut spans = HashMap::default();
         let mut open: Option<(&str, usize)> = None;
@@ -53,7 +53,7 @@ impl<'t> Definitions<'t> {
 
     /// The blocks of `@name` as written, in order; the entry block's label
     /// is `entry_label` when the text leaves it unwritten.
-    pub fn blocks(&self, name: &str, entry_label: &str) -> Vec<WrittenBlock> {
+    pub(crate) fn blocks(&self, name: &str, entry_label: &str) -> Vec<WrittenBlock> {
         let Some(&(first, last)) = self.spans.get(name) else {
             return Vec::new();
         };
@@ -96,7 +96,7 @@ fn is_comment(line: &str) -> bool {
 
 /// The label a line defines (`7:`, `for.body:`, `"a b":`), if it is a
 /// label line.
-pub fn label_of(line: &str) -> Option<&str> {
+pub(crate) fn label_of(line: &str) -> Option<&str> {
     let first = line.bytes().next()?;
     if first.is_ascii_whitespace() || first == b';' {
         return None;
@@ -112,7 +112,7 @@ pub fn label_of(line: &str) -> Option<&str> {
 
 /// The comments a user wrote in a block: comment lines and comments after
 /// code, without the ones LLVM prints itself (`; preds = ...`).
-pub fn comments(lines: &[String]) -> Vec<String> {
+pub(crate) fn comments(lines: &[String]) -> Vec<String> {
     lines
         .iter()
         .filter_map(|l| comment_of(l))
@@ -135,10 +135,10 @@ fn comment_of(line: &str) -> Option<&str> {
 }
 
 /// One line of a block's change: ' ' kept, '-' old only, '+' new only.
-pub type ChangeLine = (char, String);
+pub(crate) type ChangeLine = (char, String);
 
 /// Translates the new file's tokens of one function into the old file's.
-pub struct Translation<'a> {
+pub(crate) struct Translation<'a> {
     /// New token -> new canonical name.
     new_canonical: HashMap<&'a str, &'a str>,
     /// Old canonical name -> old token.
@@ -148,7 +148,7 @@ pub struct Translation<'a> {
 }
 
 impl<'a> Translation<'a> {
-    pub fn new(
+    pub(crate) fn new(
         old: Option<(&'a Written, &str)>,
         new: (&'a Written, &str),
         pairs: &'a HashMap<String, String>,
@@ -183,7 +183,7 @@ impl<'a> Translation<'a> {
     }
 
     /// A new line in the old file's names.
-    pub fn line(&self, line: &str) -> String {
+    pub(crate) fn line(&self, line: &str) -> String {
         let label = label_of(line);
         let start = label.map_or(0, str::len);
         let body = rewrite(&line[start..], |r| match r {
@@ -212,7 +212,7 @@ fn compared(line: &str) -> String {
 }
 
 /// The change between an old block and a new one already in old names.
-pub fn change(old: &[String], new_in_old_names: &[String]) -> Vec<ChangeLine> {
+pub(crate) fn change(old: &[String], new_in_old_names: &[String]) -> Vec<ChangeLine> {
     let code = |lines: &[String]| -> Vec<(usize, String)> {
         lines
             .iter()
