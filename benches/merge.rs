@@ -8,8 +8,11 @@
 //! ```
 //!
 //! Run: `cargo bench --bench merge` (harness = false; prints a table for
-//! BENCHMARKS.md). Acceptance (design): zero wrong clean merges, >= 95% of
-//! disjoint-edit triples clean, merge time within 4x of one `opt -S`.
+//! BENCHMARKS.md); `IRGIT_BENCH_MERGE_ONLY=speed` runs only the time and
+//! memory of merges of large modules, `=paths` only issue 15's triple.
+//! Acceptance (design): zero wrong clean merges, >= 95% of disjoint-edit
+//! triples clean; on large modules (issue 29) merge time and peak memory
+//! within 2.5x of one `opt -S`.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -48,9 +51,10 @@ struct Row {
 }
 
 fn main() {
-    if std::env::var("IRGIT_BENCH_MERGE_ONLY").as_deref() == Ok("paths") {
-        header_and_path_times();
-        return;
+    match std::env::var("IRGIT_BENCH_MERGE_ONLY").as_deref() {
+        Ok("paths") => return header_and_path_times(),
+        Ok("speed") => return big_stress_times(),
+        _ => {}
     }
     let mut triples: Vec<Triple> = c_source_triples();
     triples.extend(c_overlap_triples());
@@ -201,7 +205,7 @@ fn ours_text_section(rows: &BTreeMap<Relation, Row>, o2_line: &str, n: usize) ->
          triples above; load average at the end: {}.\n\n\
          | class | irgit clean & exact | in ours' text | up to renumbering | git clean & right | \
          irgit = git's bytes |\n|---|---:|---:|---:|---:|---:|\n",
-        load_average()
+        common::speed::load_average()
     );
     let (mut clean, mut faithful, mut git_right, mut git_equal) = (0, 0, 0, 0);
     for (rel, r) in rows.iter().filter(|(_, r)| r.exact > 0) {
@@ -241,14 +245,12 @@ fn edit_triple(base: String) -> (String, String, String) {
     (base.clone(), edit(edit_at[n / 3]), edit(edit_at[2 * n / 3]))
 }
 
-/// Wall time of irgit merge on large modules (one-function llvm-stress
-/// modules, all of Lua at -O2), next to `opt -S` and `git merge-file` (best
-/// of 3).
+/// Time and memory of irgit merge on large modules (one-function
+/// llvm-stress modules, all of Lua at -O2), next to `opt -S` on the base
+/// and `git merge-file` (issue 29 item 4): each a child process, best of 3,
+/// written to BENCHMARKS.md's `merge-speed` section.
 fn big_stress_times() {
-    println!();
-    println!("| base | lines | irgit merge | `opt -S` | ratio | `git merge-file` | irgit = git's bytes |");
-    println!("|---|---:|---:|---:|---:|---:|---|");
-    let mut bases: Vec<(String, String)> = [5000u32, 20000]
+    let mut bases: Vec<(String, String)> = [5000u32, 20000, 80000]
         .iter()
         .map(|&size| {
             (
@@ -262,34 +264,70 @@ fn big_stress_times() {
         "Lua 5.4, all files, -O2".into(),
         std::fs::read_to_string(lua).expect("read the Lua module"),
     ));
+    let mut md = String::from(
+        "| base | lines | irgit merge | `opt -S` | ratio | CPU ratio | peak RSS: merge / `opt -S` | \
+         ratio | `git merge-file` | irgit = git's bytes |\n\
+         |---|---:|---:|---:|---:|---:|---|---:|---:|---|\n",
+    );
     for (name, base) in bases {
-        let (base, ours, theirs) = edit_triple(base);
-        let t = Triple {
-            name: name.clone(),
-            base: base.clone(),
-            left: ours.clone(),
-            right: theirs.clone(),
-            expected: None,
-            relation: Relation::Disjoint,
-        };
-        let best = |f: &dyn Fn() -> Duration| (0..3).map(|_| f()).min().unwrap();
-        let mut out = String::new();
-        let merge = best(&|| merge_triple(&t).elapsed);
-        let run = merge_triple(&t);
-        out.push_str(&run.output);
-        let opt = best(&|| time_opt_s(&base));
-        let (_, git_text, _) = git_merge_file(&base, &ours, &theirs);
-        let git = best(&|| git_merge_file(&base, &ours, &theirs).2);
-        println!(
-            "| {name} | {} | {:.0} ms | {:.0} ms | {:.1}x | {:.0} ms | {} |",
-            base.lines().count(),
-            merge.as_secs_f64() * 1000.0,
-            opt.as_secs_f64() * 1000.0,
-            merge.as_secs_f64() / opt.as_secs_f64(),
-            git.as_secs_f64() * 1000.0,
-            if git_text == out { "yes" } else { "no" }
-        );
+        eprintln!("  merge speed: {name}");
+        md.push_str(&speed_row(&name, base));
     }
+    md.push_str(&format!(
+        "\nLoad average at the end: {}.\n",
+        common::speed::load_average()
+    ));
+    println!("{md}");
+    common::write_bench_section("merge-speed", &md);
+}
+
+/// One row of [`big_stress_times`]: the triple of [`edit_triple`] on `base`.
+fn speed_row(name: &str, base: String) -> String {
+    use common::speed::{best_of, fmt_mem, fmt_ratio, fmt_time, measure};
+    use std::process::Command;
+    let (base, ours, theirs) = edit_triple(base);
+    let dir = tempfile::tempdir().unwrap();
+    let file = |n: &str, text: &str| {
+        let path = dir.path().join(n);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let paths = [
+        file("base.ll", &base),
+        file("ours.ll", &ours),
+        file("theirs.ll", &theirs),
+    ];
+    let (out, sink) = (dir.path().join("merged.ll"), dir.path().join("stdout"));
+    let limit = Duration::from_secs(600);
+    let merge = best_of(3, || {
+        let mut cmd = Command::new(merge_support::irgit_bin());
+        cmd.arg("merge").args(&paths).arg("-o").arg(&out);
+        measure(&mut cmd, &sink, limit)
+    });
+    let merged = std::fs::read_to_string(&out).unwrap_or_default();
+    let opt = best_of(3, || {
+        let mut cmd = Command::new("/usr/lib/llvm-22/bin/opt");
+        measure(cmd.arg("-S").arg(&paths[0]).args(["-o", "-"]), &sink, limit)
+    });
+    let (_, git_text, _) = git_merge_file(&base, &ours, &theirs);
+    let git = (0..3)
+        .map(|_| git_merge_file(&base, &ours, &theirs).2)
+        .min()
+        .unwrap();
+    let secs = |d: Duration| d.as_secs_f64();
+    format!(
+        "| {name} | {} | {} | {} | **{}** | {} | {} / {} | **{}** | {:.0} ms | {} |\n",
+        base.lines().count(),
+        fmt_time(&merge, merge.wall),
+        fmt_time(&opt, opt.wall),
+        fmt_ratio(secs(merge.wall), secs(opt.wall)),
+        fmt_ratio(secs(merge.cpu), secs(opt.cpu)),
+        fmt_mem(&merge),
+        fmt_mem(&opt),
+        fmt_ratio(merge.rss_kb as f64, opt.rss_kb as f64),
+        secs(git) * 1000.0,
+        if git_text == merged { "yes" } else { "no" }
+    )
 }
 
 /// Issue 15 items 4 and 5 on the issue's triple (`llvm-stress -size=20000
@@ -345,7 +383,7 @@ fn header_and_path_times() {
          | triple | irgit merge | exit | written as |\n|---|---:|---:|---|\n",
         std::env::consts::ARCH,
         lines.len(),
-        load_average()
+        common::speed::load_average()
     );
     let triples: Vec<Triple> = cases
         .iter()
@@ -415,11 +453,4 @@ fn edit_sites(text: &str) -> (Vec<&str>, Vec<usize>) {
         })
         .collect();
     (lines, at)
-}
-
-/// `/proc/loadavg`'s first three fields.
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
 }

@@ -687,7 +687,9 @@ fn keep_unsplit(before: &[u64], full: &mut [u64], colliding: &[usize]) {
 /// canonical block order; in one block, the one with the lowest new hash)
 /// keeps the group's hash: a copy of a value inserted further down, or a
 /// later copy deleted, then renames nothing (before, every member took a
-/// new name, and the one left of two took the old one back).
+/// new name, and the one left of two took the old one back). How many
+/// colliding values hold each hash is counted once and kept up to date, so
+/// a round costs time linear in the colliding values, not their square.
 fn one_keeps_its_hash(before: &[u64], full: &mut [u64], colliding: &[usize], blocks: &[u32]) {
     let mut keeper: HashMap<u64, (u32, u64, usize)> = HashMap::default();
     for &i in colliding {
@@ -698,17 +700,22 @@ fn one_keeps_its_hash(before: &[u64], full: &mut [u64], colliding: &[usize], blo
         let k = keeper.entry(before[i]).or_insert(candidate);
         *k = (*k).min(candidate);
     }
+    if keeper.is_empty() {
+        return;
+    }
+    let mut holders: HashMap<u64, usize> = HashMap::default();
+    for &j in colliding {
+        *holders.entry(full[j]).or_insert(0) += 1;
+    }
     for (old, (_, new, i)) in keeper {
-        let taken = colliding.iter().any(|&j| full[j] == old);
-        if !taken && colliding_alone(full, new, i, colliding) {
+        let taken = holders.get(&old).is_some_and(|&n| n > 0);
+        // `full[i]` is `new`: `i` alone holds it when it is counted once.
+        if !taken && holders[&new] == 1 {
             full[i] = old;
+            holders.insert(new, 0);
+            holders.insert(old, 1);
         }
     }
-}
-
-/// Whether no member of `colliding` but `i` has hash `h`.
-fn colliding_alone(full: &[u64], h: u64, i: usize, colliding: &[usize]) -> bool {
-    colliding.iter().all(|&j| j == i || full[j] != h)
 }
 
 /// One round of refinement by the set of users' base shapes.

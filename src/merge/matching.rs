@@ -402,21 +402,19 @@ fn defining_lines(f: &FuncText) -> HashMap<&str, &str> {
 /// `%var.8263.1`): their suffixes follow canonical order, so they are no
 /// identity.
 fn ambiguous_names(f: &FuncText) -> HashSet<String> {
-    let mut groups: HashMap<String, Vec<String>> = HashMap::default();
+    let mut groups: HashMap<&str, Vec<&str>> = HashMap::default();
     for d in f
         .blocks
         .iter()
         .flat_map(|b| b.lines.iter().filter_map(|l| def_name(l)))
     {
-        groups
-            .entry(stem(d).to_string())
-            .or_default()
-            .push(d.to_string());
+        groups.entry(stem(d)).or_default().push(d);
     }
     groups
         .into_values()
         .filter(|v| v.len() > 1)
         .flatten()
+        .map(str::to_string)
         .collect()
 }
 
@@ -595,9 +593,18 @@ impl<'a> State<'a> {
     /// positions of two matched lines of one opcode match when they are
     /// unmatched values of the same mnemonic and opcode.
     fn extend_def_use(&mut self, extended: &mut HashSet<String>) -> bool {
-        let matched: Vec<(String, String)> = sorted(&self.m.values)
-            .into_iter()
+        // Only the pairs not extended yet, in name order (sorting just
+        // those: every round sorting all matched values cost more than the
+        // extension itself on large functions).
+        let mut fresh: Vec<(&String, &String)> = self
+            .m
+            .values
+            .iter()
             .filter(|(a, _)| !extended.contains(*a))
+            .collect();
+        fresh.sort_unstable();
+        let matched: Vec<(String, String)> = fresh
+            .into_iter()
             .map(|(a, b)| (a.clone(), b.clone()))
             .collect();
         extended.extend(matched.iter().map(|(a, _)| a.clone()));

@@ -17,6 +17,7 @@ pub mod c_edits;
 pub mod comments;
 pub mod ll_edits;
 pub mod lua;
+pub mod speed;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
