@@ -306,7 +306,8 @@ pub fn merge_with(
         }
     }
 
-    // Functions by name.
+    // Functions by name; those one side removed and the other left alone.
+    let mut removed_definitions: Vec<(&str, Vec<String>)> = Vec::new();
     let mut names: Vec<&str> = Vec::new();
     let mut seen = HashSet::default();
     for m in [o, a, b] {
@@ -417,6 +418,8 @@ pub fn merge_with(
                         (func_text(&s), Vec::new())
                     };
                     out.conflict(x, func_text(&so), y);
+                } else {
+                    removed_definitions.push((name, func_text(&so)));
                 }
             }
             (Some(sa), Some(sb)) => {
@@ -443,6 +446,14 @@ pub fn merge_with(
         }
     }
 
+    // Definitions one side removed that the other side's code still calls:
+    // kept, so that the module is whole; the calls are a clash ([`super::clash`]).
+    for (name, text) in removed_definitions {
+        if names_global(&out.pieces, name) {
+            out.text(String::new());
+            out.text(text.join("\n"));
+        }
+    }
     for (name, line) in removed_declarations {
         if names_global(&out.pieces, name) {
             out.text(line);
