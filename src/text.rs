@@ -168,9 +168,32 @@ pub fn rewrite(line: &str, mut f: impl FnMut(Ref<'_>) -> Option<String>) -> Stri
 }
 
 /// `@f` in `define ptr addrspace(1) @f(...`: the first `@name(` of a
-/// function's header or declaration.
+/// function's header or declaration, a quoted name read to its closing
+/// quote (`@"(T).m"` in `define void @"(T).m"(ptr %p)`).
 pub fn function_name(header: &str) -> Option<&str> {
     let mut search = header;
+    while let Some(at) = search.find('@') {
+        let rest = &search[at..];
+        let end = match rest.strip_prefix("@\"") {
+            Some(quoted) => quoted.find('"').map(|close| close + 3),
+            None => rest.find('(').filter(|&paren| !rest[..paren].contains(' ')),
+        };
+        if let Some(end) = end.filter(|&end| rest[end..].starts_with('(')) {
+            return Some(&rest[..end]);
+        }
+        search = &search[at + 1..];
+    }
+    None
+}
+
+/// The name a canonical numbering anchor hashes for a line: the text from
+/// its first `@` to the next `(` with no space between, so only `@"` for a
+/// quoted name with a parenthesis (`@"(T).m"(`). The canonical form's `#N`
+/// and `!N` numbers depend on it: a change here changes the canonical form
+/// of such files (a new `CANON_VERSION`), which is why it is not
+/// [`function_name`].
+pub fn anchor_name(line: &str) -> Option<&str> {
+    let mut search = line;
     while let Some(at) = search.find('@') {
         let rest = &search[at..];
         if let Some(paren) = rest.find('(') {
@@ -242,6 +265,27 @@ mod tests {
         }
         let all = LINES.join("\n");
         assert_eq!(lines(&all).collect::<Vec<_>>(), LINES);
+    }
+
+    #[test]
+    fn function_name_reads_quoted_names_whole() {
+        let cases = [
+            (
+                "define i32 @\"(Number).Double\"(i32 %r) {",
+                Some("@\"(Number).Double\""),
+            ),
+            (
+                "  %x = call i32 @\"(T).m$invoke\"(ptr null)",
+                Some("@\"(T).m$invoke\""),
+            ),
+            ("define ptr addrspace(1) @f(i32 %a) {", Some("@f")),
+            ("declare void @\"a b\"(ptr)", Some("@\"a b\"")),
+            ("@g = global ptr @\"(T).m\"", None),
+        ];
+        for (line, name) in cases {
+            assert_eq!(function_name(line), name, "{line}");
+        }
+        assert_eq!(anchor_name("define void @\"(T).m\"(ptr %p)"), Some("@\""));
     }
 
     #[test]

@@ -568,3 +568,30 @@ fn an_unchanged_side_does_not_make_invalid_ir_clean() {
     .unwrap();
     assert_eq!(r.bytes.as_deref(), Some(BASE.as_bytes()));
 }
+
+/// Theirs removes `@helper`, ours' new code in `@f` calls it (the case
+/// `definition_deleted_but_called`): no fallback to the line merge, but a
+/// conflict on the call and one on the removal, named in the notes; theirs'
+/// edit of `@g` merges outside them.
+#[test]
+fn a_call_to_a_function_the_other_side_removed_conflicts_where_they_clash() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/merge/working/definition_deleted_but_called");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let merged = merge(&read("Base.ll"), &read("Left.ll"), &read("Right.ll"));
+    let notes = merged.notes.join("\n");
+    assert!(
+        notes.contains("theirs removed @helper, which ours calls in @f"),
+        "{notes}"
+    );
+    let text = merged.bytes.as_deref().map_or_else(
+        || merged.text.clone(),
+        |b| String::from_utf8_lossy(b).into_owned(),
+    );
+    assert_eq!(merged.conflicts, 2, "{text}");
+    let after_conflicts = text.rsplit(">>>>>>> theirs").next().unwrap_or_default();
+    assert!(
+        after_conflicts.contains("define i32 @g(i32 %a) {\n  %b = sub i32 %a, 2\n"),
+        "{text}"
+    );
+}

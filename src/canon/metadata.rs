@@ -91,7 +91,7 @@ pub(crate) fn identities_in_text(text: &str) -> HashMap<u32, u64> {
     let mut function: Option<&str> = None;
     for line in crate::text::lines(text) {
         if line.starts_with("define ") {
-            function = Some(crate::text::function_name(line).unwrap_or(line));
+            function = Some(crate::text::anchor_name(line).unwrap_or(line));
         }
         if let Some(f) = function {
             uses_in(line, f, &mut uses);

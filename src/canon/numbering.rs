@@ -105,7 +105,7 @@ fn attribute_anchors(text: &str) -> Vec<(u64, u32)> {
         if let Some(name) = entity_name(line) {
             entity = StableHasher::new().str(name).finish();
         }
-        let callee = crate::text::function_name(line).unwrap_or("");
+        let callee = crate::text::anchor_name(line).unwrap_or("");
         let place = (entity, StableHasher::new().str(callee).finish());
         crate::text::scan_numbered(line, b'#', |_, _, n| {
             if defined.contains(&n) && !anchors.contains_key(&n) {
@@ -132,7 +132,7 @@ fn attribute_anchors(text: &str) -> Vec<(u64, u32)> {
 /// other line (instructions, labels, `}`, comments).
 fn entity_name(line: &str) -> Option<&str> {
     if line.starts_with("define ") || line.starts_with("declare ") {
-        return crate::text::function_name(line);
+        return crate::text::anchor_name(line);
     }
     if line.starts_with('@') {
         return line.split_once(" = ").map(|(name, _)| name);
@@ -598,7 +598,7 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
         }
         let starts_entity = !line.is_empty() && !line.starts_with([' ', '}', ';']);
         if line.starts_with("define ") || starts_entity && !is_label(line) {
-            let name = crate::text::function_name(line)
+            let name = crate::text::anchor_name(line)
                 .filter(|_| line.starts_with("define "))
                 .or_else(|| line.split_once(" = ").map(|(e, _)| e))
                 .unwrap_or(line);

@@ -304,6 +304,9 @@ struct ModuleMerge<'m> {
     positions: [HashMap<&'m str, usize>; 3],
     /// Each version's grouped locations, built on first use.
     atoms: [std::cell::OnceCell<Atoms>; 3],
+    /// Functions one side removed and the other left alone, with the
+    /// base's text.
+    removed_definitions: Vec<(String, Vec<String>)>,
 }
 
 impl<'m> ModuleMerge<'m> {
@@ -332,6 +335,7 @@ impl<'m> ModuleMerge<'m> {
             out: Merged::default(),
             positions,
             atoms: Default::default(),
+            removed_definitions: Vec::new(),
         }
     }
 
@@ -469,8 +473,8 @@ impl<'m> ModuleMerge<'m> {
         let theirs = self.rewritten(THEIRS, name, theirs_matching, ("r.", ""));
         match (ours, theirs) {
             (None, None) => {}
-            (Some(kept), None) => self.removed_on_one_side(&base, &kept, OURS),
-            (None, Some(kept)) => self.removed_on_one_side(&base, &kept, THEIRS),
+            (Some(kept), None) => self.removed_on_one_side(name, &base, &kept, OURS),
+            (None, Some(kept)) => self.removed_on_one_side(name, &base, &kept, THEIRS),
             (Some(ours), Some(theirs)) => {
                 // New values keep their canonical names, so both sides adding
                 // the same instruction at one place is one change. Two
@@ -514,9 +518,18 @@ impl<'m> ModuleMerge<'m> {
 
     /// A function one side removed and `kept_by` kept as `kept`: a conflict
     /// unless the keeping side changed nothing the removal would lose (a
-    /// side that only renumbered atom groups changed nothing).
-    fn removed_on_one_side(&mut self, base: &SideFunc, kept: &SideFunc, kept_by: usize) {
+    /// side that only renumbered atom groups changed nothing; the removal
+    /// is then noted in `removed_definitions`).
+    fn removed_on_one_side(
+        &mut self,
+        name: &str,
+        base: &SideFunc,
+        kept: &SideFunc,
+        kept_by: usize,
+    ) {
         if unchanged(base, kept) || renumbered(base, kept, self.atoms(BASE), self.atoms(kept_by)) {
+            self.removed_definitions
+                .push((name.to_string(), func_text(base)));
             return;
         }
         let (ours, theirs) = if kept_by == OURS {
@@ -527,13 +540,22 @@ impl<'m> ModuleMerge<'m> {
         self.out.conflict(ours, func_text(base), theirs);
     }
 
-    /// Appends the removed declarations still named, then the definitions
-    /// of the numbered entities the merged lines use.
+    /// Appends the removed functions and declarations still named, then
+    /// the definitions of the numbered entities the merged lines use.
     fn finish(
         mut self,
         removed_declarations: Vec<(&str, String)>,
         matched: [HashMap<usize, Matching>; 2],
     ) -> Merged {
+        // Definitions one side removed that the other side's code still
+        // calls: kept, so that the module is whole; the calls are a clash
+        // ([`super::clash`]).
+        for (name, text) in std::mem::take(&mut self.removed_definitions) {
+            if names_global(&self.out.pieces, &name) {
+                self.out.text(String::new());
+                self.out.text(text.join("\n"));
+            }
+        }
         for (name, line) in removed_declarations {
             if names_global(&self.out.pieces, name) {
                 self.out.text(line);

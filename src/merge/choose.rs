@@ -21,6 +21,7 @@ use super::disputes;
 use super::git_merge::GitMerge;
 use super::kept_declarations;
 use super::loading::{canonical_of, verifies};
+use super::model::Side;
 use super::ours_text::{faithful, llvm_comments, placed, result_in_ours_layout, OursText};
 use super::outcome::{debug_dump, MergeError, Outcome};
 use super::render::{self, Markers};
@@ -316,6 +317,9 @@ impl Writers<'_> {
         }
         let ours = (self.ours, &self.ours_text.ours_names, &self.structured.ma);
         let texts = result_in_ours_layout(expected, ours_canonical, ours, self.path, self.markers);
+        for (n, text) in texts.iter().enumerate() {
+            debug_dump(&[(&format!("result-in-ours-layout-{n}.ll"), text)]);
+        }
         texts
             .into_iter()
             .filter(|text| missing_fragments(self.ours, text).is_empty())
@@ -554,15 +558,28 @@ fn call_clash(
     texts: [&str; 3],
     markers: &Markers,
 ) -> Outcome {
-    let callers: Vec<String> = clashes.iter().map(|c| c.caller.clone()).collect();
+    let mut functions: Vec<String> = clashes.iter().map(|c| c.caller.clone()).collect();
     let said: Vec<String> = clashes.iter().map(Clash::describe).collect();
     let note = format!("{}; written as a conflict", said.join("; "));
-    let host = if merged.conflicts == 0 {
-        &merged.text
+    let mut host = if merged.conflicts == 0 {
+        merged.text.clone()
     } else {
-        ""
+        String::new()
     };
-    conflict_on(host, callers, texts, markers, note)
+    // A function one side removed is a conflict too (kept / removed), in
+    // the host where the line merge took the removal.
+    for clash in clashes.iter().filter(|c| c.removed) {
+        let keeper = if clash.changed_by == Some(Side::Theirs) {
+            texts[1]
+        } else {
+            texts[2]
+        };
+        if !host.is_empty() {
+            host = disputes::with_function_of(&host, keeper, &clash.callee).unwrap_or_default();
+        }
+        functions.push(clash.callee.clone());
+    }
+    conflict_on(&host, functions, texts, markers, note)
 }
 
 /// A conflict on `functions` (ours', base's and theirs' versions) in

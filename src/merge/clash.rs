@@ -14,6 +14,12 @@
 //! argument names aside) differs between the base and a side are checked,
 //! so a merge where no signature changed parses nothing more. A call that
 //! already disagreed with its callee in ours or theirs is no clash.
+//!
+//! A function one side removed while the other side's code calls it is the
+//! extreme of a changed signature: the merge keeps the function
+//! ([`super::apply`]) and each caller is a clash ("theirs removed
+//! `@helper`, which ours calls in `@f`"), written as a conflict on the
+//! callers and on the removal.
 
 use std::collections::BTreeMap;
 
@@ -21,7 +27,7 @@ use super::model::{ModuleText, Side};
 use crate::ir::Session;
 
 /// A function of the merged module that calls `callee` with another type
-/// than `callee` has.
+/// than `callee` has, or calls a function the other side removed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Clash {
     /// The calling function (`@g`).
@@ -30,12 +36,21 @@ pub(crate) struct Clash {
     pub callee: String,
     /// The side that changed the callee's signature (`None`: both did).
     pub changed_by: Option<Side>,
+    /// The callee's change is its removal (the merge kept it for the call).
+    pub removed: bool,
 }
 
 impl Clash {
     /// What the user reads on stderr.
     pub(crate) fn describe(&self) -> String {
         let (caller, callee) = (&self.caller, &self.callee);
+        if self.removed {
+            let (remover, caller_side) = match self.changed_by {
+                Some(Side::Ours) => ("ours", "theirs"),
+                _ => ("theirs", "ours"),
+            };
+            return format!("{remover} removed {callee}, which {caller_side} calls in {caller}");
+        }
         match self.changed_by {
             Some(Side::Ours) => {
                 format!("theirs calls {callee} with the old signature in {caller}")
@@ -50,6 +65,76 @@ impl Clash {
 /// `merged` is the clean result's canonical text; `ours` and `theirs` the
 /// inputs (their own clashes are not the merge's).
 pub(crate) fn stale_calls(
+    [base, ours_model, theirs_model]: [&ModuleText; 3],
+    merged: &str,
+    [ours, theirs]: [&[u8]; 2],
+    path: &str,
+) -> Vec<Clash> {
+    let mut clashes = calls_to_removed([base, ours_model, theirs_model], merged);
+    clashes.extend(signature_clashes(
+        [base, ours_model, theirs_model],
+        merged,
+        [ours, theirs],
+        path,
+    ));
+    clashes
+}
+
+/// Functions one side removed and the merge kept, because the other
+/// side's code calls them ([`super::apply`]): each function of the merge
+/// that calls one is a clash. (Removing an unused function is no clash.)
+///
+/// ```text
+/// base: define @helper ...   theirs: @helper removed   ours: @f calls @helper
+/// merged: @helper kept, @f calls it  ->  "theirs removed @helper, which ours calls in @f"
+/// ```
+fn calls_to_removed([base, ours, theirs]: [&ModuleText; 3], merged: &str) -> Vec<Clash> {
+    let defines = |m: &ModuleText, name: &str| m.funcs.iter().any(|f| f.name == name);
+    let removed: Vec<(&str, Side)> = base
+        .funcs
+        .iter()
+        .filter_map(
+            |f| match (defines(ours, &f.name), defines(theirs, &f.name)) {
+                (true, false) => Some((f.name.as_str(), Side::Theirs)),
+                (false, true) => Some((f.name.as_str(), Side::Ours)),
+                _ => None,
+            },
+        )
+        .collect();
+    if removed.is_empty() {
+        return Vec::new();
+    }
+    let mut clashes = Vec::new();
+    let mut caller: Option<&str> = None;
+    for line in merged.lines() {
+        if line.starts_with("define ") {
+            caller = super::model::function_name(line);
+            continue;
+        }
+        let Some(here) = caller else { continue };
+        for &(callee, side) in &removed {
+            let known = clashes
+                .iter()
+                .any(|c: &Clash| c.caller == here && c.callee == callee);
+            if here != callee && !known && super::kept_declarations::names(line, callee) {
+                clashes.push(Clash {
+                    caller: here.to_string(),
+                    callee: callee.to_string(),
+                    changed_by: Some(side),
+                    removed: true,
+                });
+            }
+        }
+        if line == "}" {
+            caller = None;
+        }
+    }
+    clashes
+}
+
+/// Calls in the merged module whose type is not their callee's, where a
+/// side changed the callee's signature.
+fn signature_clashes(
     [base, ours_model, theirs_model]: [&ModuleText; 3],
     merged: &str,
     [ours, theirs]: [&[u8]; 2],
@@ -77,6 +162,7 @@ pub(crate) fn stale_calls(
             changed_by: changed[&callee],
             caller,
             callee,
+            removed: false,
         })
         .collect()
 }

@@ -121,7 +121,7 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
         Ok((o, bytes)) => {
             let (o, bytes) = favoring(o, bytes, favor, &markers, &display, ours_is_bitcode);
             let (o, bytes) = marked_if_unmarked(o, bytes, &args, &markers, ours_is_bitcode);
-            write_structured(&o, &bytes, &out_path, &display)
+            write_structured(&o, &bytes, &out_path, &display, &markers)
         }
         Err((reason, may_be_clean)) => {
             let reason = naming_the_side(reason, &args, &display);
@@ -302,8 +302,16 @@ fn marked_if_unmarked(
     }
 }
 
-/// Writes the structured merge's result; exit 1 when it has conflicts.
-fn write_structured(o: &Outcome, bytes: &[u8], out_path: &Path, display: &str) -> ExitCode {
+/// Writes the structured merge's result; exit 1 when it has conflicts
+/// (stderr then says where they are: `2 conflict(s) (in @f and outside
+/// functions)`).
+fn write_structured(
+    o: &Outcome,
+    bytes: &[u8],
+    out_path: &Path,
+    display: &str,
+    markers: &Markers,
+) -> ExitCode {
     if let Err(e) = std::fs::write(out_path, bytes) {
         eprintln!(
             "irgit merge: {display}: cannot write {}: {e}",
@@ -315,7 +323,15 @@ fn write_structured(o: &Outcome, bytes: &[u8], out_path: &Path, display: &str) -
         eprintln!("irgit merge: {display}: {n}");
     }
     if o.conflicts > 0 {
-        eprintln!("irgit merge: {display}: {} conflict(s)", o.conflicts);
+        let places = std::str::from_utf8(bytes)
+            .map(|text| super::disputes::conflict_places(text, markers))
+            .unwrap_or_default();
+        let at = if places.is_empty() {
+            String::new()
+        } else {
+            format!(" ({places})")
+        };
+        eprintln!("irgit merge: {display}: {} conflict(s){at}", o.conflicts);
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS

@@ -77,6 +77,45 @@ pub(crate) fn function_ranges(text: &str) -> Vec<(String, std::ops::Range<usize>
     out
 }
 
+/// `host` with the function `name` as `source` writes it, when `host`
+/// lacks it: before the first function that follows it in `source` and is
+/// in `host`, else at the end. `None` when `source` does not define it.
+///
+/// ```text
+/// source: define @a  define @helper  define @b      host: define @a  define @b
+/// ->      define @a  define @helper  define @b
+/// ```
+pub fn with_function_of(host: &str, source: &str, name: &str) -> Option<String> {
+    let host_fns = function_ranges(host);
+    if host_fns.iter().any(|(n, _)| n == name) {
+        return Some(host.to_string());
+    }
+    let source_fns = function_ranges(source);
+    let at = source_fns.iter().position(|(n, _)| n == name)?;
+    let text = &source[source_fns[at].1.clone()];
+    let next = source_fns[at + 1..]
+        .iter()
+        .find_map(|(n, _)| host_fns.iter().find(|(h, _)| h == n));
+    let mut out = String::with_capacity(host.len() + text.len() + 2);
+    match next {
+        Some((_, range)) => {
+            out.push_str(&host[..range.start]);
+            out.push_str(text);
+            out.push('\n');
+            out.push_str(&host[range.start..]);
+        }
+        None => {
+            out.push_str(host);
+            if !host.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push('\n');
+            out.push_str(text);
+        }
+    }
+    Some(out)
+}
+
 /// The three versions of each disputed function as a conflict, in the
 /// text of `host` (a merge in ours' text): ours' function, base's and
 /// theirs' (both in ours' names), the lines all three share outside the
@@ -121,7 +160,32 @@ pub(crate) fn conflict_on_functions(
 /// functions defines in its sections. `None` when a conflict is in neither
 /// (a global, a declaration, metadata).
 pub(crate) fn functions_in_conflict(text: &str, markers: &Markers) -> Option<Vec<String>> {
+    let (functions, outside) = conflict_functions(text, markers);
+    (!outside).then_some(functions)
+}
+
+/// Where the conflicts of a text with markers are, for the user: the
+/// functions they are in (or define), and whether one is outside functions
+/// (globals, declarations, metadata). Empty when it has no conflicts.
+///
+/// ```text
+/// define i32 @f() { <<<<<<< ... >>>>>>> }   @g = <<<<<<< ... >>>>>>>   ->  "in @f and outside functions"
+/// ```
+pub(crate) fn conflict_places(text: &str, markers: &Markers) -> String {
+    let (functions, outside) = conflict_functions(text, markers);
+    match (functions.is_empty(), outside) {
+        (true, false) => String::new(),
+        (true, true) => "outside functions".into(),
+        (false, false) => format!("in {}", functions.join(", ")),
+        (false, true) => format!("in {} and outside functions", functions.join(", ")),
+    }
+}
+
+/// The functions the conflicts of a text are in or define (sorted, once
+/// each), and whether a conflict is in no function and defines none.
+fn conflict_functions(text: &str, markers: &Markers) -> (Vec<String>, bool) {
     let mut functions = Vec::new();
+    let mut outside = false;
     let mut current: Option<&str> = None;
     for region in render::regions(text, markers) {
         match region {
@@ -134,21 +198,20 @@ pub(crate) fn functions_in_conflict(text: &str, markers: &Markers) -> Option<Vec
                     continue;
                 }
                 let sections = ours.iter().chain(base.iter().flatten()).chain(&theirs);
-                let defined: Vec<String> = sections
-                    .filter(|line| line.starts_with("define "))
-                    .filter_map(|line| model::function_name(line.trim_end()))
-                    .map(str::to_string)
-                    .collect();
-                if defined.is_empty() {
-                    return None;
-                }
-                functions.extend(defined);
+                let before = functions.len();
+                functions.extend(
+                    sections
+                        .filter(|line| line.starts_with("define "))
+                        .filter_map(|line| model::function_name(line.trim_end()))
+                        .map(str::to_string),
+                );
+                outside |= functions.len() == before;
             }
         }
     }
     functions.sort();
     functions.dedup();
-    Some(functions)
+    (functions, outside)
 }
 
 /// The function a line outside conflicts leaves open: the one its
@@ -161,5 +224,27 @@ fn enclosing_after<'t>(current: Option<&'t str>, line: &'t str) -> Option<&'t st
         None
     } else {
         current
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conflict_places_name_functions_and_module_level() {
+        let markers = Markers::default();
+        let text = "@g = global i32 0\n<<<<<<< ours\n@h = global i32 1\n=======\n\
+                    @h = global i32 2\n>>>>>>> theirs\n\ndefine i32 @f() {\n<<<<<<< ours\n  \
+                    ret i32 1\n=======\n  ret i32 2\n>>>>>>> theirs\n}\n";
+        assert_eq!(
+            conflict_places(text, &markers),
+            "in @f and outside functions"
+        );
+        let only_f = text
+            .split_once("\ndefine")
+            .map(|(_, f)| format!("define{f}"));
+        assert_eq!(conflict_places(&only_f.unwrap(), &markers), "in @f");
+        assert_eq!(conflict_places("@g = global i32 0\n", &markers), "");
     }
 }

@@ -13,7 +13,8 @@
 //! Each side is a list of hunks (a base range and its replacement), from
 //! the merge's Myers diff ([`crate::merge::diff`]). Two hunks conflict when their
 //! base ranges overlap, when one inserts strictly inside a range the other
-//! replaces, or when both insert at the same place different lines. Identical hunks are taken once.
+//! replaces, or when both insert at the same place different lines. Identical hunks are taken once;
+//! overlapping deletions (no new lines on either side) delete their union.
 //! Conflicts are written with markers around the conflicting lines only.
 
 use crate::merge::diff;
@@ -109,7 +110,10 @@ pub(crate) fn merge3(
         };
         let mut g = group(&ho, &ht, i, j, take_ours);
         out.push_str(&b[pos..g.start.max(pos)].concat());
-        if !g.in_conflict {
+        if g.in_conflict && only_deletions(&ho[i..g.ours_end], &ht[j..g.theirs_end]) {
+            // Overlapping deletions: their union, a contiguous range.
+            pos = pos.max(g.end);
+        } else if !g.in_conflict {
             // One hunk (or the same hunk on both sides).
             let first = if take_ours { &ho[i] } else { &ht[j] };
             out.push_str(&first.new.concat());
@@ -141,6 +145,12 @@ pub(crate) fn merge3(
         text: out,
         conflicts,
     }
+}
+
+/// Whether every hunk of a group only deletes lines: overlapping
+/// deletions delete their union, in whatever order they are read.
+fn only_deletions(ours: &[Hunk<'_>], theirs: &[Hunk<'_>]) -> bool {
+    ours.iter().chain(theirs).all(|h| h.new.is_empty())
 }
 
 /// Concurrent insertions at one base line whose order is free (the
@@ -292,5 +302,27 @@ mod tests {
         assert_eq!(r.conflicts, 1, "two inserts at one place");
         let r = m3("a\nb\nc\nd\n", "a\nd\n", "a\nb\nx\nc\nd\n");
         assert_eq!(r.conflicts, 1, "an insert inside a deletion");
+        let r = m3("a\nb\nc\nd\n", "a\nb\n", "a\nb\nc\nX\n");
+        assert_eq!(r.conflicts, 1, "a replacement overlapping a deletion");
+    }
+
+    #[test]
+    fn overlapping_deletions_delete_their_union() {
+        let r = m3("a\nb\nc\nd\ne\n", "a\nd\ne\n", "a\nb\ne\n");
+        assert_eq!(
+            r,
+            LineMerge {
+                text: "a\ne\n".into(),
+                conflicts: 0
+            }
+        );
+        let r = m3("a\nb\nc\nd\n", "a\nb\n", "d\n");
+        assert_eq!(
+            r,
+            LineMerge {
+                text: "".into(),
+                conflicts: 0
+            }
+        );
     }
 }

@@ -177,7 +177,7 @@ pub(crate) fn result_in_ours_layout(
         ("result-in-ours-names.ll", &translated.theirs),
     ]);
     let mut texts = Vec::new();
-    if let Some(placed) = placed::place(&translated.base, ours_text, &translated.theirs) {
+    if let Some(placed) = placed::place_reprinted(&translated.base, ours_text, &translated.theirs) {
         texts.push(faithful::renumber(&placed));
     }
     let order = faithful::free_order(&translated.base);

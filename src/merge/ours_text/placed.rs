@@ -3,9 +3,12 @@
 //! functions reordered), a line merge of base, ours and theirs conflicts
 //! everywhere, although theirs' change is small. Base and theirs, already
 //! written in ours' names, share base's layout: their line diff is theirs'
-//! change. Each changed stretch is placed in ours' text next to the line it
-//! follows in base (or the one it precedes), found in ours by its text within
-//! the same function, where that text is unique on both sides. Anything that
+//! change. Each changed stretch is placed in ours' text where the first line
+//! it replaces is, else next to the line it follows in base (or the one it
+//! precedes), found in ours by its text within the same function, where
+//! that text is unique on both sides; when base is ours itself as LLVM
+//! prints it ([`place_reprinted`]), also by what it defines (a line LLVM
+//! prints in another syntax than ours wrote: `ptr` for `i8*`). Anything that
 //! cannot be placed so gives no result; the merge checks a result like any
 //! other candidate.
 //!
@@ -44,40 +47,160 @@ fn positions<'t>(lines: &[(&'t str, &'t str)]) -> HashMap<(&'t str, &'t str), Ve
     at
 }
 
-/// Ours' text with the change from `base` to `theirs` (both in ours' names
-/// and in base's layout) placed by identity; `None` when a changed stretch
-/// has no unique place in ours.
-pub(crate) fn place(base: &str, ours: &str, theirs: &str) -> Option<String> {
-    let (b, o, t) = (scoped(base), scoped(ours), scoped(theirs));
-    let (in_base, in_ours) = (positions(&b), positions(&o));
-    // The line of ours that is base's line `i`: same text, same function,
-    // once in each.
-    let ours_of = |i: usize| -> Option<usize> {
-        match (
-            in_base.get(&b[i])?.as_slice(),
-            in_ours.get(&b[i])?.as_slice(),
+/// What a line defines, within its function: `@f` for a `define` or
+/// `declare`, the name before ` = ` for a global, type, instruction,
+/// attribute group or metadata node. LLVM may print such a line in
+/// another syntax than ours wrote it (`ptr` for `i8*`, `captures(none)`
+/// for `nocapture`): what it defines still finds it.
+fn defined(line: &str) -> Option<&str> {
+    let code = line.trim_start();
+    if code.starts_with("define ") || code.starts_with("declare ") {
+        return crate::text::function_name(code);
+    }
+    if !(code.starts_with(['@', '%', '!']) || code.starts_with("attributes #")) {
+        return None;
+    }
+    code.split_once(" = ").map(|(name, _)| name)
+}
+
+/// Where each (function, defined name) occurs.
+fn definitions<'t>(lines: &[(&'t str, &'t str)]) -> HashMap<(&'t str, &'t str), Vec<usize>> {
+    let mut at: HashMap<(&str, &str), Vec<usize>> = HashMap::default();
+    for (i, &(scope, line)) in lines.iter().enumerate() {
+        if let Some(name) = defined(line) {
+            at.entry((scope, name)).or_default().push(i);
+        }
+    }
+    at
+}
+
+/// The lines of base and ours, and how a line of base is found in ours.
+struct Places<'t> {
+    base: Vec<(&'t str, &'t str)>,
+    ours: Vec<(&'t str, &'t str)>,
+    in_base: HashMap<(&'t str, &'t str), Vec<usize>>,
+    in_ours: HashMap<(&'t str, &'t str), Vec<usize>>,
+    /// Found by what they define too (empty unless base is ours reprinted).
+    defined_in_base: HashMap<(&'t str, &'t str), Vec<usize>>,
+    defined_in_ours: HashMap<(&'t str, &'t str), Vec<usize>>,
+}
+
+impl<'t> Places<'t> {
+    fn new(base: &'t str, ours: &'t str, by_definition: bool) -> Places<'t> {
+        let (base, ours) = (scoped(base), scoped(ours));
+        let definitions = |lines| {
+            if by_definition {
+                definitions(lines)
+            } else {
+                HashMap::default()
+            }
+        };
+        Places {
+            in_base: positions(&base),
+            in_ours: positions(&ours),
+            defined_in_base: definitions(&base),
+            defined_in_ours: definitions(&ours),
+            base,
+            ours,
+        }
+    }
+
+    /// The line of ours that is base's line `i`: same text, same function,
+    /// once in each; else the one line of ours that defines what it
+    /// defines (once in each).
+    fn ours_of(&self, i: usize) -> Option<usize> {
+        let line = self.base[i];
+        let once = |in_base: Option<&Vec<usize>>, in_ours: Option<&Vec<usize>>| match (
+            in_base?.as_slice(),
+            in_ours?.as_slice(),
         ) {
             ([_], [k]) => Some(*k),
             _ => None,
+        };
+        once(self.in_base.get(&line), self.in_ours.get(&line)).or_else(|| {
+            let key = (line.0, defined(line.1)?);
+            once(
+                self.defined_in_base.get(&key),
+                self.defined_in_ours.get(&key),
+            )
+        })
+    }
+
+    /// Marks base lines `lines` deleted in ours; `None` when one has no
+    /// place there. A blank line without a place of its own takes a blank
+    /// line of ours next to a deleted neighbour's place with it, or stays.
+    fn delete(&self, lines: std::ops::Range<usize>, deleted: &mut [bool]) -> Option<()> {
+        let mut blanks = Vec::new();
+        for i in lines.clone() {
+            match self.ours_of(i) {
+                Some(k) => deleted[k] = true,
+                None if self.base[i].1.trim().is_empty() => blanks.push(i),
+                None => return None,
+            }
         }
-    };
+        for i in blanks {
+            let blank = |k: usize| self.ours.get(k).is_some_and(|l| l.1.trim().is_empty());
+            let previous = (i > lines.start).then(|| self.ours_of(i - 1)).flatten();
+            let following = (i + 1 < lines.end).then(|| self.ours_of(i + 1)).flatten();
+            // Next to a neighbour's place: after the previous line's, before the
+            // following line's, then on their other sides.
+            let around = [
+                previous.map(|k| k + 1),
+                following.and_then(|k| k.checked_sub(1)),
+                previous.and_then(|k| k.checked_sub(1)),
+                following.map(|k| k + 1),
+            ];
+            if let Some(k) = around
+                .into_iter()
+                .flatten()
+                .find(|&k| blank(k) && !deleted[k])
+            {
+                deleted[k] = true;
+            }
+        }
+        Some(())
+    }
+}
+
+/// Ours' text with the change from `base` to `theirs` (both in ours' names
+/// and in base's layout) placed by identity; `None` when a changed stretch
+/// has no unique place in ours.
+pub fn place(base: &str, ours: &str, theirs: &str) -> Option<String> {
+    place_in(Places::new(base, ours, false), ours, theirs)
+}
+
+/// [`place`] where `reprinted` is ours itself as LLVM prints it (in ours'
+/// names): a line is also found by what it defines, since ours may write it
+/// in another syntax. (Where base is the real base, a line ours changed
+/// defines what base's line defines, and must not be taken for it.)
+pub fn place_reprinted(reprinted: &str, ours: &str, theirs: &str) -> Option<String> {
+    place_in(Places::new(reprinted, ours, true), ours, theirs)
+}
+
+fn place_in(places: Places<'_>, ours: &str, theirs: &str) -> Option<String> {
+    let t = scoped(theirs);
+    let (b, o) = (&places.base, &places.ours);
+    let ours_of = |i: usize| places.ours_of(i);
     let mut deleted = vec![false; o.len()];
     let mut after: HashMap<usize, Vec<&str>> = HashMap::default();
     let mut before: HashMap<usize, Vec<&str>> = HashMap::default();
-    let mut kept = crate::merge::diff::common(&b, &t);
+    let mut kept = crate::merge::diff::common(b, &t);
     kept.push((b.len(), t.len()));
     let (mut bi, mut ti) = (0, 0);
     for (bk, tk) in kept {
         if bk > bi || tk > ti {
-            for i in bi..bk {
-                deleted[ours_of(i)?] = true;
-            }
+            places.delete(bi..bk, &mut deleted)?;
             let inserted: Vec<&str> = t[ti..tk].iter().map(|(_, l)| *l).collect();
             if !inserted.is_empty() {
+                // A replacement takes the place of the first line it
+                // replaces; an insertion follows the line it follows in
+                // base, or precedes the one it precedes.
+                let replaced = (bi..bk).find_map(ours_of);
                 let anchor_after = bi.checked_sub(1).and_then(ours_of);
-                match anchor_after {
-                    Some(k) => after.entry(k).or_default().extend(inserted),
-                    None => {
+                match (replaced, anchor_after) {
+                    (Some(k), _) => before.entry(k).or_default().extend(inserted),
+                    (None, Some(k)) => after.entry(k).or_default().extend(inserted),
+                    (None, None) => {
                         let k = (bk < b.len()).then(|| ours_of(bk)).flatten()?;
                         before.entry(k).or_default().extend(inserted);
                     }
@@ -134,6 +257,16 @@ mod tests {
                     br label %bb2\n}\n\ndefine i32 @g(i32 %b) {\n  ret i32 %b\n}\n";
         let placed = place(BASE, ours, &theirs).unwrap();
         assert!(placed.contains("  %v1 = add i32 %a, 1\n  %v2 = mul i32 %v1, 3\n  br label %bb2\n"));
+    }
+
+    #[test]
+    fn a_line_llvm_prints_in_another_syntax_is_found_by_what_it_defines() {
+        let base = "declare void @h(ptr captures(none))\n\ndefine void @f() {\n  ret void\n}\n";
+        let theirs = base.replace("declare void @h(ptr captures(none))\n\n", "");
+        let ours = "define void @f() {\n  ret void\n}\n\ndeclare void @h(i8* nocapture)\n";
+        let placed = place_reprinted(base, ours, &theirs).unwrap();
+        assert_eq!(placed, "define void @f() {\n  ret void\n}\n");
+        assert_eq!(place(base, ours, &theirs), None, "only ours reprinted");
     }
 
     #[test]
