@@ -160,7 +160,7 @@ fn diff_log_and_show_see_only_semantic_changes() {
     let log = r.git(&["log", "-p", "--format=commit %s"]);
     let renamed = log
         .split("commit ")
-        .find(|c| c.starts_with("renamed and reordered"))
+        .find(|c| c.starts_with("reordered"))
         .unwrap();
     assert!(changed_lines(renamed).is_empty(), "{renamed}");
     assert!(
@@ -340,7 +340,7 @@ fn changed_canon_settings_show_in_the_next_diff_without_a_reinstall() {
         "hook:\n  mode: off\ncanon:\n  reorder_blocks: false\n",
     );
     let d = r.git(&["diff", "HEAD~1", "HEAD"]);
-    assert!(changed_lines(&d).iter().any(|l| l.contains("else:")), "{d}");
+    assert!(changed_lines(&d).iter().any(|l| l.contains("then:")), "{d}");
     let (ok, out) = r.doctor();
     assert!(ok, "{out}");
 
