@@ -77,9 +77,14 @@ pub struct CanonOptions {
     /// merge pairs values by: where values alike are told apart, one of
     /// them keeps the name they shared; no flag, alignment or struct layout
     /// enters a name (see `canon::signature`); attribute groups are
-    /// numbered by the place that first uses them (`canon::numbering`).
+    /// numbered by the kinds of attributes they hold (`canon::attribute_kinds`).
     #[serde(skip)]
     pub names_for_diffs: bool,
+    /// Keep the names a file has (`%new`, `loop.body`) and name only what
+    /// numbers (`%5`, `%add5`, `@.str.3`): the diff view of compiler output
+    /// (see `canon::own_names`). The canonical form names everything.
+    #[serde(skip)]
+    pub keep_own_names: bool,
 }
 
 impl Default for CanonOptions {
@@ -98,6 +103,7 @@ impl Default for CanonOptions {
             names_as_written: false,
             relative_debug_lines: false,
             names_for_diffs: false,
+            keep_own_names: false,
         }
     }
 }

@@ -26,6 +26,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use super::own_names::Kept;
 use crate::hash::StableHasher;
 use crate::ir::{Block, Func};
 
@@ -71,19 +72,16 @@ impl BlockKeyCache {
 }
 
 /// Computes the canonical block order without changing the function.
-pub(crate) fn canonical_order(func: Func) -> Layout {
-    layout_with(func, false)
+pub fn canonical_order(func: Func) -> Layout {
+    layout(func, Kept::Nothing)
 }
 
-/// The layout of a test's function, whose labels are the author's: a named
-/// block is keyed by its name, the entry by being the entry, an unnamed
-/// block by its successor count and its neighbours' keys (no contents), so
-/// its name changes only with the control-flow graph around it.
-pub(crate) fn layout_as_written(func: Func) -> Layout {
-    layout_with(func, true)
-}
-
-fn layout_with(func: Func, as_written: bool) -> Layout {
+/// The block order and keys of `func` where its blocks' `kept` names stay:
+/// a block that keeps its name is keyed by it (a test's labels, a file's
+/// own names), the entry of a test by being the entry, any other block by
+/// its place in the control-flow graph and its neighbours' keys (no
+/// contents), so its name changes only with the graph around it.
+pub fn layout(func: Func, kept: Kept) -> Layout {
     let blocks = func.blocks();
     let mut order = reverse_postorder(&blocks);
     let reached: HashSet<Block> = order.iter().copied().collect();
@@ -102,7 +100,7 @@ fn layout_with(func: Func, as_written: bool) -> Layout {
     unreachable.sort();
     order.extend(unreachable.into_iter().map(|(_, _, b)| b));
     let index: HashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    let keys = block_keys(&order, &index, as_written);
+    let keys = block_keys(&order, &index, kept);
     let names = block_names(&keys);
     Layout {
         order,
@@ -121,20 +119,20 @@ const BLOCK_ROUNDS: usize = 2;
 /// outputs did up to form version 6: each inserted or deleted statement
 /// renamed its block). What still collides is told apart by reverse
 /// post-order rank within the collision.
-fn block_keys(order: &[Block], index: &HashMap<Block, usize>, as_written: bool) -> Vec<u64> {
+fn block_keys(order: &[Block], index: &HashMap<Block, usize>, kept: Kept) -> Vec<u64> {
     let n = order.len();
     let mut keys: Vec<u64> = order
         .iter()
         .enumerate()
         .map(|(i, &b)| {
-            if as_written && i == 0 {
+            if kept == Kept::Written && i == 0 {
                 return StableHasher::new().str("entry").finish();
             }
-            if as_written && !b.as_val().name().is_empty() {
-                return StableHasher::new()
-                    .str("named")
-                    .str(&b.as_val().name())
-                    .finish();
+            if kept != Kept::Nothing && i > 0 {
+                let name = b.as_val().name();
+                if kept.keeps(&name) {
+                    return StableHasher::new().str("named").str(&name).finish();
+                }
             }
             StableHasher::new()
                 .str(if i == 0 { "entry" } else { "block" })
@@ -274,16 +272,21 @@ pub(crate) fn apply_order(layout: &Layout) {
 /// Gives every block its canonical name. The old names are cleared first
 /// (a new name may still be held by another block); a block that already
 /// has its canonical name (an input in canonical form) keeps it untouched:
-/// no other block's new name can be that name. With `only_unnamed`, blocks
-/// the input named keep their names, and an unnamed entry stays unnamed.
-pub(crate) fn apply_names(layout: &Layout, only_unnamed: bool) {
+/// no other block's new name can be that name. Blocks whose input names
+/// are `kept` keep them; in a test ([`Kept::Written`]) an unnamed entry
+/// stays unnamed.
+pub fn apply_names(layout: &Layout, kept: Kept) {
     let renamed: Vec<(Block, &String)> = layout
         .order
         .iter()
         .copied()
         .zip(&layout.names)
         .enumerate()
-        .filter(|(i, (b, _))| !only_unnamed || (*i > 0 && b.as_val().name().is_empty()))
+        .filter(|(i, (b, _))| match kept {
+            Kept::Nothing => true,
+            Kept::Written => *i > 0 && b.as_val().name().is_empty(),
+            Kept::Own => !kept.keeps(&b.as_val().name()),
+        })
         .map(|(_, pair)| pair)
         .filter(|(b, name)| !b.as_val().has_name(name))
         .collect();

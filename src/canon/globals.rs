@@ -60,7 +60,10 @@ fn content_hash(g: Val, unnamed: &UnnamedGlobals, keys: &GlobalKeys) -> u64 {
 /// returns those content hashes (what instructions hash such a global by).
 /// Globals with equal stem and content get provisional `.1`, `.2` suffixes;
 /// [`settle_identical_constants`] fixes them once functions are canonical.
-pub(crate) fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
+/// With `keep_own`, a global whose name is the file's own
+/// ([`super::own_names::is_own_private`]) keeps it, and instructions hash
+/// it by that name.
+pub fn name_private_constants(module: &IrModule<'_>, keep_own: bool) -> GlobalKeys {
     let mut keys = GlobalKeys::default();
     // References from one private constant to another (or to an unnamed
     // global) are hashed by the referenced one's content, not by its name;
@@ -77,6 +80,12 @@ pub(crate) fn name_private_constants(module: &IrModule<'_>) -> GlobalKeys {
         let s = if s.is_empty() { ".anon" } else { s };
         let h = content_hash(g, &unnamed, &keys);
         groups.entry(s.to_string()).or_default().push((h, g));
+    }
+    if keep_own {
+        groups.retain(|stem, members| {
+            let (count, name) = (members.len(), members[0].1.name());
+            !super::own_names::is_own_private(&name, stem, count)
+        });
     }
     for (stem, mut named) in groups {
         named.sort_by_key(|(h, _)| *h);

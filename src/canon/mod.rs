@@ -24,6 +24,7 @@
 //! 6. [`order`]: instructions placed by the def-use walk from the outputs;
 //! 7. [`naming`]: every value, argument and block gets its canonical name.
 
+pub(crate) mod attribute_kinds;
 pub(crate) mod blocks;
 mod debug_atoms;
 mod debug_chain;
@@ -38,6 +39,7 @@ pub(crate) mod naming;
 pub(crate) mod numbering;
 pub(crate) mod operands;
 pub mod order;
+pub(crate) mod own_names;
 pub(crate) mod phis;
 pub(crate) mod signature;
 pub(crate) mod source_map;
@@ -51,7 +53,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub(crate) const CANON_VERSION: u32 = 15;
+pub(crate) const CANON_VERSION: u32 = 16;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -105,7 +107,7 @@ impl PhaseTimer {
 /// Canonicalizes a whole module in place.
 pub fn canonicalize(module: &IrModule<'_>, opts: &CanonOptions) {
     let global_keys = if opts.rename_private_constants {
-        globals::name_private_constants(module)
+        globals::name_private_constants(module, opts.keep_own_names)
     } else {
         Default::default()
     };
@@ -132,16 +134,13 @@ fn canonicalize_function(
     global_keys: &signature::GlobalKeys,
 ) {
     let mut timer = PhaseTimer::new();
-    let layout = if opts.names_as_written {
-        blocks::layout_as_written(func)
-    } else {
-        blocks::canonical_order(func)
-    };
+    let kept = kept_names(opts);
+    let layout = blocks::layout(func, kept);
     if opts.reorder_blocks {
         blocks::apply_order(&layout);
     }
     if opts.rename_blocks {
-        blocks::apply_names(&layout, opts.names_as_written);
+        blocks::apply_names(&layout, kept);
     }
     // LLVM prints `; preds = ...` in use-list order, which follows the
     // input's history; put it in block order.
@@ -170,9 +169,20 @@ fn canonicalize_function(
         operands::order_ties_by_position(&sigs, &positions);
     }
     if opts.rename_values {
-        naming::apply(func, &sigs, &positions, opts.names_as_written);
+        naming::apply(func, &sigs, &positions, kept);
     }
     timer.lap("  naming");
+}
+
+/// Which of a function's input names `opts` keeps.
+fn kept_names(opts: &CanonOptions) -> own_names::Kept {
+    if opts.names_as_written {
+        own_names::Kept::Written
+    } else if opts.keep_own_names {
+        own_names::Kept::Own
+    } else {
+        own_names::Kept::Nothing
+    }
 }
 
 /// Parses `bytes` (text or bitcode), canonicalizes and prints the module.
@@ -316,7 +326,7 @@ pub(crate) fn canonical_text_for(
         }
     });
     let attributes = match opts.names_for_diffs {
-        true => numbering::AttributeNumbers::ByFirstUse,
+        true => numbering::AttributeNumbers::ByKinds,
         false => numbering::AttributeNumbers::ByContent,
     };
     let printed = numbering::renumber(&printed, &keys, attributes);

@@ -20,6 +20,7 @@
 use llvm_sys::LLVMOpcode;
 
 use super::order::Positions;
+use super::own_names::Kept;
 use super::signature::Signatures;
 use crate::ir::{Func, Val};
 
@@ -49,12 +50,12 @@ fn mnemonic_of(op: LLVMOpcode) -> &'static str {
 /// index in `sigs.insts`).
 type Named = (u32, u64, u32, u32);
 
-/// Names every argument and every non-void instruction of `func`; with
-/// `only_unnamed`, only those the input left unnamed (`%0`, `%5`).
-pub(crate) fn apply(func: Func, sigs: &Signatures, positions: &Positions, only_unnamed: bool) {
+/// Names every argument and every non-void instruction of `func`, but for
+/// those whose input names are `kept` (a test's names, a file's own names).
+pub fn apply(func: Func, sigs: &Signatures, positions: &Positions, kept: Kept) {
     let mut renamer = Renamer {
-        only_unnamed,
-        ..Renamer::default()
+        kept,
+        retry: Vec::new(),
     };
     let mut name = String::new();
     for (k, p) in func.params().iter().enumerate() {
@@ -79,7 +80,7 @@ pub(crate) fn apply(func: Func, sigs: &Signatures, positions: &Positions, only_u
         write_name(&mut name, mnemonic_of(sigs.opcodes[k]), sigs.full[k], stem);
         renamer.set(sigs.insts[k].val(), &name);
     };
-    if only_unnamed {
+    if kept != Kept::Nothing {
         for (entry, &stem) in named.iter().zip(&stems) {
             rename(entry.3 as usize, stem);
         }
@@ -125,9 +126,9 @@ fn write_name(name: &mut String, mnemonic: &str, h: u64, (digits, member): (u32,
 /// reads them in sequence instead of all over memory). The names do not
 /// depend on this order: every value gets a new name, each unique, and a
 /// name still held by an old one is set again at the end ([`Renamer`]).
-/// (With `only_unnamed` some values keep the input's names, a new name can
-/// clash with one for good, and LLVM's suffix for it would depend on the
-/// order: there the order stays that of the groups.)
+/// (Where some values keep the input's names, a new name could clash with
+/// one for good, and LLVM's suffix for it would depend on the order: there
+/// the order stays that of the groups.)
 fn stems_by_index(
     named: &[Named],
     stems: &[(u32, u32)],
@@ -211,16 +212,15 @@ fn push_decimal(out: &mut String, v: usize) {
 /// Gives values their new names without first clearing the old ones: when
 /// a new name is still held by another value's old name, LLVM appends a
 /// number; those few values are named again once every old name is gone.
-#[derive(Default)]
 struct Renamer {
     retry: Vec<(Val, String)>,
-    /// Leave values that have a name alone.
-    only_unnamed: bool,
+    /// Which input names values keep.
+    kept: Kept,
 }
 
 impl Renamer {
     fn set(&mut self, v: Val, name: &str) {
-        if self.only_unnamed && !v.name().is_empty() {
+        if self.kept != Kept::Nothing && self.kept.keeps(&v.name()) {
             return;
         }
         v.set_name(name);
@@ -238,6 +238,80 @@ impl Renamer {
         for (v, name) in self.retry {
             v.set_name(&name);
             debug_assert_eq!(v.name(), name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canon::own_names::is_mnemonic;
+
+    /// Every opcode that can have a result has its mnemonic in the list
+    /// that tells the view's own names apart from a file's.
+    #[test]
+    fn every_mnemonic_is_listed() {
+        use LLVMOpcode::*;
+        let with_result = [
+            LLVMInvoke,
+            LLVMCallBr,
+            LLVMFNeg,
+            LLVMAdd,
+            LLVMFAdd,
+            LLVMSub,
+            LLVMFSub,
+            LLVMMul,
+            LLVMFMul,
+            LLVMUDiv,
+            LLVMSDiv,
+            LLVMFDiv,
+            LLVMURem,
+            LLVMSRem,
+            LLVMFRem,
+            LLVMShl,
+            LLVMLShr,
+            LLVMAShr,
+            LLVMAnd,
+            LLVMOr,
+            LLVMXor,
+            LLVMAlloca,
+            LLVMLoad,
+            LLVMGetElementPtr,
+            LLVMTrunc,
+            LLVMZExt,
+            LLVMSExt,
+            LLVMFPToUI,
+            LLVMFPToSI,
+            LLVMUIToFP,
+            LLVMSIToFP,
+            LLVMFPTrunc,
+            LLVMFPExt,
+            LLVMPtrToInt,
+            LLVMPtrToAddr,
+            LLVMIntToPtr,
+            LLVMBitCast,
+            LLVMAddrSpaceCast,
+            LLVMICmp,
+            LLVMFCmp,
+            LLVMPHI,
+            LLVMCall,
+            LLVMSelect,
+            LLVMVAArg,
+            LLVMExtractElement,
+            LLVMInsertElement,
+            LLVMShuffleVector,
+            LLVMExtractValue,
+            LLVMInsertValue,
+            LLVMFreeze,
+            LLVMAtomicCmpXchg,
+            LLVMAtomicRMW,
+            LLVMLandingPad,
+            LLVMCatchPad,
+            LLVMCleanupPad,
+            LLVMCatchSwitch,
+        ];
+        for op in with_result {
+            assert!(is_mnemonic(mnemonic_of(op)), "{op:?}");
         }
     }
 }

@@ -59,13 +59,9 @@ fn number_at(line: &str, at: usize) -> Option<(u32, usize)> {
 
 /// The attribute groups of a printed module: old number and content hash.
 fn attribute_identities(text: &str) -> Vec<(u64, u32)> {
-    crate::text::lines(text)
-        .filter_map(|l| {
-            let rest = l.strip_prefix("attributes #")?;
-            let (n, len) = number_at(rest, 0)?;
-            let body = rest[len..].trim_start().strip_prefix('=')?.trim();
-            Some((StableHasher::new().str(body).finish(), n))
-        })
+    super::attribute_kinds::attribute_groups(text)
+        .into_iter()
+        .map(|(n, body)| (StableHasher::new().str(body).finish(), n))
         .collect()
 }
 
@@ -75,69 +71,18 @@ pub(crate) enum AttributeNumbers {
     /// By a hash of the group's content: the canonical form, where two
     /// modules with the same groups print the same numbers.
     ByContent,
-    /// By the place that first uses the group: the function or global
-    /// whose line names it, the callee on that line, and its rank among the
-    /// groups first used there. The diff view's: a group that gains an
-    /// attribute keeps its number, so only its `attributes` line changes,
-    /// not every `define` that uses it.
+    /// By the kinds of attributes in the group, groups of the same kinds
+    /// by their content: the diff view's
+    /// ([`super::attribute_kinds`]). A group that gains a target feature
+    /// keeps its number, so only its `attributes` line changes, not every
+    /// `define` that uses it; a function added renumbers nothing.
     ///
     /// ```text
     /// define i32 @inc(i32 %x) #1721 {          (both sides)
     /// attributes #1721 = { nounwind "target-features"="+bulk-memory" }
     ///                 -> { nounwind "target-features"="+bulk-memory,+mutable-globals" }
     /// ```
-    ByFirstUse,
-}
-
-/// The attribute groups of a printed module: old number and the identity
-/// of the place that first uses it ([`AttributeNumbers::ByFirstUse`]); a
-/// group nothing names (LLVM prints none) by its content.
-fn attribute_anchors(text: &str) -> Vec<(u64, u32)> {
-    let by_content = attribute_identities(text);
-    let defined: std::collections::HashSet<u32> = by_content.iter().map(|&(_, n)| n).collect();
-    let mut anchors: HashMap<u32, u64> = HashMap::new();
-    let mut ranks: HashMap<(u64, u64), u64> = HashMap::new();
-    let mut entity = 0u64;
-    for line in crate::text::lines(text) {
-        if line.starts_with("attributes #") || line.starts_with('!') {
-            continue;
-        }
-        if let Some(name) = entity_name(line) {
-            entity = StableHasher::new().str(name).finish();
-        }
-        let callee = crate::text::anchor_name(line).unwrap_or("");
-        let place = (entity, StableHasher::new().str(callee).finish());
-        crate::text::scan_numbered(line, b'#', |_, _, n| {
-            if defined.contains(&n) && !anchors.contains_key(&n) {
-                let rank = ranks.entry(place).or_insert(0);
-                let anchor = StableHasher::new()
-                    .str("group of")
-                    .u64(place.0)
-                    .u64(place.1)
-                    .u64(*rank)
-                    .finish();
-                *rank += 1;
-                anchors.insert(n, anchor);
-            }
-        });
-    }
-    by_content
-        .into_iter()
-        .map(|(content, n)| (anchors.get(&n).copied().unwrap_or(content), n))
-        .collect()
-}
-
-/// The name of the function or global a top-level line of a printed module
-/// starts (`define ... @f(`, `declare ... @f(`, `@g = ...`); `None` for any
-/// other line (instructions, labels, `}`, comments).
-fn entity_name(line: &str) -> Option<&str> {
-    if line.starts_with("define ") || line.starts_with("declare ") {
-        return crate::text::anchor_name(line);
-    }
-    if line.starts_with('@') {
-        return line.split_once(" = ").map(|(name, _)| name);
-    }
-    None
+    ByKinds,
 }
 
 /// Renumbers `#N` and `!N` in a module printed by LLVM (no user comments
@@ -151,7 +96,7 @@ pub(crate) fn renumber(
 ) -> String {
     let identities = match attributes {
         AttributeNumbers::ByContent => attribute_identities(printed),
-        AttributeNumbers::ByFirstUse => attribute_anchors(printed),
+        AttributeNumbers::ByKinds => super::attribute_kinds::identities(printed),
     };
     let attrs = assign(identities, ATTRIBUTE_SPACE);
     let defined: Vec<u32> = crate::text::lines(printed)

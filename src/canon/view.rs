@@ -1,8 +1,10 @@
 //! The diff view: what `irgit textconv` shows git for each side of a diff.
 //!
 //! It is the canonical form, named for diffs (where values alike are told
-//! apart, one keeps the name they shared: [`super::signature`]), except in
-//! a lit test (a file with a `RUN:`
+//! apart, one keeps the name they shared: [`super::signature`]) and with
+//! the names the file has (`%new`, `rundefers.loophead`; only numbered
+//! values and collision suffixes such as `%add5` are renamed:
+//! [`super::own_names`]), except in a lit test (a file with a `RUN:`
 //! line). There the text is what FileCheck and `opt` read: function, block
 //! and instruction order and every name the author chose stay as written;
 //! only what is noise in a test is canonical: unnamed values and blocks get
@@ -38,6 +40,7 @@ pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
     let base = CanonOptions {
         relative_debug_lines: true,
         names_for_diffs: true,
+        keep_own_names: true,
         ..base.clone()
     };
     if is_bitcode(input) || !crate::comments::is_lit_test(&decode_input(input)) {

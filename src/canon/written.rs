@@ -22,7 +22,7 @@
 //! deleting such a twin above them changes. What is still equal after that
 //! is given `.1`, `.2`, ... by position ([`super::naming`]). Unnamed blocks
 //! are named by their place in the control-flow graph
-//! ([`super::blocks::layout_as_written`]).
+//! ([`super::blocks::layout`]).
 //!
 //! So changing a constant renames nothing, deleting a store renames
 //! nothing, and an inserted unnamed instruction is one new line.

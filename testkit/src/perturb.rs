@@ -75,12 +75,14 @@ pub enum Kind {
     ShuffleFunctions,
     ShuffleGlobals,
     RenumberPrivateConstants,
+    /// Redraws the number at the end of local names (`%add5`, `for.body12`).
+    RenumberSuffixes,
     /// Every kind above, one after the other.
     All,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::RenameLocals,
         Kind::RenameArgs,
         Kind::RenameBlocks,
@@ -91,8 +93,19 @@ impl Kind {
         Kind::ShuffleFunctions,
         Kind::ShuffleGlobals,
         Kind::RenumberPrivateConstants,
+        Kind::RenumberSuffixes,
         Kind::All,
     ];
+
+    /// Whether this kind renames what is not a number: a change the diff
+    /// view shows (it keeps the names a file has), though the canonical
+    /// form does not.
+    pub fn renames(self) -> bool {
+        matches!(
+            self,
+            Kind::RenameLocals | Kind::RenameArgs | Kind::RenameBlocks | Kind::All
+        )
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -106,6 +119,7 @@ impl Kind {
             Kind::ShuffleFunctions => "shuffle-functions",
             Kind::ShuffleGlobals => "shuffle-globals",
             Kind::RenumberPrivateConstants => "renumber-private-constants",
+            Kind::RenumberSuffixes => "renumber-suffixes",
             Kind::All => "all",
         }
     }
@@ -125,6 +139,7 @@ pub fn apply(m: &IrModule<'_>, kind: Kind, seed: u64) -> Result<(), String> {
         Kind::ShuffleFunctions => shuffle_functions(m, seed),
         Kind::ShuffleGlobals => shuffle_globals(m, seed),
         Kind::RenumberPrivateConstants => renumber_private_constants(m, seed),
+        Kind::RenumberSuffixes => renumber_suffixes(m, seed),
         Kind::All => all(m, seed),
     }
     m.verify().map_err(|e| {
@@ -141,6 +156,7 @@ pub fn all(m: &IrModule<'_>, seed: u64) {
     shuffle_functions(m, rng.next_u64());
     shuffle_globals(m, rng.next_u64());
     renumber_private_constants(m, rng.next_u64());
+    renumber_suffixes(m, rng.next_u64());
     shuffle_blocks(m, rng.next_u64());
     shuffle_phi_incoming(m, rng.next_u64());
     commute_operands(m, rng.next_u64());
@@ -170,6 +186,43 @@ fn rename_values(vals: &[Val], rng: &mut Rng, prefix: &str) {
             continue; // unnamed
         }
         v.set_name(&format!("{prefix}{}", rng.next_u64() % 100_000));
+    }
+}
+
+/// Redraws the number that ends a local value's or block's name (`%add5`
+/// -> `%add31`, `for.body12` -> `for.body4`), distinct within the function:
+/// what another run of a compiler that creates the same values in another
+/// order would print (LLVM appends a counter to a name already taken).
+pub fn renumber_suffixes(m: &IrModule<'_>, seed: u64) {
+    let mut rng = Rng::new(seed);
+    for blocks in defined_blocks(m) {
+        let named = blocks.iter().map(|b| b.as_val()).chain(
+            blocks
+                .iter()
+                .flat_map(|b| b.instructions())
+                .map(|i| i.val())
+                .filter(|v| !v.is_void()),
+        );
+        let numbered: Vec<(Val, String)> = named
+            .filter_map(|v| {
+                let name = v.name();
+                let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+                (!stem.is_empty() && stem.len() < name.len()).then(|| (v, stem.to_string()))
+            })
+            .collect();
+        for (v, _) in &numbered {
+            v.set_name("");
+        }
+        let mut taken = std::collections::HashSet::new();
+        for (v, stem) in numbered {
+            loop {
+                let name = format!("{stem}{}", 1 + rng.below(1000));
+                if taken.insert(name.clone()) {
+                    v.set_name(&name);
+                    break;
+                }
+            }
+        }
     }
 }
 

@@ -1,0 +1,155 @@
+//! The diff view's attribute group numbers: by the kinds of attributes a
+//! group has, not by their values or by who uses the group.
+//!
+//! ```text
+//! attributes #1721 = { nounwind "target-features"="+bulk-memory" }
+//!             -> { nounwind "target-features"="+bulk-memory,+mutable-globals" }   still #1721
+//! attributes #4127 = { nounwind }                                                  always #4127
+//! ```
+//!
+//! A group's number is a hash of its attributes' kinds: a string
+//! attribute's key (`"target-features"`), any other attribute whole
+//! (`nounwind`, `memory(read)`). So a target feature more keeps the
+//! group's number, and its
+//! `attributes` line is the one line that changes, not every `define` that
+//! names it. Nor does a function added, deleted or moved renumber anything
+//! (numbered by the first place that used it, `{ nounwind }` took a new
+//! number whenever a function that sorts first began to use it: every line
+//! naming it changed). Groups with the same kinds (`"target-cpu"="a"`
+//! and `"target-cpu"="b"`) are told apart by their content, as in the
+//! canonical form.
+
+use std::collections::HashMap;
+
+use crate::hash::StableHasher;
+
+/// The view's identity of every attribute group of the printed module
+/// `text`, as (identity, old number).
+pub(super) fn identities(text: &str) -> Vec<(u64, u32)> {
+    let groups = attribute_groups(text);
+    let kinds: Vec<u64> = groups.iter().map(|&(_, body)| kinds_hash(body)).collect();
+    let mut count: HashMap<u64, usize> = HashMap::with_capacity(kinds.len());
+    for &k in &kinds {
+        *count.entry(k).or_insert(0) += 1;
+    }
+    groups
+        .iter()
+        .zip(&kinds)
+        .map(|(&(n, body), &k)| {
+            let identity = StableHasher::new().str("kinds").u64(k);
+            let identity = match count[&k] {
+                1 => identity.finish(),
+                _ => identity.str(body).finish(),
+            };
+            (identity, n)
+        })
+        .collect()
+}
+
+/// The attribute groups of a printed module: number and body (`{ ... }`).
+pub(super) fn attribute_groups(text: &str) -> Vec<(u32, &str)> {
+    crate::text::lines(text)
+        .filter_map(|l| {
+            let rest = l.strip_prefix("attributes #")?;
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let number = rest[..digits].parse().ok()?;
+            Some((
+                number,
+                rest[digits..].trim_start().strip_prefix('=')?.trim(),
+            ))
+        })
+        .collect()
+}
+
+/// A hash of the kinds of the attributes in a group's `body`
+/// (`{ nounwind "target-cpu"="generic" allocsize(0) }`), in their order.
+fn kinds_hash(body: &str) -> u64 {
+    let inner = body.trim().trim_start_matches('{').trim_end_matches('}');
+    let mut hasher = StableHasher::new();
+    for attribute in attributes(inner) {
+        hasher = hasher.str(kind(attribute));
+    }
+    hasher.finish()
+}
+
+/// The attributes of a group's body, split at spaces outside quotes and
+/// parentheses.
+fn attributes(inner: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0i32;
+    let mut quoted = false;
+    inner
+        .split(move |c: char| {
+            match c {
+                '"' => quoted = !quoted,
+                '(' if !quoted => depth += 1,
+                ')' if !quoted => depth -= 1,
+                _ => {}
+            }
+            c == ' ' && !quoted && depth == 0
+        })
+        .filter(|a| !a.is_empty())
+}
+
+/// An attribute's kind: a string attribute's key (`"target-cpu"` of
+/// `"target-cpu"="generic"`), any other attribute whole (`nounwind`,
+/// `memory(read)`: LLVM prints those on the `; Function Attrs:` line above
+/// every function of the group, so a change to them shows there anyway).
+fn kind(attribute: &str) -> &str {
+    if !attribute.starts_with('"') {
+        return attribute;
+    }
+    match attribute[1..].find('"') {
+        Some(close) => &attribute[..close + 2],
+        None => attribute,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_leave_string_values_out() {
+        let body =
+            r#"{ nounwind memory(none) "target-features"="+a,+b" "x y"="(" allocsize(0,1) }"#;
+        let kinds: Vec<&str> = attributes(&body[1..body.len() - 1]).map(kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                "nounwind",
+                "memory(none)",
+                "\"target-features\"",
+                "\"x y\"",
+                "allocsize(0,1)"
+            ]
+        );
+        assert_eq!(
+            kinds_hash(r#"{ nounwind "target-features"="+bulk-memory" }"#),
+            kinds_hash(r#"{ nounwind "target-features"="+bulk-memory,+mutable-globals" }"#)
+        );
+        assert_ne!(
+            kinds_hash("{ nounwind }"),
+            kinds_hash("{ noinline nounwind }")
+        );
+    }
+
+    #[test]
+    fn a_function_that_sorts_first_renumbers_nothing() {
+        let old = "define void @b() #0 {\n  ret void\n}\nattributes #0 = { nounwind }\n";
+        let new = "define void @a() #0 {\n  ret void\n}\ndefine void @b() #0 {\n  ret void\n}\n\
+                   attributes #0 = { nounwind }\n";
+        assert_eq!(identities(old), identities(new));
+    }
+
+    #[test]
+    fn groups_of_the_same_kinds_go_by_content() {
+        let group = |cpu: &str| format!("attributes #{cpu} = {{ \"target-cpu\"=\"{cpu}\" }}\n");
+        let text = |cpus: &[&str]| -> HashMap<u32, u64> {
+            let all: String = cpus.iter().map(|c| group(c)).collect();
+            identities(&all).into_iter().map(|(i, n)| (n, i)).collect()
+        };
+        let (both, more) = (text(&["1", "2"]), text(&["1", "2", "3"]));
+        assert_ne!(both[&1], both[&2]);
+        assert_eq!((both[&1], both[&2]), (more[&1], more[&2]));
+    }
+}
