@@ -72,7 +72,7 @@ impl BlockKeyCache {
 }
 
 /// Computes the canonical block order without changing the function.
-pub fn canonical_order(func: Func) -> Layout {
+pub(crate) fn canonical_order(func: Func) -> Layout {
     layout(func, Kept::Nothing)
 }
 
@@ -81,7 +81,7 @@ pub fn canonical_order(func: Func) -> Layout {
 /// own names), the entry of a test by being the entry, any other block by
 /// its place in the control-flow graph and its neighbours' keys (no
 /// contents), so its name changes only with the graph around it.
-pub fn layout(func: Func, kept: Kept) -> Layout {
+pub(crate) fn layout(func: Func, kept: Kept) -> Layout {
     let blocks = func.blocks();
     let mut order = reverse_postorder(&blocks);
     let reached: HashSet<Block> = order.iter().copied().collect();
@@ -275,7 +275,7 @@ pub(crate) fn apply_order(layout: &Layout) {
 /// no other block's new name can be that name. Blocks whose input names
 /// are `kept` keep them; in a test ([`Kept::Written`]) an unnamed entry
 /// stays unnamed.
-pub fn apply_names(layout: &Layout, kept: Kept) {
+pub(crate) fn apply_names(layout: &Layout, kept: Kept) {
     let renamed: Vec<(Block, &String)> = layout
         .order
         .iter()

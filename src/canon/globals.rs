@@ -63,7 +63,7 @@ fn content_hash(g: Val, unnamed: &UnnamedGlobals, keys: &GlobalKeys) -> u64 {
 /// With `keep_own`, a global whose name is the file's own
 /// ([`super::own_names::is_own_private`]) keeps it, and instructions hash
 /// it by that name.
-pub fn name_private_constants(module: &IrModule<'_>, keep_own: bool) -> GlobalKeys {
+pub(crate) fn name_private_constants(module: &IrModule<'_>, keep_own: bool) -> GlobalKeys {
     let mut keys = GlobalKeys::default();
     // References from one private constant to another (or to an unnamed
     // global) are hashed by the referenced one's content, not by its name;

@@ -52,7 +52,7 @@ type Named = (u32, u64, u32, u32);
 
 /// Names every argument and every non-void instruction of `func`, but for
 /// those whose input names are `kept` (a test's names, a file's own names).
-pub fn apply(func: Func, sigs: &Signatures, positions: &Positions, kept: Kept) {
+pub(crate) fn apply(func: Func, sigs: &Signatures, positions: &Positions, kept: Kept) {
     let mut renamer = Renamer {
         kept,
         retry: Vec::new(),

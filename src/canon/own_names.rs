@@ -29,7 +29,7 @@
 
 /// Which names a function's values and blocks keep from the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kept {
+pub(crate) enum Kept {
     /// None: the canonical form.
     Nothing,
     /// Every name the input gives (the view of a lit test).
@@ -40,7 +40,7 @@ pub enum Kept {
 
 impl Kept {
     /// Whether a value or block named `name` in the input keeps the name.
-    pub fn keeps(self, name: &str) -> bool {
+    pub(crate) fn keeps(self, name: &str) -> bool {
         match self {
             Kept::Nothing => false,
             Kept::Written => !name.is_empty(),
@@ -51,7 +51,7 @@ impl Kept {
 
 /// Whether `name` (a local value's or a block's, without `%`) is the file's
 /// own name, which the view keeps.
-pub fn is_own(name: &str) -> bool {
+pub(crate) fn is_own(name: &str) -> bool {
     let Some(last) = name.bytes().last() else {
         return false;
     };
@@ -138,7 +138,7 @@ pub(super) fn is_mnemonic(stem: &str) -> bool {
 /// stems ([`super::globals`]) of every private global of the module: it is
 /// not numbered, its family has no other member, and it is not one of the
 /// unnamed compiler constants (`@.str`, `@.compoundliteral`, `@0`).
-pub fn is_own_private(name: &str, stem: &str, members_of_stem: usize) -> bool {
+pub(crate) fn is_own_private(name: &str, stem: &str, members_of_stem: usize) -> bool {
     !name.is_empty() && !name.starts_with('.') && name == stem && members_of_stem == 1
 }
 

@@ -85,7 +85,7 @@ pub(crate) fn function_ranges(text: &str) -> Vec<(String, std::ops::Range<usize>
 /// source: define @a  define @helper  define @b      host: define @a  define @b
 /// ->      define @a  define @helper  define @b
 /// ```
-pub fn with_function_of(host: &str, source: &str, name: &str) -> Option<String> {
+pub(crate) fn with_function_of(host: &str, source: &str, name: &str) -> Option<String> {
     let host_fns = function_ranges(host);
     if host_fns.iter().any(|(n, _)| n == name) {
         return Some(host.to_string());

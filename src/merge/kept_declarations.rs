@@ -21,7 +21,7 @@ pub(crate) fn is_declaration(line: &str) -> bool {
 }
 
 /// Whether `text` names the global `name` (`@alloc`, not `@alloc2`).
-pub fn names(text: &str, name: &str) -> bool {
+pub(crate) fn names(text: &str, name: &str) -> bool {
     text.match_indices(name).any(|(at, _)| {
         let after = text.as_bytes().get(at + name.len()).copied();
         !after.is_some_and(is_id_byte)

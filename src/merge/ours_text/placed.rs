@@ -165,7 +165,7 @@ impl<'t> Places<'t> {
 /// Ours' text with the change from `base` to `theirs` (both in ours' names
 /// and in base's layout) placed by identity; `None` when a changed stretch
 /// has no unique place in ours.
-pub fn place(base: &str, ours: &str, theirs: &str) -> Option<String> {
+pub(crate) fn place(base: &str, ours: &str, theirs: &str) -> Option<String> {
     place_in(Places::new(base, ours, false), ours, theirs)
 }
 
@@ -173,7 +173,7 @@ pub fn place(base: &str, ours: &str, theirs: &str) -> Option<String> {
 /// names): a line is also found by what it defines, since ours may write it
 /// in another syntax. (Where base is the real base, a line ours changed
 /// defines what base's line defines, and must not be taken for it.)
-pub fn place_reprinted(reprinted: &str, ours: &str, theirs: &str) -> Option<String> {
+pub(crate) fn place_reprinted(reprinted: &str, ours: &str, theirs: &str) -> Option<String> {
     place_in(Places::new(reprinted, ours, true), ours, theirs)
 }
 
