@@ -415,20 +415,7 @@ fn load_side(
         source_text = Some((text.into_owned(), clean));
     }
     timer.lap(&format!("diff: {label} strip"));
-    let extras = crate::canon::Extras {
-        source_names: how.keep_written,
-        verify_after: true,
-    };
-    let opts = crate::config::CanonOptions::default();
-    let (text, names) = crate::canon::canonical_text_for(&module, &[], label, &opts, extras)
-        .map_err(|e| {
-            if unchanged.is_empty() {
-                SummaryError::from(e)
-            } else {
-                // The reduced module: redo the comparison in full.
-                SummaryError::Internal(e.to_string())
-            }
-        })?;
+    let (text, names) = canonical(&module, label, how.keep_written, !unchanged.is_empty())?;
     let types = crate::ir::summary::definition_types(&module);
     timer.lap(&format!("diff: {label} canonicalize"));
     drop(module);
@@ -444,6 +431,29 @@ fn load_side(
         names: names.unwrap_or_default(),
     });
     Ok(side)
+}
+
+/// The canonical text of a side (and the input's names of its locals when
+/// `names` is set); an error of a `reduced` module asks for the comparison
+/// to be redone in full.
+fn canonical(
+    module: &crate::ir::IrModule<'_>,
+    label: &str,
+    names: bool,
+    reduced: bool,
+) -> Result<(String, Option<crate::canon::source_map::SourceNames>), SummaryError> {
+    let extras = crate::canon::Extras {
+        source_names: names,
+        verify_after: true,
+    };
+    let opts = crate::config::CanonOptions::default();
+    crate::canon::canonical_text_for(module, &[], label, &opts, extras).map_err(|e| {
+        if reduced {
+            SummaryError::Internal(e.to_string())
+        } else {
+            SummaryError::from(e)
+        }
+    })
 }
 
 /// The input as text: as written, or as LLVM prints a bitcode input.
