@@ -8,22 +8,9 @@
 //! fn merge_with(...) { stage(); stage(); ... }  → passes
 //! ```
 
-use std::path::{Path, PathBuf};
+mod src_files;
 
 const LIMIT: usize = 100;
-
-/// Every `.rs` file under `dir`, as (path relative to `root`, text).
-fn sources(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path: PathBuf = entry.unwrap().path();
-        if path.is_dir() {
-            sources(root, &path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            let relative = path.strip_prefix(root).unwrap().display().to_string();
-            out.push((relative, std::fs::read_to_string(&path).unwrap()));
-        }
-    }
-}
 
 /// The name of the function a line starts, if it starts one.
 fn function_name(line: &str) -> Option<&str> {
@@ -90,9 +77,7 @@ fn the_counter_sees_a_long_function() {
 
 #[test]
 fn no_function_in_src_is_over_100_lines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&root, &root, &mut files);
+    let files = src_files::all();
     assert!(files.len() > 50, "src/ has {} files", files.len());
     let mut long = Vec::new();
     for (file, text) in &files {

@@ -12,24 +12,7 @@
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-
-/// Every `.rs` file under `dir`, as (path relative to `src/`, text).
-fn sources(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path: PathBuf = entry.unwrap().path();
-        if path.is_dir() {
-            sources(root, &path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            let relative = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            out.push((relative, std::fs::read_to_string(&path).unwrap()));
-        }
-    }
-}
+mod src_files;
 
 /// The module path of a file: `merge/mod.rs` → `["merge"]`, `lib.rs` → `[]`.
 fn module_of(file: &str) -> Vec<String> {
@@ -153,9 +136,7 @@ fn target(
 
 /// Each file's imports of other files.
 fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&root, &root, &mut files);
+    let files = src_files::all();
     let modules: BTreeMap<Vec<String>, String> = files
         .iter()
         .map(|(f, _)| (module_of(f), f.clone()))
