@@ -26,6 +26,7 @@
 //! IRGIT_HISTORY_JOBS=1                              # one job instead of two
 //! IRGIT_HISTORY_KEEP=/tmp/rh                        # keep the versions of each noisy view and merge defect there
 //! IRGIT_BENCH_NO_WRITE=1                            # print only
+//! IRGIT_HISTORY_LIST=heldout.yaml                   # the held-out repositories (own BENCHMARKS.md section)
 //! ```
 
 #[path = "../tests/common/mod.rs"]
@@ -59,6 +60,14 @@ struct Settings {
     max_bytes: usize,
     only: Option<String>,
     jobs: usize,
+    /// `repos.yaml` or `heldout.yaml` (`IRGIT_HISTORY_LIST`).
+    list: String,
+}
+
+impl Settings {
+    fn held_out(&self) -> bool {
+        self.list != "repos.yaml"
+    }
 }
 
 fn env_number(name: &str, default: usize) -> usize {
@@ -78,6 +87,7 @@ impl Settings {
             max_bytes: env_number("IRGIT_HISTORY_MAX_BYTES", 1_000_000),
             only: std::env::var("IRGIT_HISTORY_ONLY").ok(),
             jobs: env_number("IRGIT_HISTORY_JOBS", 2).clamp(1, 2),
+            list: std::env::var("IRGIT_HISTORY_LIST").unwrap_or_else(|_| "repos.yaml".into()),
         }
     }
 }
@@ -87,7 +97,7 @@ fn main() {
     let settings = Settings::from_env();
     let mut results = Vec::new();
     let mut skipped = Vec::new();
-    for source in load_sources() {
+    for source in load_sources(&settings.list) {
         if settings
             .only
             .as_ref()
@@ -111,7 +121,12 @@ fn main() {
     println!("{md}");
     print_details(&results);
     if settings.only.is_none() && !results.is_empty() {
-        common::write_bench_section("real-history-bench", &md);
+        let section = if settings.held_out() {
+            "real-history-heldout-bench"
+        } else {
+            "real-history-bench"
+        };
+        common::write_bench_section(section, &md);
     }
 }
 
@@ -196,7 +211,16 @@ fn in_lanes<T: Sync, R: Send>(
 
 /// The BENCHMARKS.md section.
 fn markdown(results: &[RepoResult], skipped: &[String], settings: &Settings, secs: f64) -> String {
-    let mut md = String::from("## Real histories (`cargo bench --bench real_history`)\n\n");
+    let mut md = if settings.held_out() {
+        format!(
+            "## Real histories, held out (`IRGIT_HISTORY_LIST={} cargo bench --bench real_history`)\n\n\
+             Repositories that no change of irgit was tuned on, measured as in the section \"Real histories\", as an \
+             acceptance check.\n\n",
+            settings.list
+        )
+    } else {
+        String::from("## Real histories (`cargo bench --bench real_history`)\n\n")
+    };
     let sources: Vec<String> = results
         .iter()
         .map(|r| {
@@ -209,10 +233,11 @@ fn markdown(results: &[RepoResult], skipped: &[String], settings: &Settings, sec
     writeln!(
         md,
         "The git history of public repositories that keep LLVM IR in git \
-         (`benches/real_history/repos.yaml`), read from mirrors: {}. Per entry, the newest \
+         (`benches/real_history/{}`), read from mirrors: {}. Per entry, the newest \
          {} changes (consecutive versions of one file, first-parent history) and the newest {} \
          triples; versions over {} bytes or absent from the mirror are left out. Irgit at {}; \
          this run took {secs:.0} s wall on the shared 2-core machine, {} job(s).{}\n",
+        settings.list,
         sources.join("; "),
         settings.changes,
         settings.triples,

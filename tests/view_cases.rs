@@ -132,6 +132,16 @@ fn a_new_function_renumbers_no_attribute_group() {
     check_case("attribute-new-user");
 }
 
+/// A hand-written test gains its first `RUN:` line (as klee's tests did
+/// when they moved to lit): IR that a person wrote is shown in its own
+/// order and names with or without the line, so only the new lines show
+/// (before: the declaration, the instructions, the operands and the entry
+/// block's name all moved, 2 changed lines became 14).
+#[test]
+fn a_first_run_line_changes_only_itself() {
+    check_case("run-line-added");
+}
+
 /// `%name` replaced by `%to` wherever it is a whole name in `text`.
 fn rename(text: &str, name: &str, to: &str) -> String {
     let from = format!("%{name}");

@@ -43,10 +43,15 @@ pub struct Version {
     pub path: String,
 }
 
-/// `benches/real_history/repos.yaml`.
-pub fn load_sources() -> Vec<Source> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/real_history/repos.yaml");
-    let text = std::fs::read_to_string(&path).expect("read benches/real_history/repos.yaml");
+/// A list of repositories in `benches/real_history/`: `repos.yaml` (the
+/// ones the project measures itself on) or `heldout.yaml` (others, for an
+/// acceptance check on repositories no work was tuned on).
+pub fn load_sources(list: &str) -> Vec<Source> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benches/real_history")
+        .join(list);
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
     serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

@@ -4,8 +4,10 @@
 //! apart, one keeps the name they shared: [`super::signature`]) and with
 //! the names the file has (`%new`, `rundefers.loophead`; only numbered
 //! values and collision suffixes such as `%add5` are renamed:
-//! [`super::own_names`]), except in a lit test (a file with a `RUN:`
-//! line). There the text is what FileCheck and `opt` read: function, block
+//! [`super::own_names`]), for compiler output: a file with a compiler's
+//! header (`; ModuleID =`, `source_filename =`) and no `RUN:` line. In a
+//! lit test and in IR a person wrote (no such header), the text is the
+//! author's (in a test, what FileCheck and `opt` read): function, block
 //! and instruction order and every name the author chose stay as written;
 //! only what is noise in a test is canonical: unnamed values and blocks get
 //! content-derived names instead of positions, and `!N` / `#N` are numbered
@@ -35,7 +37,7 @@ use super::{canonicalize_bytes_with, decode_input, is_bitcode, CanonError, Clean
 use crate::config::CanonOptions;
 
 /// The options the view of `input` is printed with: `base` for compiler
-/// output, the test rule above for a lit test.
+/// output, the author's order and names (the rule above) for the rest.
 pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
     let base = CanonOptions {
         relative_debug_lines: true,
@@ -43,7 +45,7 @@ pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
         keep_own_names: true,
         ..base.clone()
     };
-    if is_bitcode(input) || !crate::comments::is_lit_test(&decode_input(input)) {
+    if is_bitcode(input) || is_compiler_output(&decode_input(input)) {
         return base;
     }
     CanonOptions {
@@ -56,6 +58,14 @@ pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
         names_as_written: true,
         ..base
     }
+}
+
+/// Whether the view of `text` is the one for compiler output: it has a
+/// compiler's header (`; ModuleID =`, `source_filename =`) and no `RUN:`
+/// line. Any other text (a lit test, IR a person wrote) is shown in its
+/// own order and names.
+fn is_compiler_output(text: &str) -> bool {
+    crate::comments::has_compiler_header(text) && !crate::comments::is_lit_test(text)
 }
 
 /// The view of `bytes` (text or bitcode); `name` names the input in errors.

@@ -156,6 +156,14 @@ pub(crate) fn is_lit_test(text: &str) -> bool {
     })
 }
 
+/// Whether the file carries the header a compiler prints (`; ModuleID =`
+/// or `source_filename =` as a line of its own): output of clang, `opt`
+/// or a frontend, as opposed to IR a person wrote.
+pub(crate) fn has_compiler_header(text: &str) -> bool {
+    text.lines()
+        .any(|l| l.starts_with("; ModuleID = ") || l.starts_with("source_filename = "))
+}
+
 /// The user's part of a comment found anywhere: empty for LLVM's own
 /// comments, except what a user appended to a label's `; preds = ...`.
 pub(crate) fn user_part(comment: &str) -> &str {
