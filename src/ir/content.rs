@@ -69,13 +69,7 @@ fn subtypes(ty: LLVMTypeRef) -> Vec<LLVMTypeRef> {
 /// name, an unnamed one by its body (recursively), anything else as LLVM
 /// prints it with unnamed structs inside replaced by their bodies.
 fn type_ref_key(ty: LLVMTypeRef, depth: usize) -> String {
-    if is_identified_struct(ty) {
-        if let Some(name) = struct_name(ty) {
-            return format!("%{name}");
-        }
-        return unnamed_struct_body(ty, depth);
-    }
-    rewrite_types(&print_type(ty), ty, depth)
+    BodyKeys::default().ref_key(ty, depth)
 }
 
 /// How `ty` is spelled where it is referred to ([`type_ref_key`]): a named
@@ -84,27 +78,92 @@ pub(crate) fn type_ref_key_top(ty: LLVMTypeRef) -> String {
     type_ref_key(ty, 0)
 }
 
-/// `%{ i32, %{ i8 } }`, `%<{ i8, i8 }>` (packed), `%opaque`. LLVM 22 has no
-/// typed pointers, so a struct cannot contain itself; the depth bound only
-/// keeps a malformed context from recursing forever.
-fn unnamed_struct_body(ty: LLVMTypeRef, depth: usize) -> String {
-    if depth > 32 {
-        return "%{...}".to_string();
-    }
-    unsafe {
-        if LLVMIsOpaqueStruct(ty) != 0 {
-            return "%opaque".to_string();
+/// A body spelled longer than this is keyed by its hash instead
+/// (`%{#5c1d09a2e4f7b813}`): unnamed structs that each hold several of the
+/// next one (`%0 = type { %1, %1 }`, `%1 = type { %2, %2 }`, …) spell out
+/// to a text that doubles with each level.
+const LONGEST_BODY: usize = 1 << 16;
+
+/// The bodies of unnamed structs met while keying one type, each spelled
+/// once: a type that many fields share is not spelled again for each.
+#[derive(Default)]
+struct BodyKeys {
+    spelled: HashMap<(usize, usize), String>,
+}
+
+impl BodyKeys {
+    fn ref_key(&mut self, ty: LLVMTypeRef, depth: usize) -> String {
+        if is_identified_struct(ty) {
+            if let Some(name) = struct_name(ty) {
+                return format!("%{name}");
+            }
+            return self.body(ty, depth);
         }
-        let elems: Vec<String> = subtypes(ty)
-            .into_iter()
-            .map(|e| type_ref_key(e, depth + 1))
-            .collect();
-        if LLVMIsPackedStruct(ty) != 0 {
-            format!("%<{{ {} }}>", elems.join(", "))
+        self.rewrite_from(&print_type(ty), &[ty], depth)
+    }
+
+    /// `%{ i32, %{ i8 } }`, `%<{ i8, i8 }>` (packed), `%opaque`. LLVM 22 has
+    /// no typed pointers, so a struct cannot contain itself; the depth bound
+    /// only keeps a malformed context from recursing forever.
+    fn body(&mut self, ty: LLVMTypeRef, depth: usize) -> String {
+        if depth > 32 {
+            return "%{...}".to_string();
+        }
+        if let Some(known) = self.spelled.get(&(ty as usize, depth)) {
+            return known.clone();
+        }
+        let spelled = self.spell_body(ty, depth);
+        let spelled = if spelled.len() > LONGEST_BODY {
+            format!("%{{#{:016x}}}", crate::hash::hash_str(&spelled))
         } else {
-            format!("%{{ {} }}", elems.join(", "))
+            spelled
+        };
+        self.spelled.insert((ty as usize, depth), spelled.clone());
+        spelled
+    }
+
+    fn spell_body(&mut self, ty: LLVMTypeRef, depth: usize) -> String {
+        unsafe {
+            if LLVMIsOpaqueStruct(ty) != 0 {
+                return "%opaque".to_string();
+            }
+            let elems: Vec<String> = subtypes(ty)
+                .into_iter()
+                .map(|e| self.ref_key(e, depth + 1))
+                .collect();
+            if LLVMIsPackedStruct(ty) != 0 {
+                format!("%<{{ {} }}>", elems.join(", "))
+            } else {
+                format!("%{{ {} }}", elems.join(", "))
+            }
         }
     }
+
+    /// `text` with the placeholders of unnamed structs reachable from
+    /// `roots` replaced by their bodies.
+    fn rewrite_from(&mut self, text: &str, roots: &[LLVMTypeRef], depth: usize) -> String {
+        if !text.contains(TYPE_PLACEHOLDER) {
+            return text.to_string();
+        }
+        let map = unnamed_structs_of(roots);
+        rewrite(text, |tok| {
+            tok.starts_with('%').then(|| match map.get(tok) {
+                Some(&t) => self.body(t, depth + 1),
+                None => "%{?}".to_string(),
+            })
+        })
+    }
+}
+
+/// The unnamed identified structs reachable from `roots`, keyed by the
+/// placeholder LLVM prints for them.
+fn unnamed_structs_of(roots: &[LLVMTypeRef]) -> HashMap<String, LLVMTypeRef> {
+    let mut seen = HashSet::default();
+    let mut map = HashMap::default();
+    for &r in roots {
+        collect_unnamed_structs(r, &mut seen, &mut map);
+    }
+    map
 }
 
 /// Unnamed identified structs reachable from `ty`, keyed by the placeholder
@@ -126,37 +185,16 @@ fn collect_unnamed_structs(
     }
 }
 
-/// Replaces the placeholders of unnamed structs reachable from `roots` in `text`.
-fn rewrite_types_from(text: &str, roots: &[LLVMTypeRef], depth: usize) -> String {
-    if !text.contains(TYPE_PLACEHOLDER) {
-        return text.to_string();
-    }
-    let mut seen = HashSet::default();
-    let mut map = HashMap::default();
-    for &r in roots {
-        collect_unnamed_structs(r, &mut seen, &mut map);
-    }
-    rewrite(text, |tok| {
-        tok.starts_with('%').then(|| match map.get(tok) {
-            Some(&t) => unnamed_struct_body(t, depth + 1),
-            None => "%{?}".to_string(),
-        })
-    })
-}
-
-fn rewrite_types(text: &str, root: LLVMTypeRef, depth: usize) -> String {
-    rewrite_types_from(text, &[root], depth)
-}
-
 /// The content key of a type: LLVM's spelling, with every unnamed struct
 /// replaced by its body. A top-level identified struct is spelled as LLVM
 /// prints it alone (`%T = type { ... }`), so named types hash as they
 /// always did.
 pub(crate) fn type_key(ty: LLVMTypeRef) -> String {
+    let mut keys = BodyKeys::default();
     if is_identified_struct(ty) && struct_name(ty).is_none() {
-        return unnamed_struct_body(ty, 0);
+        return keys.body(ty, 0);
     }
-    rewrite_types(&print_type(ty), ty, 0)
+    keys.rewrite_from(&print_type(ty), &[ty], 0)
 }
 
 /// Calls `replace` on every `%"type 0x..."` token and every global
@@ -469,11 +507,8 @@ impl UnnamedGlobals {
         if has_types {
             constant_types(v.raw, &mut types, &mut HashSet::default());
         }
-        let mut seen = HashSet::default();
-        let mut map = HashMap::default();
-        for &t in &types {
-            collect_unnamed_structs(t, &mut seen, &mut map);
-        }
+        let map = unnamed_structs_of(&types);
+        let mut keys = BodyKeys::default();
         rewrite(&text, |tok| {
             if let Some(name) = tok.strip_prefix('@') {
                 let numbered = name.bytes().all(|c| c.is_ascii_digit());
@@ -483,7 +518,7 @@ impl UnnamedGlobals {
                     .or_else(|| numbered.then(|| "@?".into()))
             } else {
                 Some(match map.get(tok) {
-                    Some(&t) => unnamed_struct_body(t, 1),
+                    Some(&t) => keys.body(t, 1),
                     None => "%{?}".to_string(),
                 })
             }
@@ -493,7 +528,42 @@ impl UnnamedGlobals {
 
 #[cfg(test)]
 mod tests {
-    use super::rewrite;
+    use super::{rewrite, LONGEST_BODY};
+
+    /// Unnamed structs nested `levels` deep, each holding eight of the next
+    /// (`%0 = type { %1, %1, … }`), and a global of the outermost.
+    fn nested_types(levels: usize) -> String {
+        let mut text = String::new();
+        for level in 0..levels {
+            let field = format!("%{}", level + 1);
+            let fields = vec![field.as_str(); 8].join(", ");
+            text.push_str(&format!("%{level} = type {{ {fields} }}\n"));
+        }
+        text.push_str(&format!("%{levels} = type {{ i8 }}\n"));
+        text.push_str("@g = global %0 zeroinitializer\n");
+        text
+    }
+
+    /// Its body spelled out would be 8^7 fields (about 14 MB per key);
+    /// each type is spelled once, and a body past the bound is its hash.
+    #[test]
+    fn a_type_nested_eightfold_has_a_bounded_key() {
+        let session = crate::ir::Session::new();
+        let module = session
+            .parse(nested_types(7).as_bytes(), "nested.ll")
+            .expect("the module parses");
+        let global = module.globals().into_iter().next().expect("@g");
+        let key = global.type_key();
+        assert!(key.starts_with("ptr"), "{key}");
+        let value_type =
+            super::type_key(unsafe { llvm_sys::core::LLVMGlobalGetValueType(global.raw) });
+        assert!(
+            value_type.len() <= 9 * LONGEST_BODY,
+            "{} bytes",
+            value_type.len()
+        );
+        assert!(value_type.contains("%{#"), "no body is keyed by its hash");
+    }
 
     #[test]
     fn rewrite_skips_quoted_text_and_keeps_other_tokens() {
