@@ -162,6 +162,14 @@ fn a_use_of_a_stack_slot_renames_nothing() {
     check_case("stack-slot-argument");
 }
 
+/// A target feature added to every attribute group of a module, groups of
+/// the same kinds among them (told apart by their `"tinygo-methods"`):
+/// each `attributes` line changes, no `#N` on a declaration does.
+#[test]
+fn a_target_feature_of_every_group_renumbers_none() {
+    check_case("shared-target-features");
+}
+
 /// `%name` replaced by `%to` wherever it is a whole name in `text`.
 fn rename(text: &str, name: &str, to: &str) -> String {
     let from = format!("%{name}");

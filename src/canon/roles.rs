@@ -105,8 +105,9 @@ struct Describe<'a, 'b> {
 impl Describe<'_, '_> {
     /// The role of instruction `k`: its opcode, callee or allocated type,
     /// and the descriptors of its operands that are not constants. With
-    /// `deep`, an operand the view names stands for its shallow role;
-    /// without, only for being such a value.
+    /// `deep`, an operand computed in the function stands for its shallow
+    /// role; without (the shallow role), only for being such a value, and
+    /// an `alloca` for being one.
     fn role(&mut self, k: usize, deep: bool) -> u64 {
         let inst = self.cx.sigs.insts[k];
         let op = self.cx.sigs.opcodes[k];
@@ -114,8 +115,13 @@ impl Describe<'_, '_> {
         if let Some(callee) = callee_of(inst) {
             return h.str("calls").str(&callee).finish();
         }
-        if let Some(t) = self.types.allocated(inst) {
-            return h.str(&without_numbering(&t)).finish();
+        if op == LLVMOpcode::LLVMAlloca {
+            // Its own name says what it holds; its users' names do not (a
+            // stack object gaining a field renames no address into it).
+            if let Some(t) = self.types.allocated(inst).filter(|_| deep) {
+                h = h.str(&without_numbering(&t));
+            }
+            return h.finish();
         }
         let mut parts: Vec<u64> = Vec::new();
         if op == LLVMOpcode::LLVMPHI {
