@@ -62,32 +62,35 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
             .enumerate()
             .map(|(position, p)| (p, position as u64))
             .collect(),
+        uses: Vec::new(),
     };
-    let mut roles = vec![0u64; sigs.insts.len()];
-    let mut named: Vec<usize> = Vec::new();
-    for (k, role) in roles.iter_mut().enumerate() {
-        if sigs.voids[k] || Kept::Own.keeps(&sigs.insts[k].val().name()) {
-            continue;
-        }
-        *role = describe.role(k, true);
-        named.push(k);
-    }
-    // Members of one role in canonical order: the first keeps the role.
+    let roles: Vec<u64> = (0..sigs.insts.len())
+        .map(|k| describe.role(k, true))
+        .collect();
+    let named: Vec<usize> = (0..sigs.insts.len())
+        .filter(|&k| !sigs.voids[k] && !Kept::Own.keeps(&sigs.insts[k].val().name()))
+        .collect();
+    describe.uses = uses_by_role(sigs, &roles);
+    // In canonical order: the first of a role keeps it; the others are
+    // told apart by their local facts and their operands' names, given
+    // before them (an operand defined later, through a phi, by its role).
     let place = |k: usize| {
         let v = sigs.insts[k].val();
         (cx.positions.get(&v).copied().unwrap_or(usize::MAX), k)
     };
-    named.sort_unstable_by_key(|&k| (roles[k], place(k)));
+    let mut named = named;
+    named.sort_unstable_by_key(|&k| place(k));
     let mut out = vec![0u64; sigs.insts.len()];
-    for group in named.chunk_by(|a, b| roles[*a] == roles[*b]) {
-        out[group[0]] = roles[group[0]];
-        for &k in &group[1..] {
-            out[k] = StableHasher::new()
+    let mut taken: rustc_hash::FxHashSet<u64> = Default::default();
+    for k in named {
+        out[k] = match taken.insert(roles[k]) {
+            true => roles[k],
+            false => StableHasher::new()
                 .u64(roles[k])
                 .str("local")
-                .u64(describe.local(k))
-                .finish();
-        }
+                .u64(describe.local(k, &out))
+                .finish(),
+        };
     }
     out
 }
@@ -100,6 +103,8 @@ struct Describe<'a, 'b> {
     shallow: HashMap<usize, u64>,
     /// Each argument's position among the function's parameters.
     arguments: HashMap<Val, u64>,
+    /// How each instruction is used ([`uses_by_role`]).
+    uses: Vec<Vec<(u64, u32)>>,
 }
 
 impl Describe<'_, '_> {
@@ -199,17 +204,28 @@ impl Describe<'_, '_> {
         .finish()
     }
 
-    /// What tells apart values of one role: constants by value, call
-    /// arguments, aggregate indices and the compare predicate.
-    fn local(&mut self, k: usize) -> u64 {
+    /// What tells apart values of one role: constants by value, operands
+    /// computed in the function by the names `named` gave them (one with a
+    /// name of the file's own by its role: a swap of two names renames no
+    /// user), aggregate indices, the compare predicate,
+    /// the roles of its users, and for an `alloca` how it is used
+    /// ([`super::variables`]).
+    fn local(&mut self, k: usize, named: &[u64]) -> u64 {
         let inst = self.cx.sigs.insts[k];
         let mut h = StableHasher::new().str("local");
+        if self.cx.sigs.opcodes[k] == LLVMOpcode::LLVMAlloca {
+            h = h.u64(self.cx.sigs.full[k]);
+        }
         for v in inst.iter_operands() {
-            let part = match v.kind() {
-                ValKind::ConstantInt
-                | ValKind::ConstantFP
-                | ValKind::OtherConstant
-                | ValKind::InlineAsm => self.cx.sigs.operand_hash(v),
+            let part = match (v.kind(), self.cx.sigs.index.get(&v)) {
+                (ValKind::Instruction, Some(&j)) if named[j] != 0 => named[j],
+                (
+                    ValKind::ConstantInt
+                    | ValKind::ConstantFP
+                    | ValKind::OtherConstant
+                    | ValKind::InlineAsm,
+                    _,
+                ) => self.cx.sigs.operand_hash(v),
                 _ => self.operand(v, true),
             };
             h = h.u64(part);
@@ -220,8 +236,31 @@ impl Describe<'_, '_> {
         if let Some(p) = inst.predicate_name() {
             h = h.str(p);
         }
+        for &(role, at) in &self.uses[k] {
+            h = h.u64(role).u64(at as u64);
+        }
         h.finish()
     }
+}
+
+/// For each instruction, the set of (role of a user, operand position)
+/// that use it, sorted: what it is used for, not what its users compute
+/// (two loads of one variable, one feeding `x + 1` and one `x + n`, are
+/// told apart without their places).
+fn uses_by_role(sigs: &Signatures, roles: &[u64]) -> Vec<Vec<(u64, u32)>> {
+    let mut uses: Vec<Vec<(u64, u32)>> = vec![Vec::new(); sigs.insts.len()];
+    for (u, inst) in sigs.insts.iter().enumerate() {
+        for (at, v) in inst.iter_operands().enumerate() {
+            if let Some(&j) = sigs.index.get(&v) {
+                uses[j].push((roles[u], at as u32));
+            }
+        }
+    }
+    for list in &mut uses {
+        list.sort_unstable();
+        list.dedup();
+    }
+    uses
 }
 
 /// The function a call calls, or `indirect`; `None` for anything else.
