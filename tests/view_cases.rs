@@ -142,6 +142,44 @@ fn a_first_run_line_changes_only_itself() {
     check_case("run-line-added");
 }
 
+/// A called function gains a parameter (tinygo's `runtime.alloc`): the
+/// calls change, and the values computed from their results keep their
+/// names (a value is named by its role, not by its operands' content).
+#[test]
+fn a_call_that_gains_an_argument_renames_nothing() {
+    check_case("call-gains-argument");
+}
+
+/// A literal struct's field changes type: the addresses into it change,
+/// the loads from them keep their names.
+#[test]
+fn a_gep_source_type_change_renames_nothing() {
+    check_case("gep-source-type");
+}
+
+/// A numbered struct name loses its suffix (`%main.Point.0` becomes
+/// `%main.Point`): the lines that spell the type change, no value is
+/// renamed for it.
+#[test]
+fn a_renamed_struct_renames_no_value() {
+    check_case("struct-renamed");
+}
+
+/// A call that stores into a stack slot gains an argument: the slot (an
+/// unnamed alloca) keeps its name (a name never says how a value is used).
+#[test]
+fn a_use_of_a_stack_slot_renames_nothing() {
+    check_case("stack-slot-argument");
+}
+
+/// A target feature added to every attribute group of a module, groups of
+/// the same kinds among them (told apart by their `"tinygo-methods"`):
+/// each `attributes` line changes, no `#N` on a declaration does.
+#[test]
+fn a_target_feature_of_every_group_renumbers_none() {
+    check_case("shared-target-features");
+}
+
 /// `%name` replaced by `%to` wherever it is a whole name in `text`.
 fn rename(text: &str, name: &str, to: &str) -> String {
     let from = format!("%{name}");

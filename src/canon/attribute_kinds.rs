@@ -16,8 +16,9 @@
 //! (numbered by the first place that used it, `{ nounwind }` took a new
 //! number whenever a function that sorts first began to use it: every line
 //! naming it changed). Groups with the same kinds (`"target-cpu"="a"`
-//! and `"target-cpu"="b"`) are told apart by their content, as in the
-//! canonical form.
+//! and `"target-cpu"="b"`) are told apart by the attributes whose values
+//! differ among them, not by the values they share: a target feature added
+//! to every group of a module (tinygo's golden files) renumbers none.
 
 use std::collections::HashMap;
 
@@ -27,23 +28,52 @@ use crate::hash::StableHasher;
 /// `text`, as (identity, old number).
 pub(super) fn identities(text: &str) -> Vec<(u64, u32)> {
     let groups = attribute_groups(text);
-    let kinds: Vec<u64> = groups.iter().map(|&(_, body)| kinds_hash(body)).collect();
-    let mut count: HashMap<u64, usize> = HashMap::with_capacity(kinds.len());
-    for &k in &kinds {
-        *count.entry(k).or_insert(0) += 1;
+    let lists: Vec<Vec<&str>> = groups.iter().map(|&(_, body)| split(body)).collect();
+    let kinds: Vec<u64> = lists.iter().map(|list| kinds_hash_of(list)).collect();
+    let mut alike: HashMap<u64, Vec<usize>> = HashMap::with_capacity(kinds.len());
+    for (g, &k) in kinds.iter().enumerate() {
+        alike.entry(k).or_default().push(g);
     }
     groups
         .iter()
-        .zip(&kinds)
-        .map(|(&(n, body), &k)| {
-            let identity = StableHasher::new().str("kinds").u64(k);
-            let identity = match count[&k] {
-                1 => identity.finish(),
-                _ => identity.str(body).finish(),
-            };
-            (identity, n)
+        .enumerate()
+        .map(|(g, &(n, _))| {
+            let mut identity = StableHasher::new().str("kinds").u64(kinds[g]);
+            let set = &alike[&kinds[g]];
+            if set.len() > 1 {
+                for attribute in distinguishing(&lists, set, g) {
+                    identity = identity.str(attribute);
+                }
+            }
+            (identity.finish(), n)
         })
         .collect()
+}
+
+/// The attributes of group `g` that tell it apart from the others of `set`
+/// (groups of the same kinds): those whose value is not the same in every
+/// group of the set. A value every group of the set shares (one
+/// `"target-features"` for the whole module) enters no identity, so a
+/// target feature added to every group renumbers none of them.
+fn distinguishing<'t>(lists: &[Vec<&'t str>], set: &[usize], g: usize) -> Vec<&'t str> {
+    let differs = |at: usize| {
+        set.iter()
+            .any(|&other| lists[other].get(at) != lists[g].get(at))
+    };
+    let found: Vec<&str> = (0..lists[g].len())
+        .filter(|&at| differs(at))
+        .map(|at| lists[g][at])
+        .collect();
+    match found.is_empty() {
+        // Kinds alike by a hash collision: the whole group.
+        true => lists[g].clone(),
+        false => found,
+    }
+}
+
+/// The attributes of a group's `body` (`{ nounwind "a"="b" }`).
+fn split(body: &str) -> Vec<&str> {
+    attributes(body.trim().trim_start_matches('{').trim_end_matches('}')).collect()
 }
 
 /// The attribute groups of a printed module: number and body (`{ ... }`).
@@ -63,10 +93,15 @@ pub(super) fn attribute_groups(text: &str) -> Vec<(u32, &str)> {
 
 /// A hash of the kinds of the attributes in a group's `body`
 /// (`{ nounwind "target-cpu"="generic" allocsize(0) }`), in their order.
+#[cfg(test)]
 fn kinds_hash(body: &str) -> u64 {
-    let inner = body.trim().trim_start_matches('{').trim_end_matches('}');
+    kinds_hash_of(&split(body))
+}
+
+/// A hash of the kinds of `attributes`, in their order.
+fn kinds_hash_of(attributes: &[&str]) -> u64 {
     let mut hasher = StableHasher::new();
-    for attribute in attributes(inner) {
+    for attribute in attributes {
         hasher = hasher.str(kind(attribute));
     }
     hasher.finish()
@@ -151,5 +186,20 @@ mod tests {
         let (both, more) = (text(&["1", "2"]), text(&["1", "2", "3"]));
         assert_ne!(both[&1], both[&2]);
         assert_eq!((both[&1], both[&2]), (more[&1], more[&2]));
+    }
+
+    /// Two groups of the same kinds that share a target-features value:
+    /// a feature added to both renumbers neither.
+    #[test]
+    fn a_value_the_groups_share_numbers_nothing() {
+        let module = |features: &str| {
+            format!(
+                "attributes #1 = {{ \"target-features\"=\"{features}\" \"m\"=\"a()\" }}\n\
+                 attributes #2 = {{ \"target-features\"=\"{features}\" \"m\"=\"b()\" }}\n"
+            )
+        };
+        let (old, new) = (identities(&module("+x")), identities(&module("+x,+y")));
+        assert_eq!(old, new);
+        assert_ne!(old[0].0, old[1].0);
     }
 }

@@ -22,7 +22,8 @@
 //! 4. [`operands`]: commutative operands ordered, compares mirrored;
 //! 5. [`phis`]: PHI incoming pairs sorted by block order;
 //! 6. [`order`]: instructions placed by the def-use walk from the outputs;
-//! 7. [`naming`]: every value, argument and block gets its canonical name.
+//! 7. [`naming`]: every value, argument and block gets its canonical name
+//!    (in the view of compiler output, by [`roles`]).
 
 pub(crate) mod attribute_kinds;
 pub(crate) mod blocks;
@@ -41,6 +42,7 @@ pub(crate) mod operands;
 pub mod order;
 pub(crate) mod own_names;
 pub(crate) mod phis;
+pub(crate) mod roles;
 pub(crate) mod signature;
 pub(crate) mod source_map;
 pub(crate) mod variables;
@@ -169,7 +171,21 @@ fn canonicalize_function(
         operands::order_ties_by_position(&sigs, &positions);
     }
     if opts.rename_values {
-        naming::apply(func, &sigs, &positions, kept);
+        let by_role;
+        let hashes = match kept {
+            own_names::Kept::Own => {
+                by_role = roles::hashes(&roles::RoleContext {
+                    func,
+                    sigs: &sigs,
+                    layout: &layout,
+                    positions: &positions,
+                    globals: global_keys,
+                });
+                &by_role
+            }
+            _ => &sigs.full,
+        };
+        naming::apply(func, &sigs, hashes, &positions, kept);
     }
     timer.lap("  naming");
 }

@@ -51,8 +51,16 @@ fn mnemonic_of(op: LLVMOpcode) -> &'static str {
 type Named = (u32, u64, u32, u32);
 
 /// Names every argument and every non-void instruction of `func`, but for
-/// those whose input names are `kept` (a test's names, a file's own names).
-pub(crate) fn apply(func: Func, sigs: &Signatures, positions: &Positions, kept: Kept) {
+/// those whose input names are `kept` (a test's names, a file's own names),
+/// each by its hash in `hashes` (`sigs.full`, or the view's
+/// [`super::roles`]; same indexing as `sigs.insts`).
+pub(crate) fn apply(
+    func: Func,
+    sigs: &Signatures,
+    hashes: &[u64],
+    positions: &Positions,
+    kept: Kept,
+) {
     let mut renamer = Renamer {
         kept,
         retry: Vec::new(),
@@ -69,15 +77,17 @@ pub(crate) fn apply(func: Func, sigs: &Signatures, positions: &Positions, kept: 
     // in `sigs.insts` breaks ties between unplaced values): after sorting,
     // a group is a run, and so are the groups sharing a hash prefix. Each
     // group's name depends only on the groups, not on any visiting order.
+    // A file's own names take no part (their values are not renamed).
+    let own = |k: usize| kept == Kept::Own && kept.keeps(&sigs.insts[k].val().name());
     let mut named: Vec<Named> = (0..sigs.insts.len())
-        .filter(|&k| !sigs.voids[k])
-        .map(|k| (mnemonic_class(sigs.opcodes[k]), sigs.full[k], 0, k as u32))
+        .filter(|&k| !sigs.voids[k] && !own(k))
+        .map(|k| (mnemonic_class(sigs.opcodes[k]), hashes[k], 0, k as u32))
         .collect();
     named.sort_unstable();
     place_group_members(&mut named, sigs, positions);
     let stems = group_stems(&named);
     let mut rename = |k: usize, stem: (u32, u32)| {
-        write_name(&mut name, mnemonic_of(sigs.opcodes[k]), sigs.full[k], stem);
+        write_name(&mut name, mnemonic_of(sigs.opcodes[k]), hashes[k], stem);
         renamer.set(sigs.insts[k].val(), &name);
     };
     if kept != Kept::Nothing {

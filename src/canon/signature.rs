@@ -210,6 +210,11 @@ impl GlobalKeys {
         self.private.insert(g, h);
     }
 
+    /// Whether `g` is a private global named by its content.
+    pub(crate) fn is_private_constant(&self, g: Val) -> bool {
+        self.private.contains_key(&g)
+    }
+
     /// Private globals and their content hashes.
     pub(crate) fn private(&self) -> impl Iterator<Item = (Val, u64)> + '_ {
         self.private.iter().map(|(&g, &h)| (g, h))

@@ -1,7 +1,7 @@
 //! The diff view: what `irgit textconv` shows git for each side of a diff.
 //!
-//! It is the canonical form, named for diffs (where values alike are told
-//! apart, one keeps the name they shared: [`super::signature`]) and with
+//! It is the canonical form, named for diffs (an unnamed value by its role
+//! and place, never its operands' content: [`super::roles`]) and with
 //! the names the file has (`%new`, `rundefers.loophead`; only numbered
 //! values and collision suffixes such as `%add5` are renamed:
 //! [`super::own_names`]), for compiler output: a file with a compiler's
