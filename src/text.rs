@@ -135,20 +135,25 @@ pub(crate) fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
 
 /// Rewrites every reference in `line`: `f` either writes the replacement
 /// to the output and returns `true`, or returns `false` to keep the token.
-pub fn rewrite_with(line: &str, mut f: impl FnMut(Ref<'_>, &mut String) -> bool) -> String {
+pub fn rewrite_with(line: &str, f: impl FnMut(Ref<'_>, &mut String) -> bool) -> String {
     let mut out = String::with_capacity(line.len() + 16);
+    rewrite_into(line, &mut out, f);
+    out
+}
+
+/// [`rewrite_with`], appending the rewritten `line` to `out`.
+pub fn rewrite_into(line: &str, out: &mut String, mut f: impl FnMut(Ref<'_>, &mut String) -> bool) {
     let mut copied = 0;
     scan_refs(line, |i, j, r| {
         let mark = out.len();
         out.push_str(&line[copied..i]);
-        if f(r, &mut out) {
+        if f(r, out) {
             copied = j;
         } else {
             out.truncate(mark);
         }
     });
     out.push_str(&line[copied..]);
-    out
 }
 
 /// Rewrites every reference in `line` through `f`, leaving quoted strings

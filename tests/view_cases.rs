@@ -178,6 +178,57 @@ fn a_use_of_a_stack_slot_renames_nothing() {
 #[test]
 fn a_target_feature_of_every_group_renumbers_none() {
     check_case("shared-target-features");
+
+/// A test's declaration gains `willreturn` (intel-graphics-compiler): its
+/// `readonly` calls are no longer outputs, and the values they compute,
+/// and their users, keep their names (before: 4 changed lines became 24).
+/// The view shows the declaration's `#N` and its `attributes` line, which
+/// the test writes inline: the function's body is what must not change.
+#[test]
+fn a_callee_attribute_renames_no_call() {
+    let dir = case_dir("callee-attributes");
+    let (old, new) = (textconv(&dir.join("old.ll")), textconv(&dir.join("new.ll")));
+    let body = |view: &str| -> String {
+        let start = view.find("define ").expect("a define in the view");
+        let end = start + view[start..].find("\n}\n").expect("the end of the define");
+        view[start..end].to_string()
+    };
+    assert_eq!(
+        body(&old),
+        body(&new),
+        "{}",
+        first_diff_labeled(&old, &new, 40, "old view", "new view")
+    );
+    assert!(
+        new.contains("willreturn"),
+        "the change does not show:\n{new}"
+    );
+}
+
+/// A test moved to opaque pointers (intel-graphics-compiler): its target
+/// intrinsic's name loses the pointee (`.p2490373i8` becomes `.p2490373`);
+/// the calls' values and their users keep their names (before: 16 changed
+/// lines became 24).
+#[test]
+fn opaque_pointer_mangling_renames_no_call() {
+    check_case("opaque-pointer-mangling");
+}
+
+/// Two subprograms gain a `type:` (SPIRV-LLVM-Translator): they keep
+/// their numbers, so the `!dbg` of their functions, their lexical blocks
+/// and locations do not change (before: 6 changed lines became 18).
+#[test]
+fn a_subprogram_type_renumbers_nothing() {
+    check_case("subprogram-type");
+}
+
+/// A compile unit loses its `imports:` and a subprogram's
+/// `retainedNodes:` gains the import (SPIRV-LLVM-Translator): the compile
+/// unit and the lists it names keep their numbers (before: 6 changed
+/// lines became 11).
+#[test]
+fn compile_unit_imports_renumber_nothing() {
+    check_case("compile-unit-imports");
 }
 
 /// `%name` replaced by `%to` wherever it is a whole name in `text`.

@@ -62,6 +62,9 @@ fn chain_member<'a>(nodes: &Nodes, n: u32, rhs_of: impl Fn(u32) -> &'a str) -> O
 /// The view's text with lines chained: each node's line a step from the
 /// node just above it in its file.
 pub(super) fn chained(text: &str) -> String {
+    if !super::debug_lines::has_lines(text) {
+        return text.to_string();
+    }
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let nodes = Nodes::of(&lines);
     let rhs_of = |n: u32| {

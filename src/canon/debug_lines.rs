@@ -294,6 +294,12 @@ pub(crate) fn with_field(line: &str, name: &str, value: &str) -> Option<String> 
     ))
 }
 
+/// Whether any metadata of `text` may have a `line:` (a module without
+/// debug info has none: the view's line stages then leave it as it is).
+pub(crate) fn has_lines(text: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), b"ine: ").is_some()
+}
+
 /// `sp+D`: a line D below the subprogram's.
 pub(super) fn relative_text(delta: i64) -> String {
     with_sign("sp", delta)
@@ -310,6 +316,9 @@ fn with_sign(base: &str, delta: i64) -> String {
 /// The view's text of a printed module: lines relative to subprograms,
 /// or to the lexical block a node is in.
 pub fn relative(text: &str) -> String {
+    if !has_lines(text) {
+        return text.to_string();
+    }
     rewrite_definitions(text, |nodes, n, line| {
         let node = &nodes.nodes[&n];
         if node.subprogram {

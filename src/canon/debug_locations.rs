@@ -185,6 +185,9 @@ fn named_elsewhere(text: &str) -> HashSet<u32> {
 /// The view's form of a module printed by LLVM (true lines): locations
 /// inline, in steps, and the definitions only they used left out.
 pub(crate) fn inline(text: &str) -> String {
+    if memchr::memmem::find(text.as_bytes(), b"!DILocation(").is_none() {
+        return text.to_string();
+    }
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let nodes = Nodes::of(&lines);
     let locations = inlinable(&lines, &nodes);

@@ -9,6 +9,9 @@
 
 /// Absolute lines again, for the whole text.
 pub fn absolute(text: &str) -> String {
+    if !super::debug_lines::has_lines(text) {
+        return text.to_string();
+    }
     let unchained = super::debug_chain::unchained(text);
     let located = super::debug_locations::absolute(&unchained);
     super::debug_lines::absolute_scope_steps(&located)

@@ -329,6 +329,12 @@ pub(crate) fn canonical_text_for(
     module.set_identifier(&id);
     // The canonical text of a textual input is about as long as the input.
     let printed = module.print_with_capacity(input.len() + input.len() / 4);
+    // The list that kept a test's nodes is no user of theirs: a tuple that
+    // one node alone names is numbered by that node.
+    let printed = match opts.names_as_written {
+        true => view::without_kept_list(printed),
+        false => printed,
+    };
     let printed = if opts.relative_debug_lines {
         debug_lines::relative(&debug_locations::inline(&printed))
     } else {
@@ -336,7 +342,8 @@ pub(crate) fn canonical_text_for(
     };
     let keys = numbering::metadata_keys(&printed, |rhs| {
         if opts.relative_debug_lines {
-            view::without_source_directory(&debug_lines::without_positions(rhs)).into_owned()
+            let text = debug_lines::without_positions(rhs);
+            view::without_source_directory(&view::naming_fields_only(&text)).into_owned()
         } else {
             rhs.to_string()
         }

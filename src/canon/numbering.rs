@@ -18,7 +18,6 @@
 //! their new numbers, so a new node is one new line. Nothing else of the
 //! text changes: strings are copied as they are.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::hash::StableHasher;
@@ -29,13 +28,17 @@ const ATTRIBUTE_SPACE: u64 = 10_000;
 /// Metadata numbers are below this.
 const METADATA_SPACE: u64 = 1_000_000;
 
+/// Old number -> new number.
+type Numbers = rustc_hash::FxHashMap<u32, u32>;
+
 /// New numbers for `ids` (old number, identity): `identity % space`, the
 /// next free one on a collision, taken in order of identity (then old number)
 /// so the result depends only on the set.
-fn assign(mut ids: Vec<(u64, u32)>, space: u64) -> HashMap<u32, u32> {
+fn assign(mut ids: Vec<(u64, u32)>, space: u64) -> Numbers {
     ids.sort_unstable();
     let mut taken = std::collections::HashSet::with_capacity(ids.len());
-    let mut out = HashMap::with_capacity(ids.len());
+    let mut out = Numbers::default();
+    out.reserve(ids.len());
     for (identity, old) in ids {
         let mut n = identity % space;
         while !taken.insert(n) {
@@ -111,29 +114,29 @@ pub(crate) fn renumber(
             METADATA_SPACE,
         )
     } else {
-        HashMap::new()
+        Numbers::default()
     };
+    // Every line is written to `out` once; `starts` marks where each begins.
     let mut out = String::with_capacity(printed.len() + printed.len() / 8);
-    let mut lines: Vec<Cow<str>> = Vec::new();
+    let mut starts: Vec<usize> = Vec::new();
     for line in crate::text::lines_inclusive(printed) {
+        starts.push(out.len());
         if memchr::memchr2(b'#', b'!', line.as_bytes()).is_some() {
-            lines.push(Cow::Owned(rewrite_line(line, &attrs, &meta)));
+            rewrite_line(line, &attrs, &meta, &mut out);
         } else {
-            lines.push(Cow::Borrowed(line));
+            out.push_str(line);
         }
     }
-    sort_runs(&mut lines, "attributes #");
-    sort_runs(&mut lines, "!");
-    for l in lines {
-        out.push_str(&l);
-    }
+    starts.push(out.len());
+    sort_runs(&mut out, &starts, "attributes #");
+    sort_runs(&mut out, &starts, "!");
     out
 }
 
-/// `line` with every `#N` and `!N` outside strings mapped (numbers without
-/// a mapping stay).
-fn rewrite_line(line: &str, attrs: &HashMap<u32, u32>, meta: &HashMap<u32, u32>) -> String {
-    crate::text::rewrite_with(line, |r, out| {
+/// Appends `line` to `out` with every `#N` and `!N` outside strings
+/// mapped (numbers without a mapping stay).
+fn rewrite_line(line: &str, attrs: &Numbers, meta: &Numbers, out: &mut String) {
+    crate::text::rewrite_into(line, out, |r, out| {
         let (sigil, new) = match r {
             Ref::Attr(n) => ('#', attrs.get(&n)),
             Ref::Meta(n) => ('!', meta.get(&n)),
@@ -147,25 +150,42 @@ fn rewrite_line(line: &str, attrs: &HashMap<u32, u32>, meta: &HashMap<u32, u32>)
     })
 }
 
-/// Sorts each run of consecutive lines that start with `prefix` and a
-/// number by that number.
-fn sort_runs(lines: &mut [Cow<str>], prefix: &str) {
-    let key = |l: &Cow<str>| {
+/// Sorts each run of consecutive lines of `text` (line `i` spans
+/// `starts[i]..starts[i + 1]`) that start with `prefix` and a number by
+/// that number. The lines of a run keep their bytes, so the run keeps its
+/// span.
+fn sort_runs(text: &mut String, starts: &[usize], prefix: &str) {
+    let key = |l: &str| {
         l.strip_prefix(prefix)
             .and_then(|r| number_at(r, 0))
             .map(|(n, _)| n)
     };
+    let count = starts.len() - 1;
     let mut i = 0;
-    while i < lines.len() {
-        if key(&lines[i]).is_none() {
+    while i < count {
+        if key(&text[starts[i]..starts[i + 1]]).is_none() {
             i += 1;
             continue;
         }
-        let start = i;
-        while i < lines.len() && key(&lines[i]).is_some() {
+        let first = i;
+        while i < count && key(&text[starts[i]..starts[i + 1]]).is_some() {
             i += 1;
         }
-        lines[start..i].sort_by_key(|l| key(l));
+        let region = starts[first]..starts[i];
+        let mut run: Vec<(u32, std::ops::Range<usize>)> = (first..i)
+            .map(|k| {
+                (
+                    key(&text[starts[k]..starts[k + 1]]).unwrap_or(0),
+                    starts[k]..starts[k + 1],
+                )
+            })
+            .collect();
+        if run.windows(2).all(|w| w[0].0 <= w[1].0) {
+            continue;
+        }
+        run.sort_by_key(|(n, _)| *n);
+        let sorted: String = run.iter().map(|(_, span)| &text[span.clone()]).collect();
+        text.replace_range(region, &sorted);
     }
 }
 

@@ -341,6 +341,11 @@ pub(super) enum BaseRules {
     /// %T = type { ptr, i1 }            -> %T = type { ptr, [0 x ptr], i1 }
     /// %var.4eb9 = alloca %T, align 8      %var.4eb9 = alloca %T, align 8
     /// ```
+    ///
+    /// A function is spelled by its name without the pointee types of
+    /// typed-pointer mangling ([`super::view::without_pointee_mangling`]):
+    /// a test moved to opaque pointers renames its declarations, not the
+    /// values its calls compute.
     View,
 }
 
@@ -388,6 +393,7 @@ pub(super) fn base_hashes(
         globals,
         unnamed,
         instruction: StableHasher::new().str("i").finish(),
+        rules,
     };
     for inst in &insts {
         let op = inst.opcode();
@@ -495,6 +501,7 @@ struct Describe<'a> {
     unnamed: &'a UnnamedGlobals,
     /// The descriptor of any instruction operand.
     instruction: u64,
+    rules: BaseRules,
 }
 
 impl Describe<'_> {
@@ -503,9 +510,23 @@ impl Describe<'_> {
         if let Some(&h) = self.leaf.get(&v) {
             return h;
         }
-        let h = leaf_hash(v, self.args, self.layout, self.globals, self.unnamed);
+        let h = self
+            .unmangled_callee(v)
+            .unwrap_or_else(|| leaf_hash(v, self.args, self.layout, self.globals, self.unnamed));
         self.leaf.insert(v, h);
         h
+    }
+
+    /// By the view's rules, the hash of a function whose name has
+    /// typed-pointer mangling: that of the name without it.
+    fn unmangled_callee(&self, v: Val) -> Option<u64> {
+        if self.rules != BaseRules::View || v.kind() != ValKind::Function {
+            return None;
+        }
+        match super::view::without_pointee_mangling(&v.name()) {
+            std::borrow::Cow::Owned(name) => Some(StableHasher::new().str("@").str(&name).finish()),
+            std::borrow::Cow::Borrowed(_) => None,
+        }
     }
 
     /// An operand as (index of an instruction of this function | leaf hash)

@@ -4,9 +4,9 @@
 //! ```text
 //! test as written                      view
 //!   %1 = alloca i32                      %var.3c0e = alloca i32
-//!   %2 = alloca i32                      %var.3c0e.1 = alloca i32
+//!   %2 = alloca i32                      %var.81d4 = alloca i32
 //!   store i32 %x, ptr %1                 store i32 %x, ptr %var.3c0e
-//!   %3 = load i32, ptr %2                %ld.91d2 = load i32, ptr %var.3c0e.1
+//!   %3 = load i32, ptr %2                %ld.91d2 = load i32, ptr %var.81d4
 //!   %sum = add i32 %3, 1                 %sum = add i32 %ld.91d2, 1
 //! ```
 //!
@@ -17,9 +17,10 @@
 //! its type only; never a flag or an alignment, and never a name, so a
 //! rename is a change of text only) with the hashes of its instruction operands absorbed
 //! [`DEPTH`] times: an edit renames values at most that far down its uses.
-//! Outputs (allocas, calls, stores) that look alike are told apart by their
-//! rank among the outputs that look the same, which only inserting or
-//! deleting such a twin above them changes. What is still equal after that
+//! Outputs and calls (allocas, stores, calls of any kind) that look
+//! alike, operands included, are told apart by their rank among their
+//! twins, which only inserting or deleting such a twin above them changes;
+//! the first keeps its hash. What is still equal after that
 //! is given `.1`, `.2`, ... by position ([`super::naming`]). Unnamed blocks
 //! are named by their place in the control-flow graph
 //! ([`super::blocks::layout`]).
@@ -30,7 +31,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::blocks::Layout;
-use super::signature::{base_hashes, feed_operands, BaseRules, GlobalKeys, Signatures};
+use super::signature::{base_hashes, feed_operands, BaseHashes, BaseRules, GlobalKeys, Signatures};
 use crate::hash::StableHasher;
 use crate::ir::Func;
 
@@ -41,25 +42,20 @@ const DEPTH: usize = 2;
 pub(crate) fn signatures(func: Func, layout: &Layout, globals: &GlobalKeys) -> Signatures {
     let blocks = func.blocks();
     let based = base_hashes(func, &blocks, layout, globals, BaseRules::View);
-    let insts = &based.insts;
-    let mut own = based.base.clone();
-    let mut rank: HashMap<u64, u64> = HashMap::default();
-    for (i, inst) in insts.iter().enumerate() {
-        if super::instructions::is_output(*inst) {
-            let r = rank.entry(own[i]).or_insert(0);
-            own[i] = StableHasher::new()
-                .u64(own[i])
-                .str("anchor")
-                .u64(*r)
-                .finish();
-            *r += 1;
-        }
-    }
-    let mut full = own.clone();
+    let looks = absorbed(&based, &based.base);
+    let own = twins_ranked(&based, &looks);
+    let full = absorbed(&based, &own);
+    Signatures::from_base(based, full)
+}
+
+/// Each value's `own` hash with the hashes of its instruction operands
+/// absorbed [`DEPTH`] times.
+fn absorbed(based: &BaseHashes, own: &[u64]) -> Vec<u64> {
+    let mut full = own.to_vec();
     let mut ops: Vec<u64> = Vec::new();
     for _ in 0..DEPTH {
         let mut next = full.clone();
-        for (i, inst) in insts.iter().enumerate() {
+        for (i, slot) in next.iter_mut().enumerate() {
             let operands = based.operands.of(i);
             if !operands.iter().any(|o| o.is_ok()) {
                 continue;
@@ -68,13 +64,41 @@ pub(crate) fn signatures(func: Func, layout: &Layout, globals: &GlobalKeys) -> S
             ops.extend(operands.iter().map(|o| o.map_or(0, |j| full[j])));
             let absorbed = feed_operands(
                 StableHasher::new(),
-                inst.opcode(),
-                inst.predicate_name(),
+                based.opcodes[i],
+                based.predicates[i],
                 &mut ops,
             );
-            next[i] = absorbed.u64(own[i]).str("down").finish();
+            *slot = absorbed.u64(own[i]).str("down").finish();
         }
         full = next;
     }
-    Signatures::from_base(based, full)
+    full
+}
+
+/// The base hashes, with every output or call after the first of its
+/// twins (equal `looks`: what it computes from what) given its rank among
+/// them. A call counts whatever its callee's attributes say (a declaration
+/// gaining `willreturn` makes a `readonly` call no output), and a value
+/// with no twin keeps its base hash, so neither a callee's attributes nor
+/// a `volatile` renames anything.
+fn twins_ranked(based: &BaseHashes, looks: &[u64]) -> Vec<u64> {
+    use llvm_sys::LLVMOpcode::{LLVMCall, LLVMCallBr, LLVMInvoke};
+    let mut own = based.base.clone();
+    let mut rank: HashMap<u64, u64> = HashMap::default();
+    for (i, inst) in based.insts.iter().enumerate() {
+        let call = matches!(based.opcodes[i], LLVMCall | LLVMInvoke | LLVMCallBr);
+        if !call && !super::instructions::is_output(*inst) {
+            continue;
+        }
+        let twins_above = rank.entry(looks[i]).or_insert(0);
+        if *twins_above > 0 {
+            own[i] = StableHasher::new()
+                .u64(own[i])
+                .str("anchor")
+                .u64(*twins_above)
+                .finish();
+        }
+        *twins_above += 1;
+    }
+    own
 }
