@@ -292,8 +292,8 @@ const MERGE_NOTES: &str = "\n### The merge\n\n\
     form whose `diff ours result` is no larger than `diff base theirs`. *Canonical form*: stderr \
     says the result is written in canonical form. *Fallbacks*: a line merge although LLVM 22 \
     accepts all three inputs. The expected result is known where the two changes are apart \
-    (git reverts cleanly and its revert, re-applied by git, is v2): then it is git's revert, \
-    and v2 for the re-application. *Wrong*: clean, the expected known, and the result is not \
+    (git reverts cleanly, its revert, re-applied by git, is v2, and LLVM 22 accepts git's \
+    revert): then it is git's revert, and v2 for the re-application. *Wrong*: clean, the expected known, and the result is not \
     it (bytes or canonical form). *Conflict, git clean & right*: irgit conflicts where the \
     expected is known and git's result is it. *Broken*: neither clean nor a conflict with \
     markers (a crash, exit 1 without markers); in parentheses those where LLVM 22 rejects an \

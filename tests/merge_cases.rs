@@ -35,13 +35,7 @@ fn cases(kind: &str) -> Vec<PathBuf> {
     if kind == "failing" && !root.exists() {
         return Vec::new();
     }
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    dirs
+    merge_support::case_dirs(&root)
 }
 
 fn read(dir: &Path, name: &str) -> String {

@@ -36,14 +36,15 @@ pub(crate) struct Recorder {
     globals: Vec<(Val, String)>,
 }
 
-/// How LLVM prints a local name (without the sigil): bare when every
-/// character may stand unquoted, else in quotes with `\XX` escapes.
+/// How LLVM prints a name (without the sigil): bare when it does not start
+/// with a digit and every character is a letter, a digit, `-`, `.` or `_`,
+/// else in quotes with `\XX` escapes (`$` is quoted: `@"main.f$1"`).
 pub(crate) fn name_token(name: &str) -> String {
     let bare = !name.is_empty()
         && !name.as_bytes()[0].is_ascii_digit()
         && name
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'$' | b'.' | b'_'));
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'));
     if bare {
         return name.to_string();
     }
@@ -134,6 +135,7 @@ mod tests {
         assert_eq!(name_token("x.1"), "x.1");
         assert_eq!(name_token("a b"), "\"a b\"");
         assert_eq!(name_token("1x"), "\"1x\"");
+        assert_eq!(name_token("main.f$1"), "\"main.f$1\"");
         assert_eq!(name_token("q\""), "\"q\\22\"");
     }
 }

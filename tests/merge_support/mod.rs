@@ -21,6 +21,17 @@ use std::time::{Duration, Instant};
 
 use irgit::config::CanonOptions;
 
+/// The case directories under `root`, sorted.
+pub fn case_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
 /// Absolute path of the `irgit` binary cargo built for this test or bench.
 pub fn irgit_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_irgit"))

@@ -185,10 +185,21 @@ impl OursIndex {
     }
 }
 
+/// The key of a function named `written` (`@f`, `@"f$1"`), as LLVM
+/// prints the name: a function is found however a text quotes it.
+fn function_key(written: &str) -> String {
+    if !written.contains('"') {
+        return written.to_string();
+    }
+    let name = crate::comments::carry::unquote(written);
+    format!("@{}", crate::canon::source_map::name_token(&name))
+}
+
 /// How one input's tokens are written in ours' text.
 struct Translation {
     /// function (the input's name, with `@`) → the input's token → ours' token
     locals: HashMap<String, HashMap<String, String>>,
+    /// the input's global name → the token ours' text writes for it
     globals: HashMap<String, String>,
     attrs: HashMap<u32, u32>,
     metas: HashMap<u32, u32>,
@@ -318,10 +329,8 @@ fn align(a: &str, undo: &BTreeMap<String, String>, b: &str) -> Aligned {
             };
             let kind = &layout.stmts[stmt].kind;
             if let StmtKind::Define(name) = kind {
-                func = undo
-                    .and_then(|u| u.get(name))
-                    .cloned()
-                    .unwrap_or_else(|| name.clone());
+                let name = function_key(name);
+                func = undo.and_then(|u| u.get(&name)).cloned().unwrap_or(name);
             } else if !kind.in_function() {
                 func.clear();
             }
@@ -717,7 +726,7 @@ fn global_translation(
             Some(o) => o.clone(),
             None => fresh.global(canonical, name),
         };
-        globals.insert(name.clone(), out);
+        globals.insert(name.clone(), crate::canon::source_map::name_token(&out));
     }
     globals
 }
@@ -849,7 +858,7 @@ fn apply_translation(text: &str, t: &Translation) -> String {
         if let LineKind::Code { stmt } = line.kind {
             match &layout.stmts[stmt].kind {
                 StmtKind::Define(name) if layout.stmts[stmt].first == idx => {
-                    func = t.locals.get(name);
+                    func = t.locals.get(&function_key(name));
                 }
                 k if !k.in_function() && !matches!(k, StmtKind::Define(_)) => func = None,
                 _ => {}
@@ -867,7 +876,7 @@ fn apply_translation(text: &str, t: &Translation) -> String {
                 b'@' => t
                     .globals
                     .get(&crate::comments::carry::unquote(name))
-                    .map(|g| crate::canon::source_map::name_token(g)),
+                    .cloned(),
                 b'#' => name
                     .parse::<u32>()
                     .ok()
@@ -887,6 +896,7 @@ fn apply_translation(text: &str, t: &Translation) -> String {
                 },
                 _ => new,
             };
+            let new = if preds { llvm_padded(new, line) } else { new };
             out.push_str(&new);
             out.push_str(&line.text[end..]);
             // A `}` ends the function's scope after its own line.
@@ -902,6 +912,31 @@ fn apply_translation(text: &str, t: &Translation) -> String {
         out.pop();
     }
     out
+}
+
+/// `new`, a label line translated from `line`, with its `; preds = ...`
+/// at column 50 again (one space at least), where LLVM wrote `line` so:
+/// a renamed label keeps LLVM's layout.
+///
+/// ```text
+/// bb.1f2e:                                          ; preds = %entry
+/// typeswitch.notByte:                               ; preds = %entry
+/// ```
+fn llvm_padded(new: String, line: &layout::Line<'_>) -> String {
+    const COLUMN: usize = 50;
+    let Some(at) = line.comment_at else {
+        return new;
+    };
+    let code_end = line.text[..at].trim_end().chars().count();
+    let Some(new_at) = layout::comment_start(&new) else {
+        return new;
+    };
+    if line.text[..at].chars().count() != (code_end + 1).max(COLUMN) {
+        return new;
+    }
+    let head = new[..new_at].trim_end();
+    let pad = COLUMN.saturating_sub(head.chars().count()).max(1);
+    format!("{head}{}{}", " ".repeat(pad), &new[new_at..])
 }
 
 /// Base and theirs written in ours' names: the inputs of the line merge.
@@ -1220,6 +1255,26 @@ mod tests {
         let text = "define i32 @f(i32 %0) {\n  %2 = add i32 %0, 1\n  %irgit.new.1 = mul i32 %2, 2\n  %3 = sub i32 %irgit.new.1, 1\n  br label %4\n\n4:\n  ret i32 %3 ; keep %3 in comments\n}\n\ndefine i32 @g(i32 %0) {\n  %2 = add i32 %0, 1\n  ret i32 %2\n}\n";
         let want = "define i32 @f(i32 %0) {\n  %2 = add i32 %0, 1\n  %3 = mul i32 %2, 2\n  %4 = sub i32 %3, 1\n  br label %5\n\n5:\n  ret i32 %4 ; keep %3 in comments\n}\n\ndefine i32 @g(i32 %0) {\n  %2 = add i32 %0, 1\n  ret i32 %2\n}\n";
         assert_eq!(renumber(text), want);
+    }
+
+    #[test]
+    fn a_function_is_found_however_a_text_quotes_its_name() {
+        assert_eq!(function_key("@\"main.f$1\""), "@\"main.f$1\"");
+        assert_eq!(function_key("@\"main.f\""), "@main.f");
+        assert_eq!(function_key("@main.f"), "@main.f");
+    }
+
+    #[test]
+    fn a_renamed_label_keeps_llvm_column_for_its_predecessors() {
+        let llvm = format!("bb.1f2e:{}; preds = %entry", " ".repeat(42));
+        let layout = layout::lex(&llvm);
+        let renamed = llvm.replacen("bb.1f2e", "typeswitch.notByte", 1);
+        let want = format!("typeswitch.notByte:{}; preds = %entry", " ".repeat(31));
+        assert_eq!(llvm_padded(renamed, &layout.lines[0]), want);
+        let own = "bb.1f2e: ; preds = %entry";
+        let layout = layout::lex(own);
+        let renamed = own.replacen("bb.1f2e", "x", 1);
+        assert_eq!(llvm_padded(renamed.clone(), &layout.lines[0]), renamed);
     }
 
     #[test]

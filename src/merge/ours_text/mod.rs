@@ -7,6 +7,8 @@
 //! - [`lines`] merges the three texts line by line once they share names;
 //! - [`placed`] places theirs' change in ours' layout when ours was
 //!   reprinted (blocks or functions reordered);
+//! - [`entities`] writes anew only the entities the merge changes, where
+//!   its change has no place line by line (ours in an older dialect);
 //! - [`llvm_comments`] writes LLVM's own `; preds = ...` comments again
 //!   where the merged branches changed them.
 //!
@@ -17,6 +19,7 @@
 //! merged:  %5 = add i32 %4, 7   ; ours' note
 //! ```
 
+pub(crate) mod entities;
 pub(crate) mod faithful;
 pub(crate) mod lines;
 pub(crate) mod llvm_comments;
@@ -136,7 +139,8 @@ fn in_ours_names(
 /// The structured merge's result written in ours' layout. Ours' canonical
 /// form and the result, both translated into ours' names, differ by exactly
 /// what the merge changes in ours; that change is placed in ours' text
-/// ([`placed`]), or merged line by line with it. Only the lines the merge
+/// ([`placed`]), or merged line by line with it, or, failing both, written
+/// entity by entity ([`entities`]). Only the lines (entities) the merge
 /// changes are written anew, in ours' names where ours has the values.
 /// The texts this gives, best first (each still to be checked).
 ///
@@ -190,6 +194,9 @@ pub(crate) fn result_in_ours_layout(
     );
     if merged.conflicts == 0 {
         texts.push(faithful::renumber(&merged.text));
+    }
+    if let Some(anew) = entities::written_anew(&translated.base, ours_text, &translated.theirs) {
+        texts.push(faithful::renumber(&anew));
     }
     texts
 }

@@ -48,8 +48,8 @@ fn positions<'t>(lines: &[(&'t str, &'t str)]) -> HashMap<(&'t str, &'t str), Ve
 }
 
 /// What a line defines, within its function: `@f` for a `define` or
-/// `declare`, the name before ` = ` for a global, type, instruction,
-/// attribute group or metadata node. LLVM may print such a line in
+/// `declare`, the block of a label, the name before ` = ` for a global,
+/// type, instruction, attribute group or metadata node. LLVM may print such a line in
 /// another syntax than ours wrote it (`ptr` for `i8*`, `captures(none)`
 /// for `nocapture`): what it defines still finds it.
 fn defined(line: &str) -> Option<&str> {
@@ -57,10 +57,25 @@ fn defined(line: &str) -> Option<&str> {
     if code.starts_with("define ") || code.starts_with("declare ") {
         return crate::text::function_name(code);
     }
+    if let Some(label) = label_of(code) {
+        return Some(label);
+    }
     if !(code.starts_with(['@', '%', '!']) || code.starts_with("attributes #")) {
         return None;
     }
     code.split_once(" = ").map(|(name, _)| name)
+}
+
+/// The block a label line opens (`bb7:  ; preds = %entry` opens `bb7`).
+fn label_of(code: &str) -> Option<&str> {
+    let code = match crate::comments::layout::comment_start(code) {
+        Some(at) => &code[..at],
+        None => code,
+    };
+    let label = code.trim_end().strip_suffix(':')?;
+    let bare = !label.is_empty() && !label.contains([' ', '"', '=']);
+    let quoted = label.len() > 1 && label.starts_with('"') && label.ends_with('"');
+    (bare || quoted).then_some(label)
 }
 
 /// Where each (function, defined name) occurs.
@@ -74,42 +89,29 @@ fn definitions<'t>(lines: &[(&'t str, &'t str)]) -> HashMap<(&'t str, &'t str), 
     at
 }
 
-/// The lines of base and ours, and how a line of base is found in ours.
+/// The lines of base and ours, and where each line of base is in ours.
 struct Places<'t> {
     base: Vec<(&'t str, &'t str)>,
     ours: Vec<(&'t str, &'t str)>,
-    in_base: HashMap<(&'t str, &'t str), Vec<usize>>,
-    in_ours: HashMap<(&'t str, &'t str), Vec<usize>>,
-    /// Found by what they define too (empty unless base is ours reprinted).
-    defined_in_base: HashMap<(&'t str, &'t str), Vec<usize>>,
-    defined_in_ours: HashMap<(&'t str, &'t str), Vec<usize>>,
+    /// Base line → ours' line ([`Places::new`]).
+    at: Vec<Option<usize>>,
 }
 
 impl<'t> Places<'t> {
+    /// A line of base is in ours where the same text is, in the same
+    /// function, once in each; else (`by_definition`) where the one line
+    /// of ours is that defines what it defines (once in each). A line
+    /// without such a place (a `; Function Attrs: nounwind` comment, a
+    /// blank line) takes the equal line of ours next to its neighbour's
+    /// place, run by run outward ([`next_to_neighbours`]).
     fn new(base: &'t str, ours: &'t str, by_definition: bool) -> Places<'t> {
         let (base, ours) = (scoped(base), scoped(ours));
-        let definitions = |lines| {
-            if by_definition {
-                definitions(lines)
-            } else {
-                HashMap::default()
-            }
+        let (in_base, in_ours) = (positions(&base), positions(&ours));
+        let (defined_in_base, defined_in_ours) = if by_definition {
+            (definitions(&base), definitions(&ours))
+        } else {
+            Default::default()
         };
-        Places {
-            in_base: positions(&base),
-            in_ours: positions(&ours),
-            defined_in_base: definitions(&base),
-            defined_in_ours: definitions(&ours),
-            base,
-            ours,
-        }
-    }
-
-    /// The line of ours that is base's line `i`: same text, same function,
-    /// once in each; else the one line of ours that defines what it
-    /// defines (once in each).
-    fn ours_of(&self, i: usize) -> Option<usize> {
-        let line = self.base[i];
         let once = |in_base: Option<&Vec<usize>>, in_ours: Option<&Vec<usize>>| match (
             in_base?.as_slice(),
             in_ours?.as_slice(),
@@ -117,13 +119,22 @@ impl<'t> Places<'t> {
             ([_], [k]) => Some(*k),
             _ => None,
         };
-        once(self.in_base.get(&line), self.in_ours.get(&line)).or_else(|| {
-            let key = (line.0, defined(line.1)?);
-            once(
-                self.defined_in_base.get(&key),
-                self.defined_in_ours.get(&key),
-            )
-        })
+        let mut at: Vec<Option<usize>> = base
+            .iter()
+            .map(|line| {
+                once(in_base.get(line), in_ours.get(line)).or_else(|| {
+                    let key = (line.0, defined(line.1)?);
+                    once(defined_in_base.get(&key), defined_in_ours.get(&key))
+                })
+            })
+            .collect();
+        next_to_neighbours(&base, &ours, &mut at);
+        Places { base, ours, at }
+    }
+
+    /// The line of ours that is base's line `i`.
+    fn ours_of(&self, i: usize) -> Option<usize> {
+        self.at[i]
     }
 
     /// Marks base lines `lines` deleted in ours; `None` when one has no
@@ -162,6 +173,40 @@ impl<'t> Places<'t> {
     }
 }
 
+/// Gives each line of base without a place in ours (`at`) the equal line
+/// of ours right after its predecessor's place (a blank line) or right
+/// before its successor's (any line, then after the predecessor's), when
+/// no other line of base has it.
+fn next_to_neighbours(base: &[(&str, &str)], ours: &[(&str, &str)], at: &mut [Option<usize>]) {
+    let mut taken = vec![false; ours.len()];
+    for k in at.iter().flatten() {
+        taken[*k] = true;
+    }
+    let mut take = |i: usize, k: Option<usize>, at: &mut [Option<usize>]| {
+        if let Some(k) = k.filter(|&k| k < ours.len() && !taken[k] && ours[k] == base[i]) {
+            taken[k] = true;
+            at[i] = Some(k);
+        }
+    };
+    // A blank line belongs with the line above it, a comment with the
+    // line below it: blank lines forward first, then all lines backward.
+    for i in 1..base.len() {
+        if at[i].is_none() && base[i].1.trim().is_empty() {
+            take(i, at[i - 1].map(|k| k + 1), at);
+        }
+    }
+    for i in (0..base.len().saturating_sub(1)).rev() {
+        if at[i].is_none() {
+            take(i, at[i + 1].and_then(|k| k.checked_sub(1)), at);
+        }
+    }
+    for i in 1..base.len() {
+        if at[i].is_none() {
+            take(i, at[i - 1].map(|k| k + 1), at);
+        }
+    }
+}
+
 /// Ours' text with the change from `base` to `theirs` (both in ours' names
 /// and in base's layout) placed by identity; `None` when a changed stretch
 /// has no unique place in ours.
@@ -177,6 +222,33 @@ pub(crate) fn place_reprinted(reprinted: &str, ours: &str, theirs: &str) -> Opti
     place_in(Places::new(reprinted, ours, true), ours, theirs)
 }
 
+/// Where a run of `lines` removed from `base` is best read: a diff may
+/// take `define @f ... }`, blank, `; Function Attrs:` for the text of
+/// `; Function Attrs:`, `define @f ... }`, blank (or blank, `declare @g`
+/// for `declare @g`, blank); in ours' layout only the second removes `@f`
+/// (`@g`) alone. The run slides over equal lines, up then down, to the
+/// nearest place where it ends with a blank line (staying put when none
+/// does).
+fn slid_to_blank(base: &[(&str, &str)], lines: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let ends_blank = |r: &std::ops::Range<usize>| base[r.end - 1].1.trim().is_empty();
+    let mut up = lines.clone();
+    while !ends_blank(&up) && up.start > 0 && base[up.start - 1] == base[up.end - 1] {
+        up = up.start - 1..up.end - 1;
+    }
+    if ends_blank(&up) {
+        return up;
+    }
+    let mut down = lines.clone();
+    while !ends_blank(&down) && down.end < base.len() && base[down.start] == base[down.end] {
+        down = down.start + 1..down.end + 1;
+    }
+    if ends_blank(&down) {
+        down
+    } else {
+        lines
+    }
+}
+
 fn place_in(places: Places<'_>, ours: &str, theirs: &str) -> Option<String> {
     let t = scoped(theirs);
     let (b, o) = (&places.base, &places.ours);
@@ -189,7 +261,12 @@ fn place_in(places: Places<'_>, ours: &str, theirs: &str) -> Option<String> {
     let (mut bi, mut ti) = (0, 0);
     for (bk, tk) in kept {
         if bk > bi || tk > ti {
-            places.delete(bi..bk, &mut deleted)?;
+            let removed = if tk == ti {
+                slid_to_blank(b, bi..bk)
+            } else {
+                bi..bk
+            };
+            places.delete(removed, &mut deleted)?;
             let inserted: Vec<&str> = t[ti..tk].iter().map(|(_, l)| *l).collect();
             if !inserted.is_empty() {
                 // A replacement takes the place of the first line it
@@ -270,9 +347,50 @@ mod tests {
     }
 
     #[test]
-    fn a_line_ours_has_twice_has_no_place() {
+    fn a_repeated_comment_is_placed_next_to_the_line_it_belongs_to() {
+        let f = "define void @f() {\n  ret void\n}\n";
+        let g = "define void @g() {\n  ret void\n}\n";
+        let base = format!("; Function Attrs: nounwind\n{f}\n; Function Attrs: nounwind\n{g}");
+        let theirs = format!("; Function Attrs: nounwind\n{g}");
+        let ours = format!("; Function Attrs: nounwind\n{g}\n; Function Attrs: nounwind\n{f}");
+        assert_eq!(place(&base, &ours, &theirs), Some(theirs));
+    }
+
+    #[test]
+    fn a_label_llvm_pads_otherwise_is_found_by_its_block() {
+        let label = |pad: usize| format!("b:{}; preds = %entry\n", " ".repeat(pad));
+        let body = |label: &str, ret: &str| {
+            format!("define void @f() {{\nentry:\n  br label %b\n\n{label}  ret void{ret}\n}}\n")
+        };
+        let (reprinted, ours) = (body(&label(20), ""), body(&label(48), ""));
+        let theirs = body(&label(20), " ; theirs");
+        let placed = place_reprinted(&reprinted, &ours, &theirs).unwrap();
+        assert_eq!(placed, body(&label(48), " ; theirs"));
+    }
+
+    #[test]
+    fn a_removed_function_takes_its_own_comment_with_it() {
+        let function = |name: &str| {
+            format!("; Function Attrs: nounwind\ndefine void @{name}() {{\n  ret void\n}}\n")
+        };
+        let base = format!("{}\n{}\n{}", function("a"), function("b"), function("c"));
+        let theirs = format!("{}\n{}", function("a"), function("c"));
+        // The diff removes `define @b ... }`, blank, `; Function Attrs:` (of @c).
+        let ours = format!("{}\n{}\n{}", function("c"), function("a"), function("b"));
+        let placed = place_reprinted(&base, &ours, &theirs).unwrap();
+        assert_eq!(placed, format!("{}\n{}\n", function("c"), function("a")));
+    }
+
+    #[test]
+    fn a_line_ours_has_twice_is_placed_by_its_neighbours_or_not_at_all() {
         let base = "define void @f() {\n  call void @h()\n  call void @h()\n  ret void\n}\n";
         let theirs = base.replacen("  call void @h()\n", "", 1);
-        assert_eq!(place(base, base, &theirs), None);
+        assert_eq!(place(base, base, &theirs), Some(theirs));
+        let base = "define void @f() {\n  call void @a()\n  call void @h()\n  call void @b()\n  \
+                    ret void\n}\n";
+        let theirs = base.replace("  call void @h()\n", "");
+        let ours = "define void @f() {\n  call void @h()\n  call void @c()\n  call void @h()\n  \
+                    ret void\n}\n";
+        assert_eq!(place(base, ours, &theirs), None);
     }
 }
