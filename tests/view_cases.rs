@@ -178,6 +178,7 @@ fn a_use_of_a_stack_slot_renames_nothing() {
 #[test]
 fn a_target_feature_of_every_group_renumbers_none() {
     check_case("shared-target-features");
+}
 
 /// A test's declaration gains `willreturn` (intel-graphics-compiler): its
 /// `readonly` calls are no longer outputs, and the values they compute,
