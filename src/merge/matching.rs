@@ -25,6 +25,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::diff;
 use super::model::{def_name, local_refs, local_refs_str, rewrite, rewrite_with, FuncText, Ref};
+use super::renamed_layout::renamed_layout;
 
 /// Side name -> base name, for blocks and values.
 #[derive(Debug, Default, Clone)]
@@ -50,7 +51,7 @@ fn sorted(m: &HashMap<String, String>) -> Vec<(&String, &String)> {
 /// Successor labels of a block, each with a key saying which edge it is:
 /// the case value for a `switch` (so an added case does not shift the
 /// others), the position otherwise.
-fn successors(f: &FuncText, labels: &HashSet<&str>, bi: usize) -> Vec<(String, String)> {
+pub(crate) fn successors(f: &FuncText, labels: &HashSet<&str>, bi: usize) -> Vec<(String, String)> {
     let Some(t) = f.blocks[bi].lines.last() else {
         return Vec::new();
     };
@@ -83,7 +84,7 @@ fn successors(f: &FuncText, labels: &HashSet<&str>, bi: usize) -> Vec<(String, S
         .collect()
 }
 
-fn opcode(line: &str) -> &str {
+pub(crate) fn opcode(line: &str) -> &str {
     let rest = match line.find(" = ") {
         Some(p) if line.starts_with('%') => &line[p + 3..],
         _ => line,
@@ -92,7 +93,7 @@ fn opcode(line: &str) -> &str {
 }
 
 /// `var.8263.1` -> `var.8263`; `add.0405` stays.
-fn stem(name: &str) -> &str {
+pub(crate) fn stem(name: &str) -> &str {
     match name.rsplit_once('.') {
         Some((head, tail)) if head.contains('.') && tail.bytes().all(|c| c.is_ascii_digit()) => {
             head
@@ -212,7 +213,7 @@ fn unique_best(scores: Vec<(usize, String)>) -> Option<String> {
     (max > 0 && top.next().is_none()).then_some(first.1)
 }
 
-fn mnemonic(name: &str) -> &str {
+pub(crate) fn mnemonic(name: &str) -> &str {
     name.split('.').next().unwrap_or(name)
 }
 
@@ -278,7 +279,7 @@ impl State<'_> {
 
 /// Metadata and attribute-group numbers say nothing about a line's shape:
 /// `!12` becomes `!`, `#3` becomes `#`. Returns whether `r` was one of them.
-fn blank_numbering(r: Ref<'_>, out: &mut String) -> bool {
+pub(crate) fn blank_numbering(r: Ref<'_>, out: &mut String) -> bool {
     match r {
         Ref::Meta(_) => out.push('!'),
         Ref::Attr(_) => out.push('#'),
@@ -287,7 +288,7 @@ fn blank_numbering(r: Ref<'_>, out: &mut String) -> bool {
     true
 }
 
-fn similar(a: &str, b: &str) -> bool {
+pub(crate) fn similar(a: &str, b: &str) -> bool {
     let ta: Vec<&str> = a.split_whitespace().collect();
     let tb: Vec<&str> = b.split_whitespace().collect();
     if ta.len() != tb.len() {
@@ -351,14 +352,16 @@ fn same_layout(o: &FuncText, s: &FuncText) -> Option<Matching> {
 
 /// Matches side function `s` to base function `o`.
 pub fn match_function(o: &FuncText, s: &FuncText) -> Matching {
-    same_layout(o, s).unwrap_or_else(|| match_full(o, s))
+    same_layout(o, s)
+        .or_else(|| renamed_layout(o, s))
+        .unwrap_or_else(|| match_full(o, s))
 }
 
 /// [`match_function`] without the fast path: blocks by unifying the CFGs,
 /// values anchored by equal names, then rounds of line matching in matched
 /// block pairs, def-use extension, users' contexts and leftover blocks,
 /// until a round teaches nothing new.
-fn match_full(o: &FuncText, s: &FuncText) -> Matching {
+pub(crate) fn match_full(o: &FuncText, s: &FuncText) -> Matching {
     let mut st = State::new(o, s);
     st.unify_cfgs();
     st.anchor_equal_names();
@@ -401,19 +404,28 @@ fn defining_lines(f: &FuncText) -> HashMap<&str, &str> {
 /// Names that differ only by a collision suffix (`%var.8263`,
 /// `%var.8263.1`): their suffixes follow canonical order, so they are no
 /// identity.
-fn ambiguous_names(f: &FuncText) -> HashSet<String> {
-    let mut groups: HashMap<&str, Vec<&str>> = HashMap::default();
-    for d in f
-        .blocks
-        .iter()
-        .flat_map(|b| b.lines.iter().filter_map(|l| def_name(l)))
-    {
-        groups.entry(stem(d)).or_default().push(d);
+pub(crate) fn ambiguous_names(f: &FuncText) -> HashSet<String> {
+    let defined = || {
+        f.blocks
+            .iter()
+            .flat_map(|b| b.lines.iter().filter_map(|l| def_name(l)))
+    };
+    // Group sizes by stem, counting the names with a suffix first: most
+    // functions have none, and then no group has two names.
+    let mut group_size: HashMap<&str, usize> = HashMap::default();
+    for d in defined().filter(|d| stem(d) != *d) {
+        *group_size.entry(stem(d)).or_default() += 1;
     }
-    groups
-        .into_values()
-        .filter(|v| v.len() > 1)
-        .flatten()
+    if group_size.is_empty() {
+        return HashSet::default();
+    }
+    for d in defined().filter(|d| stem(d) == *d) {
+        if let Some(size) = group_size.get_mut(d) {
+            *size += 1;
+        }
+    }
+    defined()
+        .filter(|d| group_size.get(stem(d)).is_some_and(|&size| size > 1))
         .map(str::to_string)
         .collect()
 }
