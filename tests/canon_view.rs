@@ -196,9 +196,10 @@ fn an_unnamed_insert_in_a_test_is_one_line() {
     );
 }
 
-/// Outside tests the view is the canonical form, named for diffs: where
-/// values alike are told apart, one of them keeps the name they shared
-/// (the canonical form gives each a new one).
+/// Outside tests the view of compiler output is the canonical form, named
+/// for diffs and with the file's own names: an unnamed value is named by
+/// its role and place, where values alike are told apart one of them keeps
+/// the name they shared (the canonical form gives each a new one).
 #[test]
 fn outside_tests_the_view_is_the_canonical_form() {
     let dir = tempfile::tempdir().unwrap();
@@ -206,6 +207,7 @@ fn outside_tests_the_view_is_the_canonical_form() {
     let module = test.split_once('\n').unwrap().1;
     let for_diffs = irgit::config::CanonOptions {
         names_for_diffs: true,
+        keep_own_names: true,
         ..Default::default()
     };
     let named_for_diffs = irgit::canon::canonicalize_bytes_with(

@@ -536,7 +536,7 @@ mod tests {
         let mut text = String::new();
         for level in 0..levels {
             let field = format!("%{}", level + 1);
-            let fields = vec![field.as_str(); 8].join(", ");
+            let fields = [field.as_str(); 8].join(", ");
             text.push_str(&format!("%{level} = type {{ {fields} }}\n"));
         }
         text.push_str(&format!("%{levels} = type {{ i8 }}\n"));

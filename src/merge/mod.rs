@@ -21,7 +21,7 @@
 //! | normalise the header (`; ModuleID`) | here |
 //! | rebase debug lines | [`rebase_lines`] |
 //! | load the three sides (parse, verify, canonicalize) | [`loading`], [`structured`] |
-//! | structured merge (match, diff, union) with git's line merge beside it | [`structured`] ([`model`], [`matching`] with [`renamed_layout`], [`diff`], [`conflict`], [`apply`], [`locations`], [`rename`]), [`git_merge`] |
+//! | structured merge (match, diff, union) with git's line merge beside it | [`structured`] ([`model`], [`matching`] with [`matching::renamed_layout`], [`diff`], [`conflict`], [`apply`], [`locations`], [`rename`]), [`git_merge`] |
 //! | check with LLVM | [`structured::Structured::finish`] |
 //! | find clashes (calls to changed signatures) | [`clash`] |
 //! | choose what to write | [`choose`] (writers in [`ours_text`], conflicts in [`disputes`], [`render`]) |
@@ -51,7 +51,6 @@ pub(crate) mod ours_text;
 pub(crate) mod outcome;
 pub(crate) mod rebase_lines;
 pub mod rename;
-pub(crate) mod renamed_layout;
 pub(crate) mod render;
 pub(crate) mod structured;
 

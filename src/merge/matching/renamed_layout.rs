@@ -1,4 +1,4 @@
-//! The fast path of [`super::matching::match_function`] for a side that kept
+//! The fast path of [`super::match_function`] for a side that kept
 //! the base's layout but renamed values: an edited constant changes the
 //! canonical name of the value it defines, and its users then name it anew.
 //!
@@ -30,10 +30,10 @@ use std::borrow::Cow;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::matching::{
+use super::{
     ambiguous_names, blank_numbering, mnemonic, opcode, similar, stem, successors, Matching,
 };
-use super::model::{
+use crate::merge::model::{
     def_name, local_refs, local_refs_str, rewrite_with, scan_refs, BlockText, FuncText, Ref,
 };
 

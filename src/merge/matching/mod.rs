@@ -23,9 +23,11 @@ use std::collections::{BTreeMap, VecDeque};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+mod renamed_layout;
+
 use super::diff;
 use super::model::{def_name, local_refs, local_refs_str, rewrite, rewrite_with, FuncText, Ref};
-use super::renamed_layout::renamed_layout;
+use renamed_layout::renamed_layout;
 
 /// Side name -> base name, for blocks and values.
 #[derive(Debug, Default, Clone)]
