@@ -274,9 +274,16 @@ fn work(stream: UnixStream, identity: &str) {
     }
     CHILD_SOCKET.store(stream.as_raw_fd(), Ordering::Relaxed);
     install_handler(libc::SIGALRM, on_time_limit);
+    let started = Instant::now();
     set_timer(request.limit.max(Duration::from_millis(1)));
     let view = view_of(&request);
     set_timer(Duration::ZERO);
+    // The timer's grain is a millisecond; a finer limit is kept here, as
+    // the client's own child process would keep it.
+    if started.elapsed() >= request.limit {
+        let _ = out.write_all(&[super::TIMED_OUT]).and(out.flush());
+        return;
+    }
     let written = match view {
         Ok(text) => out
             .write_all(&[super::TEXT])
