@@ -85,6 +85,12 @@ pub struct CanonOptions {
     /// (see `canon::own_names`). The canonical form names everything.
     #[serde(skip)]
     pub keep_own_names: bool,
+    /// Name the values the view must name by their role and place (see
+    /// `canon::roles`) rather than by their content: the view of compiler
+    /// output and of IR without a `RUN:` line. A lit test keeps content
+    /// names, which do not move when an unrelated use is deleted.
+    #[serde(skip)]
+    pub names_by_role: bool,
 }
 
 impl Default for CanonOptions {
@@ -104,6 +110,7 @@ impl Default for CanonOptions {
             relative_debug_lines: false,
             names_for_diffs: false,
             keep_own_names: false,
+            names_by_role: false,
         }
     }
 }

@@ -354,3 +354,12 @@ fn the_view_is_invariant_under_every_perturbation() {
         failures[0]
     );
 }
+
+/// A test input with neither a compiler's header nor a `RUN:` line (a
+/// transform's input, tinygo f24a93c51d8b): every call to a runtime
+/// function gains an argument. Its unnamed values are named by role and
+/// place, so the calls change on their own lines only.
+#[test]
+fn a_header_less_file_names_values_by_role() {
+    check_case("headerless-call-gains-argument");
+}

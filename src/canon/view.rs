@@ -10,8 +10,11 @@
 //! author's (in a test, what FileCheck and `opt` read): function, block
 //! and instruction order and every name the author chose stay as written;
 //! only what is noise in a test is canonical: unnamed values and blocks get
-//! content-derived names instead of positions, and `!N` / `#N` are numbered
-//! by identity ([`super::numbering`]).
+//! names instead of positions, and `!N` / `#N` are numbered by identity
+//! ([`super::numbering`]). In a lit test those names come from the value's
+//! content (deleting one use renames nothing); in IR with no `RUN:` line
+//! (a transform's input), from its role and place, as in compiler output
+//! (an argument added to a call renames nothing).
 //!
 //! ```text
 //! test as written                      view
@@ -43,9 +46,14 @@ pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
         relative_debug_lines: true,
         names_for_diffs: true,
         keep_own_names: true,
+        names_by_role: true,
         ..base.clone()
     };
-    if is_bitcode(input) || is_compiler_output(&decode_input(input)) {
+    if is_bitcode(input) {
+        return base;
+    }
+    let text = decode_input(input);
+    if is_compiler_output(&text) {
         return base;
     }
     CanonOptions {
@@ -56,6 +64,7 @@ pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
         reorder_globals: false,
         rename_private_constants: false,
         names_as_written: true,
+        names_by_role: !crate::comments::is_lit_test(&text),
         ..base
     }
 }
