@@ -97,12 +97,34 @@ impl PhaseTimer {
             let now = std::time::Instant::now();
             let start = *PROCESS_START.get_or_init(|| now);
             eprintln!(
-                "irgit: [{:>7.3} s] {phase}: {:.3} s",
+                "irgit: [{:>7.3} s] {phase}: {:.3} s{}",
                 (now - start).as_secs_f64(),
-                (now - self.last).as_secs_f64()
+                (now - self.last).as_secs_f64(),
+                resident_memory()
             );
             self.last = now;
         }
+    }
+}
+
+/// The process's resident memory now and at its peak, as a [`PhaseTimer`]
+/// lap prints it (` (rss 120 MB, peak 180 MB)`; empty where `/proc` has
+/// no such figures).
+fn resident_memory() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let megabytes = |field: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(field))?;
+        let kilobytes: u64 = line[field.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(kilobytes / 1024)
+    };
+    match (megabytes("VmRSS:"), megabytes("VmHWM:")) {
+        (Some(now), Some(peak)) => format!(" (rss {now} MB, peak {peak} MB)"),
+        _ => String::new(),
     }
 }
 

@@ -133,34 +133,19 @@ fn rewrite_side<'a>(
     value_prefix: &str,
 ) -> SideFunc<'a> {
     let locals = f.local_names();
-    let labels: HashSet<&str> = f.blocks.iter().map(|b| b.label.as_str()).collect();
+    let renames = base_names_of(f, &locals, m, block_prefix, value_prefix);
     // The base's name for local `n`, when it is another name (`None`: the
     // same name, or not a local).
-    let map = |n: &str| -> Option<String> {
-        if !locals.contains(n) {
-            return None;
-        }
-        let m = m?;
-        let renamed = |new: String| (new != n).then_some(new);
-        if let Some(o) = m.values.get(n).or_else(|| m.blocks.get(n)) {
-            return (o != n).then(|| o.clone());
-        }
-        if labels.contains(n) {
-            renamed(format!("{block_prefix}{n}"))
-        } else if !n.starts_with("arg") {
-            renamed(format!("{value_prefix}{n}"))
-        } else {
-            None
-        }
-    };
+    let map = |n: &str| -> Option<String> { renames.get(n).cloned() };
     // A line without metadata or attribute-group numbers whose names all
-    // stay (always so under the identity) is its own key and output.
-    let identity = m.is_none_or(|m| m.identity);
+    // stay (always so under the identity, or when no local is renamed) is
+    // its own key and output.
+    let identity = m.is_none_or(|m| m.identity) || renames.is_empty();
     let names_stay = |l: &str| {
         let mut stay = true;
         scan_refs(l, |_, _, r| {
             if let Ref::Local(n) = r {
-                stay = stay && map(n).is_none();
+                stay = stay && !renames.contains_key(n);
             }
         });
         stay
@@ -200,6 +185,40 @@ fn rewrite_side<'a>(
         new_blocks,
         names,
     }
+}
+
+/// The locals of `f` whose base name is another name, with that name:
+/// the matched name, or for an unmatched block or value its new name under
+/// `block_prefix` / `value_prefix` (arguments keep theirs). Computed once
+/// per local, so a line asks one small map per name it uses.
+fn base_names_of<'a>(
+    f: &'a FuncText,
+    locals: &HashSet<&'a str>,
+    m: Option<&Matching>,
+    block_prefix: &str,
+    value_prefix: &str,
+) -> HashMap<&'a str, String> {
+    let Some(m) = m else {
+        return HashMap::default();
+    };
+    let labels: HashSet<&str> = f.blocks.iter().map(|b| b.label.as_str()).collect();
+    let base_name = |n: &str| -> Option<String> {
+        let renamed = |new: String| (new != n).then_some(new);
+        if let Some(o) = m.values.get(n).or_else(|| m.blocks.get(n)) {
+            return (o != n).then(|| o.clone());
+        }
+        if labels.contains(n) {
+            renamed(format!("{block_prefix}{n}"))
+        } else if !n.starts_with("arg") {
+            renamed(format!("{value_prefix}{n}"))
+        } else {
+            None
+        }
+    };
+    locals
+        .iter()
+        .filter_map(|&n| base_name(n).map(|b| (n, b)))
+        .collect()
 }
 
 fn block_text(label: &str, lines: &[Line]) -> Vec<String> {

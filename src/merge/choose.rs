@@ -183,7 +183,7 @@ pub(crate) struct Evidence<'a> {
 pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
     let Evidence {
         mut structured,
-        git,
+        mut git,
         clashes,
         inputs,
         texts,
@@ -195,9 +195,12 @@ pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
     };
     let clean = structured.outcome.conflicts == 0;
     if clean && clashes.is_empty() {
-        if let Some(agreed) = agreeing_git_result(&structured, git.as_ref(), path) {
-            let outcome = in_ours_form(Outcome::exact(agreed.text.as_bytes(), 0), texts[1], path);
-            drop_later((structured, git));
+        if let Some(agreed) = agreeing_git_text(&structured, &mut git) {
+            // The models are freed before the result is copied (not on
+            // another thread, which would free them while the copies are
+            // made): a large merge's peak memory is here.
+            drop((structured, git));
+            let outcome = in_ours_form(Outcome::exact_text(agreed), texts[1], path);
             return Ok(without_stale_comments(outcome));
         }
     }
@@ -246,15 +249,15 @@ fn bitcode_result(structured: Structured, clashes: &[Clash]) -> Outcome {
     outcome
 }
 
-/// git's clean result, when it means what the structured merge means.
-fn agreeing_git_result(
-    structured: &Structured,
-    git: Option<&GitMerge>,
-    path: &str,
-) -> Option<Candidate> {
-    let expected = structured.canonical.as_ref()?;
-    let git = git_candidate(git)?;
-    matches!(check(&git, path, expected), Check::Agrees).then_some(git)
+/// git's clean result, taken out of `git`, when it means what the
+/// structured merge means: it is clean, parses and verifies, and its
+/// canonical form is the structured merge's (what [`check`] asks of
+/// [`git_candidate`], without copying the texts).
+fn agreeing_git_text(structured: &Structured, git: &mut Option<GitMerge>) -> Option<String> {
+    let expected = structured.canonical.as_deref()?;
+    let merged = git.as_mut()?;
+    let agrees = merged.merged.conflicts == 0 && merged.clean_canonical() == Some(expected);
+    agrees.then(|| std::mem::take(&mut merged.merged.text))
 }
 
 /// git's line merge as a candidate, when it is clean and its result parses
@@ -664,11 +667,4 @@ fn in_ours_form(outcome: Outcome, ours: &str, path: &str) -> Outcome {
         Some(canonical) => Outcome::exact(canonical.as_bytes(), 0),
         None => outcome,
     }
-}
-
-/// Frees `t` on another thread: the models and texts of a large merge take
-/// milliseconds to free, and the result need not wait for that.
-/// (When no thread can start, `t` is freed here.)
-fn drop_later<T: Send + 'static>(t: T) {
-    let _ = std::thread::Builder::new().spawn(move || drop(t));
 }

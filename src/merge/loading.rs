@@ -49,6 +49,7 @@ pub(crate) fn load(
     side: &str,
     names_wanted: &dyn Fn(usize) -> bool,
 ) -> Result<(String, Option<SourceNames>), MergeError> {
+    let _slot = LoadSlot::take();
     let mut timer = crate::canon::PhaseTimer::new();
     let module = session
         .parse(bytes, path)
@@ -64,6 +65,7 @@ pub(crate) fn load(
 
 /// The canonical form of `text` when it parses and verifies.
 pub(crate) fn canonical_of(text: &str, path: &str) -> Option<String> {
+    let _slot = LoadSlot::take();
     let session = Session::new();
     let module = session.parse(text.as_bytes(), path).ok()?;
     module.verify().ok()?;
@@ -83,4 +85,37 @@ pub(crate) fn verifies(bytes: &[u8], path: &str) -> bool {
 /// from `!llvm.dbg.cu`), with only a warning.
 pub(crate) fn debug_info_dropped(text: &str, module: &IrModule<'_>) -> bool {
     text.contains("\n!llvm.dbg.cu = ") && !module.has_named_metadata("llvm.dbg.cu")
+}
+
+/// A turn to hold an LLVM module: at most one per core at a time. A large
+/// module takes tens of megabytes while it is parsed and canonicalized, and
+/// the merge loads four (base, ours, theirs, git's result); more loads than
+/// cores at once finish no sooner, but each holds its memory meanwhile.
+/// (A load that waits for git's verdict holds its turn: git's thread takes
+/// one only after giving its verdict.)
+struct LoadSlot;
+
+/// The turns taken, and the signal that one was given back.
+static SLOTS_TAKEN: std::sync::Mutex<usize> = std::sync::Mutex::new(0);
+static SLOT_FREED: std::sync::Condvar = std::sync::Condvar::new();
+
+impl LoadSlot {
+    /// Waits for a turn.
+    fn take() -> LoadSlot {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let mut taken = SLOTS_TAKEN.lock().unwrap_or_else(|p| p.into_inner());
+        while *taken >= cores.max(2) {
+            taken = SLOT_FREED.wait(taken).unwrap_or_else(|p| p.into_inner());
+        }
+        *taken += 1;
+        LoadSlot
+    }
+}
+
+impl Drop for LoadSlot {
+    fn drop(&mut self) {
+        let mut taken = SLOTS_TAKEN.lock().unwrap_or_else(|p| p.into_inner());
+        *taken -= 1;
+        SLOT_FREED.notify_one();
+    }
 }

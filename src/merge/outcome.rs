@@ -33,6 +33,16 @@ impl Outcome {
         }
     }
 
+    /// `text` written as it is (as [`Outcome::exact`] of its bytes).
+    pub(crate) fn exact_text(text: String) -> Outcome {
+        Outcome {
+            bytes: Some(text.clone().into_bytes()),
+            text,
+            conflicts: 0,
+            notes: Vec::new(),
+        }
+    }
+
     /// `bytes` written as they are, keeping this outcome's notes.
     pub(crate) fn replaced_by(self, bytes: &[u8], conflicts: usize) -> Outcome {
         let mut out = Outcome::exact(bytes, conflicts);

@@ -212,6 +212,8 @@ pub(crate) fn structured(
         if !plan.undo_theirs.is_empty() {
             mb = undone(&tb, &plan.undo_theirs, &markers.theirs)?;
         }
+        // The models hold what the merge needs of these texts.
+        drop((to, tb));
         timer.lap("merge: models and renames");
         let merged = apply::merge_with(&mo, &ma, &mb, &plan.conflicts);
         timer.lap("merge: matched and merged");
