@@ -232,6 +232,16 @@ fn compile_unit_imports_renumber_nothing() {
     check_case("compile-unit-imports");
 }
 
+/// Every allocation of a function gains a user (tinygo's
+/// `runtime.trackPointer` after each `runtime.alloc`): the calls of one
+/// callee, told apart by their arguments, keep their names (before: each
+/// one after the first was renamed with its users, 5 changed lines
+/// became 9).
+#[test]
+fn a_call_that_gains_a_user_keeps_its_name() {
+    check_case("call-gains-a-user");
+}
+
 /// `%name` replaced by `%to` wherever it is a whole name in `text`.
 fn rename(text: &str, name: &str, to: &str) -> String {
     let from = format!("%{name}");
