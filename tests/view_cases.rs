@@ -242,6 +242,15 @@ fn a_call_that_gains_a_user_keeps_its_name() {
     check_case("call-gains-a-user");
 }
 
+/// A location that a debug record uses changes (SPIRV-LLVM-Translator:
+/// `line: 0` becomes `line: 1`): the record's line changes, and the
+/// instruction after it keeps its step (before: 11 changed lines became
+/// 13).
+#[test]
+fn a_debug_record_location_moves_no_step() {
+    check_case("debug-record-location");
+}
+
 /// `%name` replaced by `%to` wherever it is a whole name in `text`.
 fn rename(text: &str, name: &str, to: &str) -> String {
     let from = format!("%{name}");
