@@ -242,6 +242,16 @@ fn a_call_that_gains_a_user_keeps_its_name() {
     check_case("call-gains-a-user");
 }
 
+/// Functions of tinygo's golden file of pragmas gain and lose wasm import
+/// and export attributes, each in an attribute group of its own: every
+/// such group keeps its number, so only its `attributes` line changes,
+/// not the `define` of its function nor the other groups (before: 16
+/// changed lines became 24).
+#[test]
+fn a_group_of_one_function_keeps_its_number() {
+    check_case("attribute-group-of-one-function");
+}
+
 /// A location that a debug record uses changes (SPIRV-LLVM-Translator:
 /// `line: 0` becomes `line: 1`): the record's line changes, and the
 /// instruction after it keeps its step (before: 11 changed lines became
