@@ -232,6 +232,35 @@ fn compile_unit_imports_renumber_nothing() {
     check_case("compile-unit-imports");
 }
 
+/// Every allocation of a function gains a user (tinygo's
+/// `runtime.trackPointer` after each `runtime.alloc`): the calls of one
+/// callee, told apart by their arguments, keep their names (before: each
+/// one after the first was renamed with its users, 5 changed lines
+/// became 9).
+#[test]
+fn a_call_that_gains_a_user_keeps_its_name() {
+    check_case("call-gains-a-user");
+}
+
+/// Functions of tinygo's golden file of pragmas gain and lose wasm import
+/// and export attributes, each in an attribute group of its own: every
+/// such group keeps its number, so only its `attributes` line changes,
+/// not the `define` of its function nor the other groups (before: 16
+/// changed lines became 24).
+#[test]
+fn a_group_of_one_function_keeps_its_number() {
+    check_case("attribute-group-of-one-function");
+}
+
+/// A location that a debug record uses changes (SPIRV-LLVM-Translator:
+/// `line: 0` becomes `line: 1`): the record's line changes, and the
+/// instruction after it keeps its step (before: 11 changed lines became
+/// 13).
+#[test]
+fn a_debug_record_location_moves_no_step() {
+    check_case("debug-record-location");
+}
+
 /// `%name` replaced by `%to` wherever it is a whole name in `text`.
 fn rename(text: &str, name: &str, to: &str) -> String {
     let from = format!("%{name}");

@@ -19,15 +19,94 @@
 //! and `"target-cpu"="b"`) are told apart by the attributes whose values
 //! differ among them, not by the values they share: a target feature added
 //! to every group of a module (tinygo's golden files) renumbers none.
+//!
+//! A group that one function alone uses (its `define` or `declare`, no
+//! call), and that has a value of its own (a string attribute whose value
+//! another group's differs from: `"wasm-export-name"="extern_func"`), is
+//! that function's attributes, and is numbered by the function's name,
+//! which its one user shows anyway:
+//!
+//! ```text
+//! define void @extern_func() #8916                          (both sides)
+//! attributes #8916 = { nounwind "wasm-export-name"="extern_func" "wasm-import-name"="extern_func" }
+//!                 -> { nounwind "wasm-export-name"="extern_func" }
+//! ```
+//!
+//! Numbered by its kinds, the group took a new number when it lost an
+//! attribute, and so did a group of the same kinds when its twin left or
+//! came (the values that told them apart changed): the `define` of each
+//! changed with it. A group with no value of its own (`{ nounwind }`, one
+//! `"target-features"` for the whole module) goes by its kinds, used by one
+//! function or many: a second user renumbers nothing.
 
 use std::collections::HashMap;
 
 use crate::hash::StableHasher;
 
 /// The view's identity of every attribute group of the printed module
-/// `text`, as (identity, old number).
+/// `text`, as (identity, old number): a group of one function with a
+/// value of its own by the function's name, the others by their kinds
+/// ([`by_kinds`]).
 pub(super) fn identities(text: &str) -> Vec<(u64, u32)> {
+    let owners = sole_functions(text);
     let groups = attribute_groups(text);
+    let own_values = with_own_values(&groups);
+    let (owned, shared): (Vec<_>, Vec<_>) = groups
+        .into_iter()
+        .partition(|(n, _)| owners.contains_key(n) && own_values.contains(n));
+    let by_owner = owned.into_iter().map(|(n, _)| {
+        let identity = StableHasher::new().str("function").str(owners[&n]);
+        (identity.finish(), n)
+    });
+    by_owner.chain(by_kinds(&shared)).collect()
+}
+
+/// For each attribute group that exactly one function uses, and nothing
+/// else (no call), that function's name (`@f`), from the printed module
+/// `text`: a `define` or `declare` line names its function's group.
+fn sole_functions(text: &str) -> HashMap<u32, &str> {
+    let mut functions: HashMap<u32, Option<&str>> = HashMap::new();
+    for line in crate::text::lines(text) {
+        if memchr::memchr(b'#', line.as_bytes()).is_none() || line.starts_with("attributes #") {
+            continue;
+        }
+        let header = line.starts_with("define ") || line.starts_with("declare ");
+        let function = header.then(|| crate::text::function_name(line)).flatten();
+        crate::text::scan_numbered(line, b'#', |_, _, n| {
+            let sole = match functions.get(&n) {
+                None => function,
+                Some(_) => None,
+            };
+            functions.insert(n, sole);
+        });
+    }
+    functions
+        .into_iter()
+        .filter_map(|(n, function)| Some((n, function?)))
+        .collect()
+}
+
+/// The numbers of the `groups` (number, body) with a value of their own: a
+/// string attribute whose key another group has with another value.
+fn with_own_values(groups: &[(u32, &str)]) -> std::collections::HashSet<u32> {
+    let mut values: HashMap<&str, std::collections::HashSet<&str>> = HashMap::new();
+    let strings = |body| split(body).into_iter().filter(|a| a.starts_with('"'));
+    for &(_, body) in groups {
+        for attribute in strings(body) {
+            values.entry(kind(attribute)).or_default().insert(attribute);
+        }
+    }
+    groups
+        .iter()
+        .filter(|&&(_, body)| strings(body).any(|a| values[kind(a)].len() > 1))
+        .map(|&(n, _)| n)
+        .collect()
+}
+
+/// The identities of `groups` (number, body) by their kinds: groups of
+/// the same kinds told apart by the attributes whose values differ among
+/// them.
+fn by_kinds(groups: &[(u32, &str)]) -> Vec<(u64, u32)> {
     let lists: Vec<Vec<&str>> = groups.iter().map(|&(_, body)| split(body)).collect();
     let kinds: Vec<u64> = lists.iter().map(|list| kinds_hash_of(list)).collect();
     let mut alike: HashMap<u64, Vec<usize>> = HashMap::with_capacity(kinds.len());
@@ -174,6 +253,33 @@ mod tests {
         let new = "define void @a() #0 {\n  ret void\n}\ndefine void @b() #0 {\n  ret void\n}\n\
                    attributes #0 = { nounwind }\n";
         assert_eq!(identities(old), identities(new));
+    }
+
+    /// A group one function alone uses, with a value of its own, goes by
+    /// that function: it loses an attribute, and neither it nor its former
+    /// twin (same kinds, used by another function) is renumbered. A group
+    /// a call uses too is no function's own, nor one without a value of
+    /// its own.
+    #[test]
+    fn a_group_of_one_function_goes_by_its_name() {
+        let module = |f_group: &str| {
+            format!(
+                "define void @f() #0 {{\n  call void @g() #2\n  ret void\n}}\n\
+                 declare void @g() #1\ndeclare void @h() #2\ndeclare void @k() #3\n\
+                 attributes #0 = {{ {f_group} }}\n\
+                 attributes #1 = {{ \"export\"=\"g\" \"import\"=\"g\" }}\n\
+                 attributes #2 = {{ nounwind }}\n\
+                 attributes #3 = {{ cold }}\n"
+            )
+        };
+        let old = identities(&module("\"export\"=\"f\" \"import\"=\"f\""));
+        let new = identities(&module("\"export\"=\"f\""));
+        assert_eq!(old, new);
+        let owned = |name: &str| StableHasher::new().str("function").str(name).finish();
+        let by_number: HashMap<u32, u64> = new.iter().map(|&(i, n)| (n, i)).collect();
+        assert_eq!((by_number[&0], by_number[&1]), (owned("@f"), owned("@g")));
+        assert_ne!(by_number[&2], owned("@h"));
+        assert_ne!(by_number[&3], owned("@k"));
     }
 
     #[test]

@@ -13,8 +13,9 @@
 //! function moves every location below it: each one's definition line and
 //! every instruction line naming it change. In the view, the location of an
 //! instruction (`!dbg`) or a debug record (its last operand) is written
-//! inline, and its line as a step from the previous location of the same
-//! scope in the same function, in print order (the first one from the
+//! inline, and its line as a step from the previous instruction's location
+//! of the same scope in the same function, in print order (a debug record's
+//! location steps from it too, but is no step's base: [`Base`]; the first one from the
 //! scope's line, `sp+N` or `scope+N`), its column a step as well when that
 //! previous location is on the same line and left of it (a column left of
 //! the previous one is written as it is): an inserted statement shows as
@@ -53,11 +54,16 @@ impl Steps {
     /// location at `at`: a step from the previous location there, the
     /// first one from the scope's own line; the column a step too on the
     /// line of the previous location.
-    fn written(&mut self, nodes: &Nodes, at: Place, line: i64, column: i64) -> Option<Written> {
+    fn written(&mut self, nodes: &Nodes, at: Place, base: Base) -> Option<Written> {
+        let (line, column) = base.position;
         if line == 0 {
             return None;
         }
-        let written = match self.last.insert(at, (line, column)) {
+        let previous = match base.is_base {
+            true => self.last.insert(at, (line, column)),
+            false => self.last.get(&at).copied(),
+        };
+        let written = match previous {
             Some((prev, prev_column)) => Written {
                 line: step_text(line - prev),
                 // A column left of the previous one is written as it is:
@@ -75,8 +81,14 @@ impl Steps {
     }
 
     /// The true `(line, column)` of a location written `(value, column)`
-    /// at `at`.
-    fn read(&mut self, nodes: &Nodes, at: Place, value: &str, column: &str) -> Option<(i64, i64)> {
+    /// at `at`; it is the next one's base when `is_base`.
+    fn read(
+        &mut self,
+        nodes: &Nodes,
+        at: Place,
+        (value, column): (&str, &str),
+        is_base: bool,
+    ) -> Option<(i64, i64)> {
         let line = match Line::parse(value)? {
             Line::At(_) | Line::After(..) => return None,
             Line::Sp(d) => nodes.subprogram_of(at.0)?.1 + d,
@@ -87,9 +99,35 @@ impl Steps {
             true => self.last.get(&at)?.1 + column.parse::<i64>().ok()?,
             false => column.parse().ok()?,
         };
-        self.last.insert(at, (line, column));
+        if is_base {
+            self.last.insert(at, (line, column));
+        }
         Some((line, column))
     }
+}
+
+/// A location's true `(line, column)`, and whether the next location of
+/// its place steps from it: an instruction's does, a debug record's does
+/// not. A record's location is a fact of the record's own line (often
+/// `line: 0` or the variable's declaration, far from the code around
+/// it): stepped from, its change moved the step of the instruction after
+/// it too.
+///
+/// ```text
+///   %a = add i64 %x, 1, !dbg !DILocation(line: sp+291, column: 7, ...)
+///     #dbg_value(i64 %a, !9, !DIExpression(), !DILocation(line: -295, ...))
+///   %c = icmp slt i64 %a, %x, !dbg !DILocation(line: +0, column: +0, ...)   (from the add)
+/// ```
+#[derive(Clone, Copy)]
+struct Base {
+    position: (i64, i64),
+    is_base: bool,
+}
+
+/// Whether a body line is a debug record (`#dbg_value(...)`), whose
+/// location is no base of the next one's step.
+fn is_record(line: &str) -> bool {
+    line.trim_start().starts_with("#dbg_")
 }
 
 fn step_text(delta: i64) -> String {
@@ -232,7 +270,7 @@ fn inline_line(
     let Some(&location) = locations.get(&n) else {
         return line.to_string();
     };
-    let location = match with_steps(location, nodes, steps) {
+    let location = match with_steps(location, nodes, steps, !is_record(line)) {
         Some(written) => written,
         None => location.to_string(),
     };
@@ -243,12 +281,17 @@ fn inline_line(
 }
 
 /// `location` (true lines) with its line and column as the view writes
-/// them; `None` when it stays as it is (line 0, no scope).
-fn with_steps(location: &str, nodes: &Nodes, steps: &mut Steps) -> Option<String> {
+/// them; `None` when it stays as it is (line 0, no scope). The next
+/// location steps from it when `is_base`.
+fn with_steps(location: &str, nodes: &Nodes, steps: &mut Steps, is_base: bool) -> Option<String> {
     let line = field(location, "line")?.1.parse().ok()?;
     let column = field(location, "column").map(|(_, c)| c);
     let column_value = column.map_or(Some(0), |c| c.parse().ok())?;
-    let written = steps.written(nodes, place_of(location)?, line, column_value)?;
+    let base = Base {
+        position: (line, column_value),
+        is_base,
+    };
+    let written = steps.written(nodes, place_of(location)?, base)?;
     let location = with_field(location, "line", &written.line)?;
     match (column, written.column) {
         (Some(_), Some(step)) => with_field(&location, "column", &step),
@@ -256,12 +299,18 @@ fn with_steps(location: &str, nodes: &Nodes, steps: &mut Steps) -> Option<String
     }
 }
 
-/// `location` as the view wrote it with its true line and column back.
-fn true_position(location: &str, nodes: &Nodes, steps: &mut Steps) -> Option<String> {
+/// `location` as the view wrote it with its true line and column back;
+/// the next location steps from it when `is_base`.
+fn true_position(
+    location: &str,
+    nodes: &Nodes,
+    steps: &mut Steps,
+    is_base: bool,
+) -> Option<String> {
     let (_, line) = field(location, "line")?;
     let column = field(location, "column").map(|(_, c)| c);
-    let (line, column_value) =
-        steps.read(nodes, place_of(location)?, line, column.unwrap_or("0"))?;
+    let written = (line, column.unwrap_or("0"));
+    let (line, column_value) = steps.read(nodes, place_of(location)?, written, is_base)?;
     let location = with_field(location, "line", &line.to_string())?;
     match column {
         Some(_) => with_field(&location, "column", &column_value.to_string()),
@@ -294,7 +343,7 @@ fn absolute_line(line: &str, nodes: &Nodes, steps: &mut Steps) -> String {
         return line.to_string();
     };
     let location = &line[start..start + len + 1];
-    let fixed = true_position(location, nodes, steps);
+    let fixed = true_position(location, nodes, steps, !is_record(line));
     let fixed = fixed.as_deref().unwrap_or(location);
     format!("{}{fixed}{}", &line[..start], &line[start + len + 1..])
 }
@@ -327,8 +376,9 @@ mod tests {
             ),
             "{v}"
         );
+        // The record's location is no base: the store steps from the scope.
         assert!(
-            v.contains("store i32 0, ptr null, !dbg !DILocation(line: +0, column: +0, scope: !8, atomGroup: "),
+            v.contains("store i32 0, ptr null, !dbg !DILocation(line: scope+1, column: 7, scope: !8, atomGroup: "),
             "{v}"
         );
         assert!(

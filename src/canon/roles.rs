@@ -21,8 +21,10 @@
 //! of them changes its line, and no other. Two values of one role in a function are told apart by their
 //! *local* facts (constants, indices, predicate, call arguments), but the
 //! first of them in the canonical order keeps the plain role: a twin
-//! added below it renames nothing. What is still alike is numbered by
-//! place ([`super::naming`]: `.1`, `.2` in canonical order).
+//! added below it renames nothing. A value whose line has no such fact (a
+//! load of a variable) is told apart by the roles of its users instead; a
+//! call is not, so one gaining a user keeps its name. What is still alike
+//! is numbered by place ([`super::naming`]: `.1`, `.2` in canonical order).
 //!
 //! The names depend on nothing the input's numbering or order decides
 //! (the canonical order is the input's order's invariant), so two runs of
@@ -207,15 +209,21 @@ impl Describe<'_, '_> {
     /// What tells apart values of one role: constants by value, operands
     /// computed in the function by the names `named` gave them (one with a
     /// name of the file's own by its role: a swap of two names renames no
-    /// user), aggregate indices, the compare predicate,
-    /// the roles of its users, and for an `alloca` how it is used
-    /// ([`super::variables`]).
+    /// user), aggregate indices, the compare predicate, for an `alloca`
+    /// how it is used ([`super::variables`]), and, for a value whose line
+    /// has no constant (a load of a variable: what it is used for is all
+    /// that tells it apart), or an `alloca`, the roles of its users. A
+    /// value that has constants goes by them, not by its users, which are
+    /// facts of other lines: `runtime.alloc(i32 12, ...)` gaining a user
+    /// keeps its name.
     fn local(&mut self, k: usize, named: &[u64]) -> u64 {
         let inst = self.cx.sigs.insts[k];
         let mut h = StableHasher::new().str("local");
-        if self.cx.sigs.opcodes[k] == LLVMOpcode::LLVMAlloca {
+        let alloca = self.cx.sigs.opcodes[k] == LLVMOpcode::LLVMAlloca;
+        if alloca {
             h = h.u64(self.cx.sigs.full[k]);
         }
+        let mut constants = false;
         for v in inst.iter_operands() {
             let part = match (v.kind(), self.cx.sigs.index.get(&v)) {
                 (ValKind::Instruction, Some(&j)) if named[j] != 0 => named[j],
@@ -225,7 +233,10 @@ impl Describe<'_, '_> {
                     | ValKind::OtherConstant
                     | ValKind::InlineAsm,
                     _,
-                ) => self.cx.sigs.operand_hash(v),
+                ) => {
+                    constants = true;
+                    self.cx.sigs.operand_hash(v)
+                }
                 _ => self.operand(v, true),
             };
             h = h.u64(part);
@@ -236,8 +247,10 @@ impl Describe<'_, '_> {
         if let Some(p) = inst.predicate_name() {
             h = h.str(p);
         }
-        for &(role, at) in &self.uses[k] {
-            h = h.u64(role).u64(at as u64);
+        if alloca || !constants {
+            for &(role, at) in &self.uses[k] {
+                h = h.u64(role).u64(at as u64);
+            }
         }
         h.finish()
     }

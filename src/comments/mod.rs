@@ -118,6 +118,26 @@ pub(crate) fn label_comment_user_part(comment: &str) -> &str {
     rest.trim()
 }
 
+/// The note a label's trailing `comment` carries: the user's part after
+/// LLVM's `; preds = %a, %b`, or the whole comment when what follows
+/// `; preds = ` is no list of LLVM's (`; preds = a, b`, written by hand):
+/// a note is a comment, and the part after such a list is none.
+fn label_note(comment: &str) -> &str {
+    let user = label_comment_user_part(comment);
+    match user.is_empty() || user.starts_with(';') {
+        true => user,
+        false => comment.trim(),
+    }
+}
+
+/// Whether `comment` is a `; preds = a, b` that is no list of LLVM's
+/// ([`label_note`]): on a line of its own, where the view carried it, it
+/// stays.
+fn is_users_preds_list(comment: &str) -> bool {
+    let c = comment.trim();
+    c.starts_with("; preds = ") && label_note(c) == c
+}
+
 /// Length of the `%name` / `%"quoted"` token at the start of `s`.
 fn name_token_len(s: &str) -> usize {
     let b = s.as_bytes();
@@ -254,7 +274,7 @@ fn clean_group(lines: &[&str], keep_leading_blank: bool) -> Option<Vec<String>> 
                 continue;
             }
             out.push(String::new());
-        } else if !is_printer_comment(t) {
+        } else if !is_printer_comment(t) || is_users_preds_list(t) {
             out.push(t.to_string());
         }
     }
@@ -292,7 +312,7 @@ pub fn notes(layout: &Layout<'_>) -> Vec<Note> {
         seen_stmt = true;
         if let Some(c) = line.comment() {
             let user = if matches!(s.kind, StmtKind::Label(_)) {
-                label_comment_user_part(c)
+                label_note(c)
             } else if is_printer_comment(c) {
                 ""
             } else {
@@ -424,6 +444,27 @@ mod tests {
             anchors(&with_note),
             vec![(Anchor::Trailing { stmt: 3, line: 0 }, v(&["; loop head"]))]
         );
+    }
+
+    /// A label comment written by hand in LLVM's shape but without `%`
+    /// (SPIRV-LLVM-Translator's `; preds = do.end, bb1`) is kept whole as a
+    /// comment (before: `do.end, bb1` alone became a line of code).
+    #[test]
+    fn a_preds_list_without_percent_signs_is_a_whole_note() {
+        let text =
+            "define void @f() {\n  br label %b\n\nb:   ; preds = entry, bb1\n  ret void\n}\n";
+        assert_eq!(
+            anchors(text),
+            vec![(
+                Anchor::Trailing { stmt: 2, line: 0 },
+                v(&["; preds = entry, bb1"])
+            )]
+        );
+        // Where the view carried it, on a line of its own: it stays.
+        let carried =
+            "define void @f() {\n  br label %b\n\nb:\n  ret void\n; preds = entry, bb1\n}\n";
+        assert!(has_user_comments(carried));
+        assert_eq!(anchors(carried).len(), 1, "{:?}", anchors(carried));
     }
 
     #[test]
