@@ -14,7 +14,7 @@
 //! name (unique anchors), then, per matched block pair, a diff of the lines
 //! with unmatched names blanked out: equal lines match their values, and in
 //! the gaps a line matches a similar line (same shape, at most two tokens
-//! different). Matching `%add.77f0 -> %add.5e1c` makes the `mul` lines equal,
+//! different) or a call to the same callee ([`same_callee`]). Matching `%add.77f0 -> %add.5e1c` makes the `mul` lines equal,
 //! so the loop runs until nothing new matches. Def-use edges extend matches:
 //! matched users whose operands at the same position are unmatched values of
 //! the same opcode match them.
@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, VecDeque};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 mod renamed_layout;
+mod same_callee;
 
 use super::diff;
 use super::model::{def_name, local_refs, local_refs_str, rewrite, rewrite_with, FuncText, Ref};
@@ -551,6 +552,7 @@ impl<'a> State<'a> {
             changed |= self.match_defs_at(sl, ol, common.iter().map(|&(i, j)| (j, i)));
             for (o0, o1, s0, s1) in gaps(&common, ol.len(), sl.len()) {
                 changed |= self.match_similar_in_gap(sl, ol, (&sk, &ok), (s0..s1, o0..o1));
+                changed |= self.match_calls_in_gap((sl, ol), (&sk, &ok), (s0..s1, o0..o1));
             }
         }
         changed
