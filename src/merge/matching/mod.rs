@@ -757,6 +757,66 @@ done:
         assert_eq!(sorted_pairs(&fast.blocks), sorted_pairs(&full.blocks));
     }
 
+    /// A function calling `@alloc` twice, the calls apart or side by side.
+    fn calls(declared: &str, first: &str, second: &str, apart: bool) -> String {
+        let between = if apart {
+            "  store i32 1, ptr %p, align 4\n"
+        } else {
+            ""
+        };
+        format!(
+            "declare ptr @alloc({declared})\n\ndefine ptr @f(ptr %p) {{\nentry:\n  \
+             %a = call ptr @alloc({first})\n{between}  %b = call ptr @alloc({second})\n  \
+             store ptr %a, ptr %p, align 8\n  ret ptr %b\n}}\n"
+        )
+    }
+
+    /// The base's name of the value that the side's line ending in `side_line` defines.
+    fn matched_base_name(o: &FuncText, s: &FuncText, side_line: &str) -> Option<String> {
+        let line = s.blocks[0].lines.iter().find(|l| l.ends_with(side_line))?;
+        let side_name = def_name(line)?;
+        match_function(o, s).values.get(side_name).cloned()
+    }
+
+    #[test]
+    fn a_call_whose_arguments_changed_is_the_base_call() {
+        let o = canonical_func(&calls(
+            "i32, ptr",
+            "i32 4, ptr null",
+            "i32 8, ptr null",
+            true,
+        ));
+        let s = canonical_func(&calls("i32", "i32 4", "i32 8", true));
+        for (side, base) in [
+            ("(i32 4)", "(i32 4, ptr null)"),
+            ("(i32 8)", "(i32 8, ptr null)"),
+        ] {
+            let base_line = o.blocks[0]
+                .lines
+                .iter()
+                .find(|l| l.ends_with(base))
+                .unwrap();
+            assert_eq!(
+                matched_base_name(&o, &s, side).as_deref(),
+                def_name(base_line),
+                "{side}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_changed_calls_to_one_callee_side_by_side_stay_apart() {
+        let o = canonical_func(&calls(
+            "i32, ptr",
+            "i32 4, ptr null",
+            "i32 8, ptr null",
+            false,
+        ));
+        let s = canonical_func(&calls("i32", "i32 4", "i32 8", false));
+        assert_eq!(matched_base_name(&o, &s, "(i32 4)"), None);
+        assert_eq!(matched_base_name(&o, &s, "(i32 8)"), None);
+    }
+
     #[test]
     fn a_changed_branch_takes_the_full_path() {
         let o = canonical_func(BASE);

@@ -75,7 +75,7 @@ fn lone_calls<'l>(lines: impl Iterator<Item = (usize, &'l str, bool)>) -> HashMa
 /// A direct call's line up to its callee's argument list: the opcode,
 /// return type and attributes, and the callee (`call ptr @runtime.alloc(`).
 /// `None` for anything else (an indirect call, inline assembly, no call).
-pub(super) fn call_head(line: &str) -> Option<&str> {
+fn call_head(line: &str) -> Option<&str> {
     let rest = line.split_once(" = ").map_or(line, |(_, r)| r);
     let callee = rest.find(" @")? + 1;
     let before = &rest[..callee];
