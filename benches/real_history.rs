@@ -260,7 +260,8 @@ fn markdown(results: &[RepoResult], skipped: &[String], settings: &Settings, sec
     let defects = report::merge_defects(results);
     if !defects.is_empty() {
         md.push_str(
-            "\nThe merges counted in bold columns (the bench prints each with irgit's stderr):\n\n",
+            "\nThe merges counted in bold columns, and the clashes named (the bench prints each with irgit's \
+             stderr):\n\n",
         );
         md.push_str(&report::defect_summary(&defects));
     }
@@ -295,7 +296,10 @@ const MERGE_NOTES: &str = "\n### The merge\n\n\
     (git reverts cleanly, its revert, re-applied by git, is v2, and LLVM 22 accepts git's \
     revert): then it is git's revert, and v2 for the re-application. *Wrong*: clean, the expected known, and the result is not \
     it (bytes or canonical form). *Conflict, git clean & right*: irgit conflicts where the \
-    expected is known and git's result is it. *Broken*: neither clean nor a conflict with \
+    expected is known and git's result is it, and names no clash; *clash named*: the same, where irgit's \
+    stderr names the clash (a call to a signature the other side changed, a function removed that the other \
+    side calls, a value both sides renamed, git's clean result and the structured merge disagreeing), which \
+    issue 29 accepts: git's result is then right only by this bench's measure. *Broken*: neither clean nor a conflict with \
     markers (a crash, exit 1 without markers); in parentheses those where LLVM 22 rejects an \
     input (irgit then refuses the line merge's invalid result without markers, saying so). \
     *Conflict, git clean & right* and *fallbacks* count only triples whose inputs LLVM 22 \

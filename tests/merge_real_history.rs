@@ -2,7 +2,8 @@
 //! hand-written tests (`tests/merge/real_history/<case>/`, from tinygo:
 //! see the README there), replayed as the real-history bench does: a
 //! revert of a commit, or its re-application. Each was written wholly in
-//! canonical form once. A clean merge must be in ours' text, never the
+//! canonical form once, or conflicted where git is clean and right. The
+//! merge must be clean, in ours' text, never the
 //! canonical form: where `written.ll` is there, the result is its bytes
 //! (checked by hand: ours' lines, and theirs' change placed in them or,
 //! where ours is in another dialect, the entities it touches written

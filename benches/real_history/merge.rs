@@ -37,7 +37,13 @@
 //!   its bytes nor its canonical form, comments included).
 //! - *conflict where git is clean and right*: LLVM 22 accepts the inputs,
 //!   irgit conflicts, the expected is known, and git's result on the same
-//!   inputs is it.
+//!   inputs is it; unless irgit names the clash on stderr (a call to a
+//!   signature the other side changed, a function removed that the other
+//!   side calls, a value both sides renamed, git's clean result and the
+//!   structured merge disagreeing): such a conflict is counted apart, as
+//!   *clash named*, since git's result is then right only by this bench's
+//!   measure (tinygo's `gc-stackslots.out.ll` at 2c93a4085cf3: ours adds
+//!   calls to `@runtime.alloc` with the parameter theirs removes).
 //! - *round trip exact*: revert and re-application clean, and the result
 //!   is v2 byte for byte (for git: its own revert, re-applied by git).
 
@@ -60,6 +66,10 @@ pub struct Judged {
     pub llvm_rejects: bool,
     pub wrong: bool,
     pub conflict_git_right: bool,
+    /// A conflict where git is clean and right, whose clash irgit names.
+    pub conflict_clash_named: bool,
+    /// irgit's stderr names a clash ([`CLASHES_NAMED`]).
+    pub clash_named: bool,
     /// irgit's stderr, first lines (for the lists of what to look at).
     pub note: String,
 }
@@ -105,8 +115,9 @@ pub fn measure(blobs: &Blobs, versions: [&Version; 3]) -> TripleResult {
     let mut revert = judge(&irgit_revert, &revert_in);
     revert.wrong =
         revert.clean && expected_known && !same_module(&irgit_revert.output, &git_revert);
-    revert.conflict_git_right =
-        accepted && !revert.clean && revert.broken.is_none() && expected_known;
+    revert.set_git_right_conflict(
+        accepted && !revert.clean && revert.broken.is_none() && expected_known,
+    );
     let mut result = TripleResult {
         commit: versions[2].commit[..12].to_string(),
         path: versions[2].path.clone(),
@@ -164,15 +175,35 @@ fn reapply(result: &mut TripleResult, reverted: &str, v0: &str, v1: &str, v2: &s
     result.git_reapply_clean = git_clean;
     let known = result.expected_known;
     judged.wrong = judged.clean && known && !same_module(&run.output, v2);
-    judged.conflict_git_right = judged.accepted
-        && !judged.clean
-        && judged.broken.is_none()
-        && known
-        && git_clean
-        && same_module(&git_text, v2);
+    judged.set_git_right_conflict(
+        judged.accepted
+            && !judged.clean
+            && judged.broken.is_none()
+            && known
+            && git_clean
+            && same_module(&git_text, v2),
+    );
     result.round_trip_exact = judged.clean && run.output == v2;
     result.reapply = Some(judged);
     run.output
+}
+
+/// What irgit's stderr says when it names the clash a conflict is about
+/// (`src/merge/choose.rs`, `src/merge/clash.rs`).
+const CLASHES_NAMED: [&str; 5] = [
+    "with the old signature in",
+    "with another signature than its own",
+    "calls in @",
+    "are both clean but disagree on",
+    "both sides renamed the same value differently",
+];
+
+impl Judged {
+    /// Records a conflict where git is clean and right (`is`): named or not.
+    fn set_git_right_conflict(&mut self, is: bool) {
+        self.conflict_git_right = is && !self.clash_named;
+        self.conflict_clash_named = is && self.clash_named;
+    }
 }
 
 /// What the run's exit, output and stderr say, against its inputs.
@@ -193,6 +224,7 @@ fn judge(run: &MergeRun, inputs: &Inputs) -> Judged {
         canonical_form,
         fallback: inputs.accepted && run.stderr.contains("falling back to a line merge"),
         llvm_rejects: clean && inputs.accepted && !llvm_accepts_text(&run.output),
+        clash_named: CLASHES_NAMED.iter().any(|c| run.stderr.contains(c)),
         note: run.stderr.lines().take(2).collect::<Vec<_>>().join(" / "),
         ..Judged::default()
     }

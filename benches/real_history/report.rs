@@ -107,6 +107,7 @@ struct MergeCounts {
     llvm_rejects: usize,
     wrong: usize,
     conflict_git_right: usize,
+    conflict_clash_named: usize,
     broken: usize,
     broken_input_rejected: usize,
 }
@@ -121,6 +122,7 @@ impl MergeCounts {
         self.llvm_rejects += j.llvm_rejects as usize;
         self.wrong += j.wrong as usize;
         self.conflict_git_right += j.conflict_git_right as usize;
+        self.conflict_clash_named += j.conflict_clash_named as usize;
         self.broken += (j.broken.is_some() && j.accepted) as usize;
         self.broken_input_rejected += (j.broken.is_some() && !j.accepted) as usize;
     }
@@ -132,8 +134,8 @@ pub fn merge_table(results: &[RepoResult]) -> String {
         "| repository | triples | inputs LLVM accepts | revert: irgit clean | git clean | \
          re-apply: irgit clean | git clean | round trip exact: irgit | git | in ours' text | \
          canonical form | fallbacks | wrong | clean, LLVM rejects | conflict, git clean & right | \
-         broken |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+         clash named | broken |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for r in results {
         let m = &r.merges;
@@ -147,7 +149,7 @@ pub fn merge_table(results: &[RepoResult]) -> String {
         }
         writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | **{}** | **{}** | **{}** | **{}** | **{}** | **{}** (+{}) |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | **{}** | **{}** | **{}** | **{}** | **{}** | {} | **{}** (+{}) |",
             r.name,
             m.len(),
             count(|t| t.inputs_accepted),
@@ -163,6 +165,7 @@ pub fn merge_table(results: &[RepoResult]) -> String {
             c.wrong,
             c.llvm_rejects,
             c.conflict_git_right,
+            c.conflict_clash_named,
             c.broken,
             c.broken_input_rejected,
         )
@@ -259,6 +262,10 @@ fn defects(j: &Judged) -> Vec<String> {
         (j.wrong, "wrong"),
         (j.llvm_rejects, "clean, LLVM rejects"),
         (j.conflict_git_right, "conflict, git clean & right"),
+        (
+            j.conflict_clash_named,
+            "conflict, git clean & right, clash named",
+        ),
     ];
     let mut out: Vec<String> = flags
         .iter()

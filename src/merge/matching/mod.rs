@@ -14,7 +14,7 @@
 //! name (unique anchors), then, per matched block pair, a diff of the lines
 //! with unmatched names blanked out: equal lines match their values, and in
 //! the gaps a line matches a similar line (same shape, at most two tokens
-//! different). Matching `%add.77f0 -> %add.5e1c` makes the `mul` lines equal,
+//! different) or a call to the same callee ([`same_callee`]). Matching `%add.77f0 -> %add.5e1c` makes the `mul` lines equal,
 //! so the loop runs until nothing new matches. Def-use edges extend matches:
 //! matched users whose operands at the same position are unmatched values of
 //! the same opcode match them.
@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, VecDeque};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 mod renamed_layout;
+mod same_callee;
 
 use super::diff;
 use super::model::{def_name, local_refs, local_refs_str, rewrite, rewrite_with, FuncText, Ref};
@@ -551,6 +552,7 @@ impl<'a> State<'a> {
             changed |= self.match_defs_at(sl, ol, common.iter().map(|&(i, j)| (j, i)));
             for (o0, o1, s0, s1) in gaps(&common, ol.len(), sl.len()) {
                 changed |= self.match_similar_in_gap(sl, ol, (&sk, &ok), (s0..s1, o0..o1));
+                changed |= self.match_calls_in_gap((sl, ol), (&sk, &ok), (s0..s1, o0..o1));
             }
         }
         changed
@@ -753,6 +755,66 @@ done:
         let full = match_full(&o, &s);
         assert_eq!(sorted_pairs(&fast.values), sorted_pairs(&full.values));
         assert_eq!(sorted_pairs(&fast.blocks), sorted_pairs(&full.blocks));
+    }
+
+    /// A function calling `@alloc` twice, the calls apart or side by side.
+    fn calls(declared: &str, first: &str, second: &str, apart: bool) -> String {
+        let between = if apart {
+            "  store i32 1, ptr %p, align 4\n"
+        } else {
+            ""
+        };
+        format!(
+            "declare ptr @alloc({declared})\n\ndefine ptr @f(ptr %p) {{\nentry:\n  \
+             %a = call ptr @alloc({first})\n{between}  %b = call ptr @alloc({second})\n  \
+             store ptr %a, ptr %p, align 8\n  ret ptr %b\n}}\n"
+        )
+    }
+
+    /// The base's name of the value that the side's line ending in `side_line` defines.
+    fn matched_base_name(o: &FuncText, s: &FuncText, side_line: &str) -> Option<String> {
+        let line = s.blocks[0].lines.iter().find(|l| l.ends_with(side_line))?;
+        let side_name = def_name(line)?;
+        match_function(o, s).values.get(side_name).cloned()
+    }
+
+    #[test]
+    fn a_call_whose_arguments_changed_is_the_base_call() {
+        let o = canonical_func(&calls(
+            "i32, ptr",
+            "i32 4, ptr null",
+            "i32 8, ptr null",
+            true,
+        ));
+        let s = canonical_func(&calls("i32", "i32 4", "i32 8", true));
+        for (side, base) in [
+            ("(i32 4)", "(i32 4, ptr null)"),
+            ("(i32 8)", "(i32 8, ptr null)"),
+        ] {
+            let base_line = o.blocks[0]
+                .lines
+                .iter()
+                .find(|l| l.ends_with(base))
+                .unwrap();
+            assert_eq!(
+                matched_base_name(&o, &s, side).as_deref(),
+                def_name(base_line),
+                "{side}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_changed_calls_to_one_callee_side_by_side_stay_apart() {
+        let o = canonical_func(&calls(
+            "i32, ptr",
+            "i32 4, ptr null",
+            "i32 8, ptr null",
+            false,
+        ));
+        let s = canonical_func(&calls("i32", "i32 4", "i32 8", false));
+        assert_eq!(matched_base_name(&o, &s, "(i32 4)"), None);
+        assert_eq!(matched_base_name(&o, &s, "(i32 8)"), None);
     }
 
     #[test]
