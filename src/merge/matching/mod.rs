@@ -778,15 +778,17 @@ done:
         match_function(o, s).values.get(side_name).cloned()
     }
 
+    /// The base (two calls to `@alloc(i32, ptr)`) and a side that dropped
+    /// the callee's second parameter from the declaration and both calls.
+    fn parameter_dropped(apart: bool) -> (FuncText, FuncText) {
+        let base = calls("i32, ptr", "i32 4, ptr null", "i32 8, ptr null", apart);
+        let side = calls("i32", "i32 4", "i32 8", apart);
+        (canonical_func(&base), canonical_func(&side))
+    }
+
     #[test]
     fn a_call_whose_arguments_changed_is_the_base_call() {
-        let o = canonical_func(&calls(
-            "i32, ptr",
-            "i32 4, ptr null",
-            "i32 8, ptr null",
-            true,
-        ));
-        let s = canonical_func(&calls("i32", "i32 4", "i32 8", true));
+        let (o, s) = parameter_dropped(true);
         for (side, base) in [
             ("(i32 4)", "(i32 4, ptr null)"),
             ("(i32 8)", "(i32 8, ptr null)"),
@@ -806,13 +808,7 @@ done:
 
     #[test]
     fn two_changed_calls_to_one_callee_side_by_side_stay_apart() {
-        let o = canonical_func(&calls(
-            "i32, ptr",
-            "i32 4, ptr null",
-            "i32 8, ptr null",
-            false,
-        ));
-        let s = canonical_func(&calls("i32", "i32 4", "i32 8", false));
+        let (o, s) = parameter_dropped(false);
         assert_eq!(matched_base_name(&o, &s, "(i32 4)"), None);
         assert_eq!(matched_base_name(&o, &s, "(i32 8)"), None);
     }
