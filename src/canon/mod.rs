@@ -72,6 +72,9 @@ pub enum CanonError {
 pub(crate) struct PhaseTimer {
     on: bool,
     last: std::time::Instant,
+    /// The process's CPU time at the last lap: on a loaded machine the
+    /// wall time of a phase says little, its CPU time still does.
+    last_cpu: f64,
 }
 
 impl Default for PhaseTimer {
@@ -86,25 +89,41 @@ static PROCESS_START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceL
 impl PhaseTimer {
     pub(crate) fn new() -> Self {
         PROCESS_START.get_or_init(std::time::Instant::now);
+        let on = std::env::var_os("IRGIT_TIMINGS").is_some_and(|v| v == "1");
         PhaseTimer {
-            on: std::env::var_os("IRGIT_TIMINGS").is_some_and(|v| v == "1"),
+            on,
             last: std::time::Instant::now(),
+            last_cpu: if on { process_cpu_seconds() } else { 0.0 },
         }
     }
 
     pub(crate) fn lap(&mut self, phase: &str) {
         if self.on {
             let now = std::time::Instant::now();
+            let cpu = process_cpu_seconds();
             let start = *PROCESS_START.get_or_init(|| now);
             eprintln!(
-                "irgit: [{:>7.3} s] {phase}: {:.3} s{}",
+                "irgit: [{:>7.3} s] {phase}: {:.3} s (cpu {:.3} s){}",
                 (now - start).as_secs_f64(),
                 (now - self.last).as_secs_f64(),
+                cpu - self.last_cpu,
                 resident_memory()
             );
             self.last = now;
+            self.last_cpu = cpu;
         }
     }
+}
+
+/// The CPU time (user and system) the process has used so far, in seconds.
+fn process_cpu_seconds() -> f64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now) };
+    now.tv_sec as f64 + now.tv_nsec as f64 * 1e-9
 }
 
 /// The process's resident memory now and at its peak, as a [`PhaseTimer`]
@@ -193,6 +212,11 @@ fn canonicalize_function(
         operands::order_ties_by_position(&sigs, &positions);
     }
     if opts.rename_values {
+        // Each input name read once, for every stage that asks.
+        let input_names = match kept {
+            own_names::Kept::Nothing => Vec::new(),
+            _ => own_names::input_names(&sigs.insts),
+        };
         let by_role;
         let hashes = match kept {
             own_names::Kept::Own | own_names::Kept::Written if opts.names_by_role => {
@@ -202,12 +226,14 @@ fn canonicalize_function(
                     layout: &layout,
                     positions: &positions,
                     globals: global_keys,
+                    input_names: &input_names,
                 });
                 &by_role
             }
             _ => &sigs.full,
         };
-        naming::apply(func, &sigs, hashes, &positions, kept);
+        timer.lap("  roles");
+        naming::apply(func, &sigs, hashes, &positions, (kept, &input_names));
     }
     timer.lap("  naming");
 }
@@ -287,8 +313,11 @@ pub(crate) fn parse_verified<'s>(
         name: name.to_string(),
         source,
     };
+    let mut timer = PhaseTimer::new();
     let module = session.parse(bytes, name).map_err(ir)?;
+    timer.lap("parse input");
     module.verify().map_err(ir)?;
+    timer.lap("verify input");
     Ok(module)
 }
 
@@ -350,7 +379,9 @@ pub(crate) fn canonical_text_for(
     }
     module.set_identifier(&id);
     // The canonical text of a textual input is about as long as the input.
+    let mut timer = PhaseTimer::new();
     let printed = module.print_with_capacity(input.len() + input.len() / 4);
+    timer.lap("print");
     // The list that kept a test's nodes is no user of theirs: a tuple that
     // one node alone names is numbered by that node.
     let printed = match opts.names_as_written {
@@ -383,6 +414,7 @@ pub(crate) fn canonical_text_for(
         Some(c) => c.render(&printed, module),
         None => printed,
     };
+    timer.lap("passes over the printed text");
     Ok((text, names))
 }
 
@@ -411,10 +443,12 @@ fn canonicalize_verified(
     let mut timer = PhaseTimer::new();
     canonicalize(module, opts);
     timer.lap("canonicalize");
-    module.verify().map_err(|e| CanonError::Internal {
+    let verified = module.verify().map_err(|e| CanonError::Internal {
         name: name.to_string(),
         message: e.to_string(),
-    })
+    });
+    timer.lap("verify output");
+    verified
 }
 
 /// The text of an input as the comment stages read it: UTF-8 when it is

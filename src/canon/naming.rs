@@ -20,7 +20,7 @@
 use llvm_sys::LLVMOpcode;
 
 use super::order::Positions;
-use super::own_names::Kept;
+use super::own_names::{InputName, Kept};
 use super::signature::Signatures;
 use crate::ir::{Func, Val};
 
@@ -53,20 +53,22 @@ type Named = (u32, u64, u32, u32);
 /// Names every argument and every non-void instruction of `func`, but for
 /// those whose input names are `kept` (a test's names, a file's own names),
 /// each by its hash in `hashes` (`sigs.full`, or the view's
-/// [`super::roles`]; same indexing as `sigs.insts`).
+/// [`super::roles`]; same indexing as `sigs.insts`). `input_names` are the
+/// instructions' ([`super::own_names::input_names`]; empty where `kept`
+/// is [`Kept::Nothing`]).
 pub(crate) fn apply(
     func: Func,
     sigs: &Signatures,
     hashes: &[u64],
     positions: &Positions,
-    kept: Kept,
+    (kept, input_names): (Kept, &[InputName]),
 ) {
-    let mut renamer = Renamer {
-        kept,
-        retry: Vec::new(),
-    };
+    let mut renamer = Renamer { retry: Vec::new() };
     let mut name = String::new();
     for (k, p) in func.params().iter().enumerate() {
+        if kept != Kept::Nothing && kept.keeps(&p.name()) {
+            continue;
+        }
         name.clear();
         name.push_str("arg");
         push_decimal(&mut name, k);
@@ -78,15 +80,18 @@ pub(crate) fn apply(
     // a group is a run, and so are the groups sharing a hash prefix. Each
     // group's name depends only on the groups, not on any visiting order.
     // A file's own names take no part (their values are not renamed).
-    let own = |k: usize| kept == Kept::Own && kept.keeps(&sigs.insts[k].val().name());
+    let keeps = |k: usize| kept != Kept::Nothing && kept.keeps_input(input_names[k]);
     let mut named: Vec<Named> = (0..sigs.insts.len())
-        .filter(|&k| !sigs.voids[k] && !own(k))
+        .filter(|&k| !sigs.voids[k] && (kept != Kept::Own || !keeps(k)))
         .map(|k| (mnemonic_class(sigs.opcodes[k]), hashes[k], 0, k as u32))
         .collect();
     named.sort_unstable();
     place_group_members(&mut named, sigs, positions);
     let stems = group_stems(&named);
     let mut rename = |k: usize, stem: (u32, u32)| {
+        if keeps(k) {
+            return;
+        }
         write_name(&mut name, mnemonic_of(sigs.opcodes[k]), hashes[k], stem);
         renamer.set(sigs.insts[k].val(), &name);
     };
@@ -224,15 +229,10 @@ fn push_decimal(out: &mut String, v: usize) {
 /// number; those few values are named again once every old name is gone.
 struct Renamer {
     retry: Vec<(Val, String)>,
-    /// Which input names values keep.
-    kept: Kept,
 }
 
 impl Renamer {
     fn set(&mut self, v: Val, name: &str) {
-        if self.kept != Kept::Nothing && self.kept.keeps(&v.name()) {
-            return;
-        }
         v.set_name(name);
         if !v.has_name(name) {
             self.retry.push((v, name.to_string()));

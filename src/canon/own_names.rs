@@ -49,6 +49,49 @@ impl Kept {
     }
 }
 
+impl Kept {
+    /// [`Kept::keeps`] for a name already read into an [`InputName`].
+    pub(crate) fn keeps_input(self, name: InputName) -> bool {
+        match self {
+            Kept::Nothing => false,
+            Kept::Written => name != InputName::Unnamed,
+            Kept::Own => name == InputName::Own,
+        }
+    }
+}
+
+/// What the input name of a value is, as far as keeping it goes: read once
+/// per instruction ([`input_names`]), where every stage would otherwise ask
+/// LLVM for the name again (a lookup in a table of every name in the
+/// module, which misses the cache on a large function).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InputName {
+    /// No name (`%0`).
+    Unnamed,
+    /// A name that only numbers or that the view gave (`%add5`, `%ld.5a68`).
+    Renamed,
+    /// The file's own name ([`is_own`]).
+    Own,
+}
+
+/// The [`InputName`] of each of `insts`.
+pub(crate) fn input_names(insts: &[crate::ir::Inst]) -> Vec<InputName> {
+    insts
+        .iter()
+        .map(|inst| {
+            inst.val().with_name(|name| {
+                if name.is_empty() {
+                    InputName::Unnamed
+                } else if is_own(name) {
+                    InputName::Own
+                } else {
+                    InputName::Renamed
+                }
+            })
+        })
+        .collect()
+}
+
 /// Whether `name` (a local value's or a block's, without `%`) is the file's
 /// own name, which the view keeps.
 pub(crate) fn is_own(name: &str) -> bool {

@@ -36,9 +36,9 @@ use llvm_sys::LLVMOpcode;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::blocks::Layout;
-use super::instructions::is_commutative_binop;
+use super::instructions::{is_commutative_binop, is_compare};
 use super::order::Positions;
-use super::own_names::Kept;
+use super::own_names::InputName;
 use super::signature::{GlobalKeys, Signatures};
 use crate::hash::StableHasher;
 use crate::ir::{Func, Inst, TypeNames, Val, ValKind};
@@ -50,41 +50,44 @@ pub(crate) struct RoleContext<'a> {
     pub layout: &'a Layout,
     pub positions: &'a Positions,
     pub globals: &'a GlobalKeys,
+    /// The input name of each instruction (same indexing as `sigs.insts`).
+    pub input_names: &'a [InputName],
 }
 
 /// The hash each instruction of `cx.sigs` is named by (same indexing as
 /// `sigs.insts`; 0 for a value that keeps its own name or has none).
 pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
     let sigs = cx.sigs;
+    let count = sigs.insts.len();
     let mut describe = Describe {
         cx,
+        operands: OperandTable::read(sigs),
         types: TypeNames::structs_by_name(),
-        shallow: HashMap::default(),
+        shallow: vec![None; count],
         arguments: (cx.func.params().into_iter())
             .enumerate()
             .map(|(position, p)| (p, position as u64))
             .collect(),
-        uses: Vec::new(),
+        leaves: HashMap::default(),
+        any_value: StableHasher::new().str("value").finish(),
+        uses: UsesByRole::default(),
     };
-    let roles: Vec<u64> = (0..sigs.insts.len())
-        .map(|k| describe.role(k, true))
-        .collect();
-    let named: Vec<usize> = (0..sigs.insts.len())
-        .filter(|&k| !sigs.voids[k] && !Kept::Own.keeps(&sigs.insts[k].val().name()))
-        .collect();
-    describe.uses = uses_by_role(sigs, &roles);
+    let roles: Vec<u64> = (0..count).map(|k| describe.role(k, true)).collect();
+    describe.uses = UsesByRole::collect(&describe.operands, &roles);
     // In canonical order: the first of a role keeps it; the others are
     // told apart by their local facts and their operands' names, given
     // before them (an operand defined later, through a phi, by its role).
-    let place = |k: usize| {
-        let v = sigs.insts[k].val();
-        (cx.positions.get(&v).copied().unwrap_or(usize::MAX), k)
-    };
-    let mut named = named;
-    named.sort_unstable_by_key(|&k| place(k));
-    let mut out = vec![0u64; sigs.insts.len()];
+    let mut named: Vec<(usize, usize)> = (0..count)
+        .filter(|&k| !sigs.voids[k] && cx.input_names[k] != InputName::Own)
+        .map(|k| {
+            let place = cx.positions.get(&sigs.insts[k].val()).copied();
+            (place.unwrap_or(usize::MAX), k)
+        })
+        .collect();
+    named.sort_unstable();
+    let mut out = vec![0u64; count];
     let mut taken: rustc_hash::FxHashSet<u64> = Default::default();
-    for k in named {
+    for (_, k) in named {
         out[k] = match taken.insert(roles[k]) {
             true => roles[k],
             false => StableHasher::new()
@@ -97,16 +100,65 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
     out
 }
 
+/// Marks an operand that is not an instruction of the function.
+const NOT_LOCAL: u32 = u32::MAX;
+
+/// Every instruction's operands, read from LLVM once (the roles, the
+/// local facts and the uses all walk them): each operand's value and, for
+/// an instruction of the function, its index in `sigs.insts`. Read after
+/// [`super::operands`] has put them in their final order.
+struct OperandTable {
+    values: Vec<Val>,
+    /// Index of the operand's instruction, or [`NOT_LOCAL`].
+    local: Vec<u32>,
+    /// Where each instruction's operands start (one more entry at the end).
+    start: Vec<u32>,
+}
+
+impl OperandTable {
+    fn read(sigs: &Signatures) -> Self {
+        let mut table = OperandTable {
+            values: Vec::with_capacity(sigs.insts.len() * 3),
+            local: Vec::with_capacity(sigs.insts.len() * 3),
+            start: Vec::with_capacity(sigs.insts.len() + 1),
+        };
+        table.start.push(0);
+        for inst in &sigs.insts {
+            for v in inst.iter_operands() {
+                let local = sigs.index.get(&v).map_or(NOT_LOCAL, |&j| j as u32);
+                table.values.push(v);
+                table.local.push(local);
+            }
+            table.start.push(table.values.len() as u32);
+        }
+        table
+    }
+
+    /// The operands of instruction `k`: (value, index or [`NOT_LOCAL`]).
+    fn of(&self, k: usize) -> impl Iterator<Item = (Val, u32)> + '_ {
+        let range = self.start[k] as usize..self.start[k + 1] as usize;
+        self.values[range.clone()]
+            .iter()
+            .copied()
+            .zip(self.local[range].iter().copied())
+    }
+}
+
 /// Describes instructions and their operands by role.
 struct Describe<'a, 'b> {
     cx: &'b RoleContext<'a>,
+    operands: OperandTable,
     types: TypeNames,
     /// Shallow roles already computed, by instruction index.
-    shallow: HashMap<usize, u64>,
+    shallow: Vec<Option<u64>>,
     /// Each argument's position among the function's parameters.
     arguments: HashMap<Val, u64>,
-    /// How each instruction is used ([`uses_by_role`]).
-    uses: Vec<Vec<(u64, u32)>>,
+    /// The [`Describe::leaf`] of blocks and globals already described.
+    leaves: HashMap<Val, u64>,
+    /// What any computed operand stands for in a shallow role.
+    any_value: u64,
+    /// How each instruction is used ([`UsesByRole`]).
+    uses: UsesByRole,
 }
 
 impl Describe<'_, '_> {
@@ -118,8 +170,10 @@ impl Describe<'_, '_> {
     fn role(&mut self, k: usize, deep: bool) -> u64 {
         let inst = self.cx.sigs.insts[k];
         let op = self.cx.sigs.opcodes[k];
-        let mut h = StableHasher::new().str("role").str(inst.opcode_name());
-        if let Some(callee) = callee_of(inst) {
+        let mut h = StableHasher::new()
+            .str("role")
+            .str(crate::ir::opcode_name(op));
+        if let Some(callee) = callee_of(inst, op) {
             return h.str("calls").str(&callee).finish();
         }
         if op == LLVMOpcode::LLVMAlloca {
@@ -132,19 +186,26 @@ impl Describe<'_, '_> {
         }
         let mut parts: Vec<u64> = Vec::new();
         if op == LLVMOpcode::LLVMPHI {
-            for (v, b) in inst.incoming() {
+            // A phi's operands are its incoming values, in order.
+            let blocks = inst.incoming().into_iter().map(|(_, b)| b);
+            let values: Vec<(Val, u32)> = self.operands.of(k).collect();
+            for (operand, b) in values.into_iter().zip(blocks) {
                 let block = self.leaf(b.as_val());
                 parts.push(
                     StableHasher::new()
                         .u64(block)
-                        .u64(self.operand(v, deep))
+                        .u64(self.operand(operand, deep))
                         .finish(),
                 );
             }
             parts.sort_unstable();
         } else {
-            parts.extend(inst.iter_operands().map(|v| self.operand(v, deep)));
-            if is_commutative_binop(op) || inst.predicate_name().is_some() {
+            let range = self.operands.start[k] as usize..self.operands.start[k + 1] as usize;
+            for at in range {
+                let operand = (self.operands.values[at], self.operands.local[at]);
+                parts.push(self.operand(operand, deep));
+            }
+            if is_commutative_binop(op) || is_compare(op) {
                 parts.sort_unstable();
             }
         }
@@ -158,52 +219,65 @@ impl Describe<'_, '_> {
     /// not `deep`, by being one), whatever its name: a name enters no other
     /// value's name, so renaming a value (or two swapping names) shows on
     /// the lines that name it, as in the text. Anything else by [`leaf`].
-    fn operand(&mut self, v: Val, deep: bool) -> u64 {
-        let Some(&j) = self.cx.sigs.index.get(&v) else {
+    fn operand(&mut self, (v, local): (Val, u32), deep: bool) -> u64 {
+        if local == NOT_LOCAL {
             return self.leaf(v);
-        };
-        if !deep {
-            return StableHasher::new().str("value").finish();
         }
-        if let Some(&h) = self.shallow.get(&j) {
+        if !deep {
+            return self.any_value;
+        }
+        let j = local as usize;
+        if let Some(h) = self.shallow[j] {
             return h;
         }
         let h = self.role(j, false);
-        self.shallow.insert(j, h);
+        self.shallow[j] = Some(h);
         h
     }
 
     /// An argument by its position, a block by its name, a global by its
     /// name (a constant one by nothing), a constant by nothing: its value
     /// is a local fact.
-    fn leaf(&self, v: Val) -> u64 {
+    fn leaf(&mut self, v: Val) -> u64 {
         let h = StableHasher::new();
-        match v.kind() {
-            ValKind::Argument => h.str("a").u64(self.arguments.get(&v).copied().unwrap_or(0)),
-            ValKind::BasicBlock => {
-                let b = v.as_block().expect("a block value is a block");
-                h.str("b").str(self.cx.layout.name(b))
+        let kind = v.kind();
+        match kind {
+            ValKind::Argument => {
+                return h
+                    .str("a")
+                    .u64(self.arguments.get(&v).copied().unwrap_or(0))
+                    .finish()
             }
-            ValKind::Function
-            | ValKind::GlobalVariable
-            | ValKind::GlobalAlias
-            | ValKind::GlobalIFunc => {
-                let name = v.name();
-                let numbered = name.bytes().all(|b| b.is_ascii_digit());
-                match self.cx.globals.is_private_constant(v) || numbered {
-                    true => h.str("@constant"),
-                    false => h.str("@").str(&name),
-                }
-            }
-            ValKind::Metadata => h.str("m"),
+            ValKind::Metadata => return h.str("m").finish(),
             // An instruction of another function cannot be an operand.
-            ValKind::Instruction => h.str("i"),
+            ValKind::Instruction => return h.str("i").finish(),
             ValKind::ConstantInt
             | ValKind::ConstantFP
             | ValKind::OtherConstant
-            | ValKind::InlineAsm => h.str("c"),
+            | ValKind::InlineAsm => return h.str("c").finish(),
+            ValKind::BasicBlock
+            | ValKind::Function
+            | ValKind::GlobalVariable
+            | ValKind::GlobalAlias
+            | ValKind::GlobalIFunc => {}
         }
-        .finish()
+        if let Some(&known) = self.leaves.get(&v) {
+            return known;
+        }
+        let described = if kind == ValKind::BasicBlock {
+            let b = v.as_block().expect("a block value is a block");
+            h.str("b").str(self.cx.layout.name(b))
+        } else {
+            let name = v.name();
+            let numbered = name.bytes().all(|b| b.is_ascii_digit());
+            match self.cx.globals.is_private_constant(v) || numbered {
+                true => h.str("@constant"),
+                false => h.str("@").str(&name),
+            }
+        }
+        .finish();
+        self.leaves.insert(v, described);
+        described
     }
 
     /// What tells apart values of one role: constants by value, operands
@@ -218,37 +292,41 @@ impl Describe<'_, '_> {
     /// keeps its name.
     fn local(&mut self, k: usize, named: &[u64]) -> u64 {
         let inst = self.cx.sigs.insts[k];
+        let op = self.cx.sigs.opcodes[k];
         let mut h = StableHasher::new().str("local");
-        let alloca = self.cx.sigs.opcodes[k] == LLVMOpcode::LLVMAlloca;
+        let alloca = op == LLVMOpcode::LLVMAlloca;
         if alloca {
             h = h.u64(self.cx.sigs.full[k]);
         }
         let mut constants = false;
-        for v in inst.iter_operands() {
-            let part = match (v.kind(), self.cx.sigs.index.get(&v)) {
-                (ValKind::Instruction, Some(&j)) if named[j] != 0 => named[j],
-                (
-                    ValKind::ConstantInt
-                    | ValKind::ConstantFP
-                    | ValKind::OtherConstant
-                    | ValKind::InlineAsm,
-                    _,
-                ) => {
+        let range = self.operands.start[k] as usize..self.operands.start[k + 1] as usize;
+        for at in range {
+            let operand = (self.operands.values[at], self.operands.local[at]);
+            let part = match operand {
+                (_, j) if j != NOT_LOCAL && named[j as usize] != 0 => named[j as usize],
+                (v, NOT_LOCAL) if is_constant(v) => {
                     constants = true;
-                    self.cx.sigs.operand_hash(v)
+                    self.cx.sigs.leaf.get(&v).copied().unwrap_or(0)
                 }
-                _ => self.operand(v, true),
+                _ => self.operand(operand, true),
             };
             h = h.u64(part);
         }
-        for i in inst.aggregate_indices() {
-            h = h.u64(i as u64);
+        if matches!(
+            op,
+            LLVMOpcode::LLVMExtractValue | LLVMOpcode::LLVMInsertValue
+        ) {
+            for i in inst.aggregate_indices() {
+                h = h.u64(i as u64);
+            }
         }
-        if let Some(p) = inst.predicate_name() {
-            h = h.str(p);
+        if is_compare(op) {
+            if let Some(p) = inst.predicate_name() {
+                h = h.str(p);
+            }
         }
         if alloca || !constants {
-            for &(role, at) in &self.uses[k] {
+            for &(role, at) in self.uses.of(k) {
                 h = h.u64(role).u64(at as u64);
             }
         }
@@ -256,30 +334,74 @@ impl Describe<'_, '_> {
     }
 }
 
+/// Whether `v` is a constant (or inline asm): its value is a local fact.
+fn is_constant(v: Val) -> bool {
+    matches!(
+        v.kind(),
+        ValKind::ConstantInt | ValKind::ConstantFP | ValKind::OtherConstant | ValKind::InlineAsm
+    )
+}
+
 /// For each instruction, the set of (role of a user, operand position)
 /// that use it, sorted: what it is used for, not what its users compute
 /// (two loads of one variable, one feeding `x + 1` and one `x + n`, are
-/// told apart without their places).
-fn uses_by_role(sigs: &Signatures, roles: &[u64]) -> Vec<Vec<(u64, u32)>> {
-    let mut uses: Vec<Vec<(u64, u32)>> = vec![Vec::new(); sigs.insts.len()];
-    for (u, inst) in sigs.insts.iter().enumerate() {
-        for (at, v) in inst.iter_operands().enumerate() {
-            if let Some(&j) = sigs.index.get(&v) {
-                uses[j].push((roles[u], at as u32));
+/// told apart without their places). Flattened, one slice per instruction.
+#[derive(Default)]
+struct UsesByRole {
+    flat: Vec<(u64, u32)>,
+    start: Vec<usize>,
+}
+
+impl UsesByRole {
+    fn collect(operands: &OperandTable, roles: &[u64]) -> Self {
+        let count = roles.len();
+        let mut start = vec![0usize; count + 1];
+        for &j in &operands.local {
+            if j != NOT_LOCAL {
+                start[j as usize + 1] += 1;
             }
         }
+        for k in 1..start.len() {
+            start[k] += start[k - 1];
+        }
+        let mut next = start.clone();
+        let mut flat = vec![(0u64, 0u32); start[count]];
+        for (user, &role) in roles.iter().enumerate() {
+            for (at, (_, j)) in operands.of(user).enumerate() {
+                if j != NOT_LOCAL {
+                    flat[next[j as usize]] = (role, at as u32);
+                    next[j as usize] += 1;
+                }
+            }
+        }
+        // Sort and deduplicate each slice, packing them to the front.
+        let mut packed = 0;
+        for k in 0..count {
+            let (from, to) = (start[k], start[k + 1]);
+            flat[from..to].sort_unstable();
+            start[k] = packed;
+            for at in from..to {
+                let entry = flat[at];
+                if packed == start[k] || flat[packed - 1] != entry {
+                    flat[packed] = entry;
+                    packed += 1;
+                }
+            }
+        }
+        start[count] = packed;
+        flat.truncate(packed);
+        UsesByRole { flat, start }
     }
-    for list in &mut uses {
-        list.sort_unstable();
-        list.dedup();
+
+    fn of(&self, k: usize) -> &[(u64, u32)] {
+        &self.flat[self.start[k]..self.start[k + 1]]
     }
-    uses
 }
 
 /// The function a call calls, or `indirect`; `None` for anything else.
-fn callee_of(inst: Inst) -> Option<String> {
+fn callee_of(inst: Inst, op: LLVMOpcode) -> Option<String> {
     use LLVMOpcode::*;
-    if !matches!(inst.opcode(), LLVMCall | LLVMInvoke | LLVMCallBr) {
+    if !matches!(op, LLVMCall | LLVMInvoke | LLVMCallBr) {
         return None;
     }
     Some(inst.callee_name().unwrap_or_else(|| "indirect".to_string()))

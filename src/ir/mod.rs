@@ -538,6 +538,22 @@ impl Val {
         }
     }
 
+    /// `f` of the value's name, read in place (no copy made where the name
+    /// is UTF-8, as LLVM's names nearly always are).
+    pub(crate) fn with_name<R>(self, f: impl FnOnce(&str) -> R) -> R {
+        let mut len = 0usize;
+        unsafe {
+            let p = LLVMGetValueName2(self.raw, &mut len);
+            if p.is_null() {
+                return f("");
+            }
+            f(&String::from_utf8_lossy(std::slice::from_raw_parts(
+                p as *const u8,
+                len,
+            )))
+        }
+    }
+
     /// Whether the value's name is exactly `name` (no copy made).
     pub(crate) fn has_name(self, name: &str) -> bool {
         let mut len = 0usize;
