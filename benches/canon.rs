@@ -13,6 +13,7 @@
 //! cargo bench --bench canon            # prints the tables, rewrites BENCHMARKS.md's canon section
 //! IRGIT_BENCH_NO_WRITE=1 cargo bench --bench canon   # print only
 //! IRGIT_BENCH_ONLY=view-speed cargo bench --bench canon   # the view's speed only
+//! IRGIT_BENCH_VIEW_NO_COPIES=1 ...   # without the module of 12 copies of Lua (minutes), while iterating
 //! ```
 //!
 //! It is a benchmark, not a test: nothing here asserts on time.
@@ -455,6 +456,9 @@ mod view_speed {
             })
             .collect();
         out.push(("all of Lua 5.4, -O2".into(), common::lua::lua_module(&dir)));
+        if std::env::var_os("IRGIT_BENCH_VIEW_NO_COPIES").is_some() {
+            return out;
+        }
         out.push((
             format!("all of Lua 5.4, -O2 -g, {VIEW_DEBUG_COPIES} copies"),
             common::lua::lua_debug_copies(&dir, VIEW_DEBUG_COPIES),
