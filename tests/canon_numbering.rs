@@ -214,3 +214,59 @@ fn a_function_added_with_debug_info_renumbers_no_metadata() {
         }
     }
 }
+
+/// `irgit ARGS FILE` as a child process, killed after `limit`: its exit
+/// status, or `None` when it did not finish in time.
+fn irgit_within(args: &[&str], file: &Path, limit: std::time::Duration) -> Option<bool> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_irgit"))
+        .args(args)
+        .arg(file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run irgit");
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().expect("wait for irgit") {
+            return Some(status.success());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// More attribute groups than the usual numbers (10,000) have room for:
+/// the numbering gives each its own number instead of searching forever
+/// for a free one (it hung, and so did any module with more than a million
+/// metadata nodes, such as 49 linked copies of Lua at -O2 -g).
+#[test]
+fn more_attribute_groups_than_the_usual_numbers_all_get_one() {
+    const GROUPS: usize = 10_500;
+    let mut text = String::from("target triple = \"x86_64-pc-linux-gnu\"\n\n");
+    for k in 0..GROUPS {
+        text.push_str(&format!("declare void @f{k}() #{k}\n"));
+    }
+    for k in 0..GROUPS {
+        text.push_str(&format!("attributes #{k} = {{ \"group\"=\"{k}\" }}\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("groups.ll");
+    std::fs::write(&file, &text).unwrap();
+    let limit = std::time::Duration::from_secs(120);
+    for args in [&["canon"][..], &["canon", "--view"]] {
+        assert_eq!(
+            irgit_within(args, &file, limit),
+            Some(true),
+            "irgit {args:?} on {GROUPS} attribute groups did not finish in {limit:?}"
+        );
+    }
+    let canonical = canon(&text, "groups.ll").unwrap();
+    let numbers: std::collections::HashSet<&str> = canonical
+        .lines()
+        .filter_map(|l| l.strip_prefix("attributes #")?.split_once(' '))
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(numbers.len(), GROUPS, "every group has its own number");
+}
