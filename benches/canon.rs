@@ -14,6 +14,7 @@
 //! IRGIT_BENCH_NO_WRITE=1 cargo bench --bench canon   # print only
 //! IRGIT_BENCH_ONLY=view-speed cargo bench --bench canon   # the view's speed only
 //! IRGIT_BENCH_VIEW_NO_COPIES=1 ...   # without the module of 12 copies of Lua (minutes), while iterating
+//! IRGIT_BENCH_VIEW_COPIES=49 ...     # that module with 49 copies: 7 M lines (about an hour)
 //! ```
 //!
 //! It is a benchmark, not a test: nothing here asserts on time.
@@ -426,12 +427,23 @@ mod view_speed {
     use super::{common, instruction_count, OPT};
 
     const STRESS: &[u64] = &[80_000, 200_000, 500_000];
-    /// Copies of Lua at -O2 -g in the largest module (143 k lines each; 49
-    /// would be the 7 M lines of issue 28, but `opt -S` alone then prints for
-    /// most of an hour on this machine: its printer grows faster than the
-    /// module, 6.5 s CPU for 4 copies, 38.5 s for 12).
+    /// Copies of Lua at -O2 -g in the largest module by default (143 k lines
+    /// each). 49 are the 7 M lines of issue 28 (`IRGIT_BENCH_VIEW_COPIES=49`):
+    /// building that module takes about 15 minutes once, and `opt -S` alone
+    /// 13 minutes of CPU, since LLVM's printer grows faster than the module.
     pub const VIEW_DEBUG_COPIES: usize = 12;
-    const LIMIT: Duration = Duration::from_secs(1200);
+    /// Only a run that hangs reaches it: 49 copies take `opt -S` about
+    /// 13 minutes of CPU.
+    const LIMIT: Duration = Duration::from_secs(3600);
+
+    /// The copies of Lua -O2 -g in the largest module:
+    /// `IRGIT_BENCH_VIEW_COPIES`, else [`VIEW_DEBUG_COPIES`].
+    fn debug_copies() -> usize {
+        std::env::var("IRGIT_BENCH_VIEW_COPIES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(VIEW_DEBUG_COPIES)
+    }
 
     struct Speed {
         name: String,
@@ -459,9 +471,10 @@ mod view_speed {
         if std::env::var_os("IRGIT_BENCH_VIEW_NO_COPIES").is_some() {
             return out;
         }
+        let copies = debug_copies();
         out.push((
-            format!("all of Lua 5.4, -O2 -g, {VIEW_DEBUG_COPIES} copies"),
-            common::lua::lua_debug_copies(&dir, VIEW_DEBUG_COPIES),
+            format!("all of Lua 5.4, -O2 -g, {copies} copies"),
+            common::lua::lua_debug_copies(&dir, copies),
         ));
         out
     }
