@@ -255,6 +255,16 @@ fn hunks_outside_bodies_decline() {
     );
     assert_eq!(text_safe_merge([&base, &ours, &theirs]), None);
     same_by_both_routes([&base, &ours, &theirs]);
+    // A type written over several lines: its field lines read like lines
+    // that continue an instruction, but they are outside every body.
+    let base = "%t = type {\n  i32,\n  i32\n}\n\ndeclare void @use(i32)\n\n\
+                define i32 @f(ptr %p) {\n  %a = getelementptr %t, ptr %p, i32 0, i32 1\n  \
+                %v = load i32, ptr %a\n  call void @use(i32 %v)\n  call void @use(i32 0)\n  \
+                ret i32 %v\n}\n";
+    let ours = edited(base, "  i32\n}", "  i64\n}");
+    let theirs = edited(base, "@use(i32 0)", "@use(i32 1)");
+    assert_eq!(text_safe_merge([base, &ours, &theirs]), None);
+    same_by_both_routes([base, &ours, &theirs]);
 }
 
 /// The shared merge cases (`tests/merge/**`): both routes write the same
