@@ -222,10 +222,11 @@ impl<'a> Tokens<'a> {
     }
 
     /// The end of a quoted string that opens at `start` (its closing
-    /// quote included); LLVM escapes a quote inside as `\22`.
-    fn quoted_end(&self, start: usize) -> usize {
+    /// quote included; LLVM escapes a quote inside as `\22`); `None` when
+    /// it does not close on this line.
+    fn quoted_end(&self, start: usize) -> Option<usize> {
         let bytes = self.line.as_bytes();
-        memchr::memchr(b'"', &bytes[start + 1..]).map_or(bytes.len(), |e| start + e + 2)
+        memchr::memchr(b'"', &bytes[start + 1..]).map(|e| start + e + 2)
     }
 
     /// The end of the bare name or word from `start`.
@@ -249,19 +250,23 @@ impl<'a> Iterator for Tokens<'a> {
             i += 1;
         }
         let c = *bytes.get(i).filter(|&&c| c != b';')?;
+        // A string that goes on past the line is one quote, a token no
+        // line that [`form`] reads has: the lines after it are misread.
+        let unclosed = (Token::Punct(b'"'), bytes.len());
         let (token, end) = match c {
-            b'"' => {
-                let end = self.quoted_end(i);
-                (Token::Quoted(&line[i..end]), end)
-            }
+            b'"' => match self.quoted_end(i) {
+                Some(end) => (Token::Quoted(&line[i..end]), end),
+                None => unclosed,
+            },
             b'%' | b'@' | b'!' | b'#' | b'$' => {
                 let end = match bytes.get(i + 1) {
                     Some(b'"') => self.quoted_end(i + 1),
-                    _ => self.word_end(i + 1),
+                    _ => Some(self.word_end(i + 1)),
                 };
-                match c {
-                    b'%' => (Token::Local(&line[i + 1..end]), end),
-                    _ => (Token::Sigiled(&line[i..end]), end),
+                match (c, end) {
+                    (_, None) => unclosed,
+                    (b'%', Some(end)) => (Token::Local(&line[i + 1..end]), end),
+                    (_, Some(end)) => (Token::Sigiled(&line[i..end]), end),
                 }
             }
             _ if is_id_byte(c) => {
@@ -353,7 +358,7 @@ impl Operands {
     /// Reads one token; `false` when the line is not one [`form`] vouches for.
     fn read(&mut self, token: Token<'_>) -> bool {
         match token {
-            Token::Punct(b':' | b'=') => return false,
+            Token::Punct(b':' | b'=' | b'"') => return false,
             Token::Word(w) if self.atomic_words > 0 => {
                 self.atomic_words = if w == "volatile" && self.atomic_words == 2 {
                     1
@@ -639,6 +644,8 @@ mod tests {
         assert_eq!(form("  %t = type { i32 }"), None);
         assert_eq!(form("@g = global i32 0"), None);
         assert_eq!(form("  uselistorder i32 %x, { 1, 0 }"), None);
+        assert_eq!(form("  call void asm \"nop"), None);
+        assert_eq!(form("  %\"x = add i32 1, 2"), None);
         assert_eq!(
             form("  call void @f(), !dbg !DILocation(line: 3, scope: !4)"),
             None
