@@ -200,8 +200,7 @@ pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
             // another thread, which would free them while the copies are
             // made): a large merge's peak memory is here.
             drop((structured, git));
-            let outcome = in_ours_form(Outcome::exact_text(agreed), texts[1], path);
-            return Ok(without_stale_comments(outcome));
+            return Ok(git_text_written(agreed, texts[1], path));
         }
     }
     let ours_text = OursText::write(&mut structured, inputs, texts, path, markers)?;
@@ -232,6 +231,13 @@ pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
     };
     let outcome = either_side_parses(outcome, sides, texts, markers);
     Ok(without_stale_comments(outcome))
+}
+
+/// git's clean result, once known to be the merge, as it is written: in
+/// ours' form (canonical when ours is), with LLVM's `; preds` comments
+/// that no longer match their branches written again.
+pub(crate) fn git_text_written(text: String, ours: &str, path: &str) -> Outcome {
+    without_stale_comments(in_ours_form(Outcome::exact_text(text), ours, path))
 }
 
 /// Bitcode inputs: the structured merge's result (canonical form, or its

@@ -27,10 +27,11 @@ pub(crate) struct GitMerge {
 
 impl GitMerge {
     /// git's line merge of the three texts (none for bitcode or other
-    /// bytes), with the canonical form of a clean result; tells `verdict`
-    /// as soon as cleanliness is known.
+    /// bytes; `known` when it was run already), with the canonical form of
+    /// a clean result; tells `verdict` as soon as cleanliness is known.
     pub(crate) fn run(
         texts: Option<[&str; 3]>,
+        known: Option<TextMerge>,
         path: &str,
         markers: &Markers,
         verdict: &GitVerdict,
@@ -38,7 +39,10 @@ impl GitMerge {
         let _on_exit = VerdictOnExit(verdict);
         let [base, ours, theirs] = texts?;
         let mut timer = crate::canon::PhaseTimer::new();
-        let merged = line_merge_texts(base, ours, theirs, markers).ok()?;
+        let merged = match known {
+            Some(merged) => merged,
+            None => line_merge_texts(base, ours, theirs, markers).ok()?,
+        };
         verdict.set(merged.conflicts == 0);
         timer.lap("merge: git merge-file");
         let canonical = (merged.conflicts == 0)
@@ -98,7 +102,7 @@ impl Drop for VerdictOnExit<'_> {
 }
 
 /// `git merge-file` on three texts written to a temporary directory.
-fn line_merge_texts(
+pub(crate) fn line_merge_texts(
     base: &str,
     ours: &str,
     theirs: &str,

@@ -80,6 +80,17 @@ pub(crate) fn verifies(bytes: &[u8], path: &str) -> bool {
         .is_ok_and(|module| module.verify().is_ok())
 }
 
+/// Whether LLVM parses and verifies `text` as it is, keeping its debug
+/// info (a result the merge writes without a canonical form to compare).
+pub(crate) fn valid_as_written(text: &str, path: &str) -> bool {
+    let _slot = LoadSlot::take();
+    let session = Session::new();
+    let Ok(module) = session.parse(text.as_bytes(), path) else {
+        return false;
+    };
+    module.verify().is_ok() && !debug_info_dropped(text, &module)
+}
+
 /// Whether LLVM dropped the debug info of `text` (parsed as `module`): the
 /// parser strips debug info that does not verify (a compile unit missing
 /// from `!llvm.dbg.cu`), with only a warning.

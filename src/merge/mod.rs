@@ -20,6 +20,7 @@
 //! |---|---|
 //! | normalise the header (`; ModuleID`) | here |
 //! | rebase debug lines | [`rebase_lines`] |
+//! | where every hunk of both sides is text-safe: git's clean result, checked by one LLVM load | [`text_safe`] |
 //! | load the three sides (parse, verify, canonicalize) | [`loading`], [`structured`] |
 //! | structured merge (match, diff, union) with git's line merge beside it | [`structured`] ([`model`], [`matching`] with [`matching::renamed_layout`], [`diff`], [`conflict`], [`apply`], [`locations`], [`rename`]), [`git_merge`] |
 //! | check with LLVM | [`structured::Structured::finish`] |
@@ -53,6 +54,7 @@ pub(crate) mod rebase_lines;
 pub mod rename;
 pub(crate) mod render;
 pub(crate) mod structured;
+pub mod text_safe;
 
 use crate::ir::Session;
 use choose::Evidence;
@@ -93,6 +95,26 @@ pub fn merge_bytes(
     path: &str,
     markers: &Markers,
 ) -> Result<Outcome, MergeError> {
+    merge_bytes_by(Route::TextSafeFirst, [base, ours, theirs], path, markers)
+}
+
+/// How [`merge_bytes_by`] may reach its result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// The text-safe merge ([`text_safe`]) where it applies, else the
+    /// structured merge: what `irgit merge` does.
+    TextSafeFirst,
+    /// The structured merge always (to compare the two routes).
+    StructuredOnly,
+}
+
+/// [`merge_bytes`] by `route`: both routes write the same result.
+pub fn merge_bytes_by(
+    route: Route,
+    [base, ours, theirs]: [&[u8]; 3],
+    path: &str,
+    markers: &Markers,
+) -> Result<Outcome, MergeError> {
     // 1. Normalise the header: `; ModuleID = ...` is LLVM's own comment
     //    (the build directory), not the user's text; ours' line stands for all three.
     let base = &*with_module_id_of(base, ours);
@@ -106,10 +128,10 @@ pub fn merge_bytes(
     let outcome = match rebase_lines::rebase_bytes(base, ours, theirs) {
         Some(rebased) => {
             let [b, o, t] = rebased.texts.each_ref().map(|x| x.as_bytes());
-            let merged = merge_sides([b, o, t], path, markers)?;
+            let merged = merge_sides(route, [b, o, t], path, markers)?;
             rebased.settle(merged, markers)
         }
-        None => merge_sides([base, ours, theirs], path, markers)?,
+        None => merge_sides(route, [base, ours, theirs], path, markers)?,
     };
     Ok(noting_unknown_values(outcome, ours))
 }
@@ -117,6 +139,7 @@ pub fn merge_bytes(
 /// Stages 3 to 7 of [`merge_bytes`], on sides whose debug lines are
 /// rebased (or have none).
 fn merge_sides(
+    route: Route,
     [base, ours, theirs]: [&[u8]; 3],
     path: &str,
     markers: &Markers,
@@ -126,9 +149,18 @@ fn merge_sides(
     }
     let mut timer = crate::canon::PhaseTimer::new();
     let texts = as_texts([base, ours, theirs]);
+    // 3. Where every hunk is text-safe, git's clean result checked by LLVM.
+    let mut git_known = None;
+    if let Some(texts) = texts.filter(|_| route == Route::TextSafeFirst) {
+        match text_safe::merge(texts, path, markers) {
+            text_safe::FastPath::Taken(outcome) => return Ok(outcome),
+            text_safe::FastPath::Declined(git) => git_known = git,
+        }
+    }
     // 3-4. Load the three sides and merge them structurally, with git's
     //      line merge on another thread.
-    let (structured, git) = structured_beside_git([base, ours, theirs], texts, path, markers);
+    let inputs = [base, ours, theirs];
+    let (structured, git) = structured_beside_git(inputs, texts, git_known, path, markers);
     let mut structured = structured?;
     timer.lap("merge: structured and git merge-file");
     // 5. Check a clean result with LLVM (in canonical form; when it is the
@@ -165,12 +197,13 @@ fn as_texts(inputs: [&[u8]; 3]) -> Option<[&str; 3]> {
 fn structured_beside_git(
     inputs: [&[u8]; 3],
     texts: Option<[&str; 3]>,
+    git_known: Option<git_merge::TextMerge>,
     path: &str,
     markers: &Markers,
 ) -> (Result<structured::Structured, MergeError>, Option<GitMerge>) {
     let verdict = GitVerdict::default();
     std::thread::scope(|scope| {
-        let git = scope.spawn(|| GitMerge::run(texts, path, markers, &verdict));
+        let git = scope.spawn(|| GitMerge::run(texts, git_known, path, markers, &verdict));
         let names_wanted = |size| texts.is_some() && verdict.names_wanted(size);
         let structured = structured::structured(inputs, path, markers, &names_wanted);
         let git = git.join().unwrap_or_else(|p| std::panic::resume_unwind(p));

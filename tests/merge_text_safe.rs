@@ -1,0 +1,371 @@
+//! The text-safe merge (`src/merge/text_safe/`): where every hunk of both
+//! sides is text-safe, git's clean result is written after one LLVM load;
+//! everywhere else the structured merge decides, exactly as before.
+//!
+//! Each unsafe shape is a real triple (clang-22 output, or lit-style IR
+//! LLVM parses) on which git's line merge is clean and valid but wrong or
+//! not what the structured merge writes: the criterion must decline it,
+//! and the merge must write what the structured merge alone writes
+//! (`Route::StructuredOnly`). A criterion too loose fails these tests:
+//! git's bytes would be written instead.
+//!
+//! ```text
+//! ours renumbers %2 -> %3 (a new %2 before it); theirs' new `call @use(i32 %2)`
+//! git merge-file: clean, valid, and its %2 is ours' new value: wrong
+//! text-safe? no (ours adds %3)  ->  structured merge: `call @use(i32 %3)` in ours' text
+//! ```
+
+mod merge_support;
+
+use std::path::Path;
+use std::process::Command;
+
+use irgit::merge::text_safe::text_safe_merge;
+use irgit::merge::{merge_bytes_by, Markers, Outcome, Route};
+use merge_support::{clang, git_merge_file, irgit_bin, llvm_stress};
+
+/// The lap `IRGIT_TIMINGS=1` prints when the text-safe merge wrote the result.
+const TAKEN: &str = "merge: text-safe: git's result checked and taken";
+
+/// The merge by `route`, in process.
+fn merge_by(route: Route, [base, ours, theirs]: [&str; 3]) -> Outcome {
+    let inputs = [base.as_bytes(), ours.as_bytes(), theirs.as_bytes()];
+    merge_bytes_by(route, inputs, "m.ll", &Markers::default())
+        .unwrap_or_else(|e| panic!("merge failed: {e}"))
+}
+
+/// The bytes an outcome writes.
+fn written(o: &Outcome) -> String {
+    match &o.bytes {
+        Some(b) => String::from_utf8_lossy(b).into_owned(),
+        None => o.text.clone(),
+    }
+}
+
+/// Both routes give the same result (bytes, conflicts, notes); returns it.
+fn same_by_both_routes(triple: [&str; 3]) -> Outcome {
+    let fast = merge_by(Route::TextSafeFirst, triple);
+    let structured = merge_by(Route::StructuredOnly, triple);
+    assert_eq!(
+        written(&fast),
+        written(&structured),
+        "the two routes write different results"
+    );
+    assert_eq!(fast.conflicts, structured.conflicts);
+    assert_eq!(fast.notes, structured.notes);
+    fast
+}
+
+/// An unsafe shape: git is clean and its result parses and verifies, yet
+/// the criterion declines, and the merge is the structured merge's, which
+/// is not git's bytes. Returns the merge.
+fn declined_and_structured(triple: [&str; 3]) -> Outcome {
+    let [base, ours, theirs] = triple;
+    let (git_clean, git_text, _) = git_merge_file(base, ours, theirs);
+    assert!(git_clean, "the shape needs a clean git merge");
+    assert!(
+        irgit::ir::text_parses_and_verifies(&git_text),
+        "the shape needs git's result to be valid IR:\n{git_text}"
+    );
+    assert_eq!(text_safe_merge(triple), None, "the criterion must decline");
+    let merged = same_by_both_routes(triple);
+    assert!(
+        merged.conflicts > 0 || written(&merged) != git_text,
+        "git's result is wrong here, the merge must not write it:\n{}",
+        written(&merged)
+    );
+    merged
+}
+
+/// C source compiled by clang-22 at `opt` with `-D<define>` (value names
+/// kept when `names`).
+fn clang_ir(source: &str, opt: &str, define: Option<&str>, names: bool) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("m.c");
+    std::fs::write(&c, source).unwrap();
+    let out = dir.path().join("m.ll");
+    let mut cmd = Command::new(clang());
+    cmd.current_dir(dir.path())
+        .args(["-S", "-emit-llvm", "-w", &format!("-O{opt}"), "-o"])
+        .arg(&out)
+        .arg("m.c");
+    cmd.arg(if names {
+        "-fno-discard-value-names"
+    } else {
+        "-fdiscard-value-names"
+    });
+    cmd.args(define.map(|d| format!("-D{d}")));
+    let run = cmd.output().expect("run clang-22");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    std::fs::read_to_string(out).unwrap()
+}
+
+/// `text` with the local names `%a` and `%b` swapped everywhere.
+fn names_swapped(text: &str, a: &str, b: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('%') {
+        out.push_str(&rest[..at]);
+        let name_len = rest[at + 1..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "$._-".contains(c)))
+            .unwrap_or(rest.len() - at - 1);
+        let name = &rest[at + 1..at + 1 + name_len];
+        out.push('%');
+        out.push_str(if name == a {
+            b
+        } else if name == b {
+            a
+        } else {
+            name
+        });
+        rest = &rest[at + 1 + name_len..];
+    }
+    out + rest
+}
+
+/// `text` with its first line that contains `part` replaced by `line`.
+fn line_replaced(text: &str, part: &str, line: &str) -> String {
+    let old = text
+        .lines()
+        .find(|l| l.contains(part))
+        .unwrap_or_else(|| panic!("`{part}` not in:\n{text}"));
+    edited(text, old, line)
+}
+
+/// `text` with `from` replaced by `to`, which must occur.
+fn edited(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "`{from}` not in:\n{text}");
+    text.replacen(from, to, 1)
+}
+
+/// Ours inserts a value before `%2`, so clang renumbers it `%3`; theirs'
+/// new call uses the base's `%2`. git's result calls `@use` with ours'
+/// new value.
+#[test]
+fn a_value_one_side_renumbered_used_by_the_others_hunk() {
+    let source = "void use(int); int g;\n\
+        void f(int a) {\n\
+        #ifdef OURS\n  use(a * 3);\n#endif\n\
+          int x = a + 1;\n  g = x;\n  use(0);\n\
+        #ifdef THEIRS\n  use(x);\n#else\n  use(0);\n#endif\n\
+          use(0);\n}\n";
+    let base = clang_ir(source, "2", None, false);
+    let ours = clang_ir(source, "2", Some("OURS"), false);
+    let theirs = clang_ir(source, "2", Some("THEIRS"), false);
+    assert!(ours.contains("%3 = add"), "ours renumbers:\n{ours}");
+    let merged = declined_and_structured([&base, &ours, &theirs]);
+    assert!(
+        merged.conflicts > 0 || written(&merged).contains("@use(i32 noundef %3)"),
+        "{}",
+        written(&merged)
+    );
+}
+
+/// Ours swaps the names of two values; theirs' new use of `%mul` means
+/// the base's `%mul`, which ours calls `%add`.
+#[test]
+fn names_one_side_swapped() {
+    let source = "void use(int);\n\
+        int f(int a) {\n  int x = a + 1;\n  int y = x * 3;\n  use(y - 3);\n\
+          use(0);\n  use(0);\n  use(0);\n  int z = a + 9;\n  use(z);\n  return z;\n}\n";
+    let base = clang_ir(source, "0", None, true);
+    let ours = names_swapped(&base, "add", "mul");
+    assert!(ours.contains("%mul = add nsw i32"), "{ours}");
+    let theirs = line_replaced(
+        &base,
+        "%add1 = add nsw i32",
+        "  %add1 = add nsw i32 %mul, 9",
+    );
+    let merged = declined_and_structured([&base, &ours, &theirs]);
+    assert!(merged.conflicts > 0, "{}", written(&merged));
+}
+
+/// Theirs adds a parameter to `@g` (and passes it at its call); ours adds
+/// a call with the old signature elsewhere. LLVM accepts git's result (a
+/// call through another function type); the merge names the clash.
+#[test]
+fn a_call_to_a_signature_the_other_side_changed() {
+    let source = "#ifdef THEIRS\nint g(int a, int b) { return a + b; }\n\
+        int f(int a) { return g(a, 1); }\n\
+        #else\nint g(int a) { return a + 1; }\nint f(int a) { return g(a); }\n#endif\n\
+        int use(int);\n\
+        int h(int a) {\n  use(0);\n  use(0);\n\
+        #ifdef OURS\n  use(1);\n#else\n  use(0);\n#endif\n  return a;\n}\n";
+    let base = clang_ir(source, "0", None, false);
+    let mut ours = clang_ir(source, "0", Some("OURS"), false);
+    ours = edited(
+        &ours,
+        "call i32 @use(i32 noundef 1)",
+        "call i32 @g(i32 noundef 1)",
+    );
+    let theirs = clang_ir(source, "0", Some("THEIRS"), false);
+    let merged = declined_and_structured([&base, &ours, &theirs]);
+    assert!(merged.conflicts > 0, "{}", written(&merged));
+    assert!(merged.notes.join("\n").contains("@g"), "{:?}", merged.notes);
+}
+
+/// Lit-style IR with unnamed values: ours deletes one, so LLVM numbers
+/// the next ones one lower; theirs' new use of `%3` means the base's
+/// third product, which is ours' `%2`.
+#[test]
+fn an_unnamed_value_one_side_deleted() {
+    let base = "declare void @use(i32)\n\ndefine i32 @f(i32 %a) {\n  %1 = add i32 %a, 1\n  \
+                mul i32 %1, 2\n  mul i32 %1, 3\n  mul i32 %1, 4\n  call void @use(i32 %2)\n  \
+                call void @use(i32 0)\n  call void @use(i32 0)\n  call void @use(i32 0)\n  \
+                ret i32 %4\n}\n";
+    let ours = edited(base, "  mul i32 %1, 2\n", "");
+    let ours = edited(&ours, "ret i32 %4", "ret i32 %3");
+    let theirs = edited(
+        base,
+        "call void @use(i32 0)\n  call void @use(i32 0)\n  ret",
+        "call void @use(i32 %3)\n  call void @use(i32 0)\n  ret",
+    );
+    assert!(irgit::ir::text_parses_and_verifies(&ours), "{ours}");
+    let merged = declined_and_structured([base, &ours, &theirs]);
+    assert!(merged.conflicts > 0, "{}", written(&merged));
+}
+
+/// A hunk outside function bodies (a metadata node, a declaration) is
+/// never text-safe, whatever it changes.
+#[test]
+fn hunks_outside_bodies_decline() {
+    let source = "int use(int);\nint f(int a) {\n  use(1);\n  use(2);\n  use(3);\n  \
+                  use(4);\n  return a;\n}\n";
+    let base = clang_ir(source, "0", None, false);
+    let ours = edited(
+        &base,
+        "declare i32 @use(i32 noundef)",
+        "declare i32 @use(i32)",
+    );
+    let theirs = edited(
+        &base,
+        "call i32 @use(i32 noundef 4)",
+        "call i32 @use(i32 noundef 5)",
+    );
+    assert_eq!(text_safe_merge([&base, &ours, &theirs]), None);
+    same_by_both_routes([&base, &ours, &theirs]);
+    let ours = edited(
+        &base,
+        "!{i32 1, !\"wchar_size\", i32 4}",
+        "!{i32 1, !\"wchar_size\", i32 2}",
+    );
+    assert_eq!(text_safe_merge([&base, &ours, &theirs]), None);
+    same_by_both_routes([&base, &ours, &theirs]);
+    // A type written over several lines: its field lines read like lines
+    // that continue an instruction, but they are outside every body.
+    let base = "%t = type {\n  i32,\n  i32\n}\n\ndeclare void @use(i32)\n\n\
+                define i32 @f(ptr %p) {\n  %a = getelementptr %t, ptr %p, i32 0, i32 1\n  \
+                %v = load i32, ptr %a\n  call void @use(i32 %v)\n  call void @use(i32 0)\n  \
+                ret i32 %v\n}\n";
+    let ours = edited(base, "  i32\n}", "  i64\n}");
+    let theirs = edited(base, "@use(i32 0)", "@use(i32 1)");
+    assert_eq!(text_safe_merge([base, &ours, &theirs]), None);
+    same_by_both_routes([base, &ours, &theirs]);
+}
+
+/// The shared merge cases (`tests/merge/**`): both routes write the same
+/// result, whether the criterion takes the case or not.
+#[test]
+fn merge_cases_merge_the_same_by_both_routes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merge");
+    let mut cases = Vec::new();
+    for kind in ["working", "failing", "real_history"] {
+        cases.extend(merge_support::case_dirs(&root.join(kind)));
+    }
+    let mut taken = 0;
+    for dir in &cases {
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+        let (Some(base), Some(ours), Some(theirs)) =
+            (read("Base.ll"), read("Left.ll"), read("Right.ll"))
+        else {
+            continue;
+        };
+        let triple = [base.as_str(), ours.as_str(), theirs.as_str()];
+        let fast = merge_by(Route::TextSafeFirst, triple);
+        let structured = merge_by(Route::StructuredOnly, triple);
+        assert_eq!(written(&fast), written(&structured), "{}", dir.display());
+        assert_eq!(
+            (fast.conflicts, &fast.notes),
+            (structured.conflicts, &structured.notes),
+            "{}",
+            dir.display()
+        );
+        taken += usize::from(text_safe_merge(triple).is_some());
+    }
+    assert!(cases.len() > 30, "{} cases", cases.len());
+    assert!(taken > 0, "no case is text-safe");
+}
+
+/// `base` with the integer constant ending the `nth` line that ends in
+/// one, after a binary operator, raised by 17 (as `benches/merge.rs` edits).
+fn constant_raised(base: &str, nth: impl Fn(usize) -> usize) -> String {
+    let lines: Vec<&str> = base.lines().collect();
+    let sites: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            [" = add ", " = sub ", " = mul ", " = xor "]
+                .iter()
+                .any(|op| lines[i].contains(op))
+                && lines[i]
+                    .rsplit(", ")
+                    .next()
+                    .is_some_and(|c| c.parse::<i64>().is_ok())
+        })
+        .collect();
+    let at = sites[nth(sites.len())];
+    let (head, constant) = lines[at].rsplit_once(", ").unwrap();
+    let raised = format!(
+        "{head}, {}",
+        constant.parse::<i64>().unwrap().wrapping_add(17)
+    );
+    let mut edited = lines.clone();
+    edited[at] = &raised;
+    edited.join("\n") + "\n"
+}
+
+/// Constants changed in one large llvm-stress function, a third and two
+/// thirds through: the text-safe merge writes git's bytes after one load
+/// (the lap says so), which is what the structured merge writes too.
+#[test]
+fn constant_edits_take_gits_result_after_one_load() {
+    let base = llvm_stress(7, 3000);
+    let ours = constant_raised(&base, |n| n / 3);
+    let theirs = constant_raised(&base, |n| 2 * n / 3);
+    let (git_clean, git_text, _) = git_merge_file(&base, &ours, &theirs);
+    assert!(git_clean);
+    assert_eq!(
+        text_safe_merge([&base, &ours, &theirs]).as_deref(),
+        Some(git_text.as_str())
+    );
+    let merged = same_by_both_routes([&base, &ours, &theirs]);
+    assert_eq!(written(&merged), git_text);
+
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("base.ll", &base),
+        ("ours.ll", &ours),
+        ("theirs.ll", &theirs),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let run = Command::new(irgit_bin())
+        .current_dir(dir.path())
+        .args(["merge", "base.ll", "ours.ll", "theirs.ll", "-o", "out.ll"])
+        .env("IRGIT_TIMINGS", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains(TAKEN), "{stderr}");
+    assert!(
+        !stderr.contains("parsed and verified"),
+        "one load only:\n{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.ll")).unwrap(),
+        git_text
+    );
+}
