@@ -122,7 +122,7 @@ struct KeyInstruction<'a> {
 /// below: [`GROUP_SPACE`], or a power of ten at least ten times `groups`
 /// for a function with more groups (so there is always a free number).
 fn group_space(groups: usize) -> u64 {
-    super::numbering::number_space(GROUP_SPACE, groups)
+    crate::hash::number_space(GROUP_SPACE, groups)
 }
 
 /// `(atomGroup, inlinedAt)` of a location with a group.

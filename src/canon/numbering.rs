@@ -24,34 +24,21 @@ use crate::hash::StableHasher;
 use crate::text::Ref;
 
 /// Attribute group numbers are below this (in a module of at most 1,000
-/// groups: [`number_space`]).
+/// groups: [`crate::hash::number_space`]).
 const ATTRIBUTE_SPACE: u64 = 10_000;
 /// Metadata numbers are below this (in a module of at most 100,000 nodes:
-/// [`number_space`]).
+/// [`crate::hash::number_space`]).
 const METADATA_SPACE: u64 = 1_000_000;
-
-/// The numbers `count` objects take their numbers below: `usual`, or a
-/// power of ten times it that is at least ten times `count`. There is always
-/// a free number, and the search for one stays short (a full space was
-/// searched forever: 49 linked copies of Lua at -O2 -g have 3 M metadata
-/// nodes).
-pub(crate) fn number_space(usual: u64, count: usize) -> u64 {
-    let mut space = usual;
-    while space < 10 * count as u64 {
-        space *= 10;
-    }
-    space
-}
 
 /// Old number -> new number.
 type Numbers = rustc_hash::FxHashMap<u32, u32>;
 
 /// New numbers for `ids` (old number, identity): `identity % space` (the
-/// [`number_space`] of `usual_space` for them), the
+/// [`crate::hash::number_space`] of `usual_space` for them), the
 /// next free one on a collision, taken in order of identity (then old number)
 /// so the result depends only on the set.
 fn assign(mut ids: Vec<(u64, u32)>, usual_space: u64) -> Numbers {
-    let space = number_space(usual_space, ids.len());
+    let space = crate::hash::number_space(usual_space, ids.len());
     ids.sort_unstable();
     let mut taken = std::collections::HashSet::with_capacity(ids.len());
     let mut out = Numbers::default();
