@@ -15,6 +15,7 @@
 pub mod canon;
 pub mod comments;
 pub mod config;
+pub(crate) mod forked;
 pub mod git;
 pub(crate) mod hash;
 pub mod ir;

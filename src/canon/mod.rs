@@ -26,6 +26,7 @@
 //!    (in the view of compiler output, by [`roles`]).
 
 pub(crate) mod attribute_kinds;
+mod beside;
 pub(crate) mod blocks;
 mod debug_atoms;
 mod debug_chain;
@@ -64,6 +65,8 @@ pub enum CanonError {
     Ir { name: String, source: IrError },
     #[error("{name}: canonicalization produced invalid IR (please report this bug): {message}")]
     Internal { name: String, message: String },
+    #[error("{name}: canonicalization crashed: {how} (please report this bug)")]
+    Crashed { name: String, how: String },
 }
 
 /// With `IRGIT_TIMINGS=1` in the environment, prints how long each phase
@@ -292,9 +295,20 @@ pub fn canonicalize_bytes_with(
 ) -> Result<String, CanonError> {
     let mut timer = PhaseTimer::new();
     let session = Session::new();
-    let module = parse_verified(&session, bytes, name)?;
-    timer.lap("parse and verify input");
-    let text = canonical_text(&module, bytes, name, opts)?;
+    let module = parse(&session, bytes, name)?;
+    timer.lap("parse input");
+    let beside = match bytes.len() >= beside::FROM_BYTES {
+        true => beside::text_beside_input_check(&module, bytes, name, opts),
+        false => None,
+    };
+    let text = match beside {
+        Some(text) => text?,
+        None => {
+            verify_input(&module, name)?;
+            timer.lap("verify input");
+            canonical_text(&module, bytes, name, opts)?
+        }
+    };
     timer.lap("canonicalize, verify output, print");
     if cleanup == Cleanup::LeaveToProcessExit {
         std::mem::forget(module);
@@ -309,16 +323,28 @@ pub(crate) fn parse_verified<'s>(
     bytes: &[u8],
     name: &str,
 ) -> Result<IrModule<'s>, CanonError> {
-    let ir = |source| CanonError::Ir {
-        name: name.to_string(),
-        source,
-    };
     let mut timer = PhaseTimer::new();
-    let module = session.parse(bytes, name).map_err(ir)?;
+    let module = parse(session, bytes, name)?;
     timer.lap("parse input");
-    module.verify().map_err(ir)?;
+    verify_input(&module, name)?;
     timer.lap("verify input");
     Ok(module)
+}
+
+/// Parses `bytes` (text or bitcode), without verifying the result.
+fn parse<'s>(session: &'s Session, bytes: &[u8], name: &str) -> Result<IrModule<'s>, CanonError> {
+    session.parse(bytes, name).map_err(|source| CanonError::Ir {
+        name: name.to_string(),
+        source,
+    })
+}
+
+/// LLVM's verifier on an input module, its complaint naming the input.
+fn verify_input(module: &IrModule<'_>, name: &str) -> Result<(), CanonError> {
+    module.verify().map_err(|source| CanonError::Ir {
+        name: name.to_string(),
+        source,
+    })
 }
 
 /// Canonicalizes an already parsed and verified module and prints it: the
@@ -366,11 +392,9 @@ pub(crate) fn canonical_text_for(
     let recorder = extras
         .source_names
         .then(|| source_map::Recorder::before(module));
-    if extras.verify_after {
-        canonicalize_verified(module, name, opts)?;
-    } else {
-        canonicalize(module, opts);
-    }
+    let mut timer = PhaseTimer::new();
+    canonicalize(module, opts);
+    timer.lap("canonicalize");
     let names = recorder.map(source_map::Recorder::after);
     let mut id = module.source_filename();
     if !module.declares_source_filename() {
@@ -378,8 +402,10 @@ pub(crate) fn canonical_text_for(
         module.set_source_filename("");
     }
     module.set_identifier(&id);
+    let check = extras
+        .verify_after
+        .then(|| beside::OutputCheck::start(module, name, input.len()));
     // The canonical text of a textual input is about as long as the input.
-    let mut timer = PhaseTimer::new();
     let printed = module.print_with_capacity(input.len() + input.len() / 4);
     timer.lap("print");
     // The list that kept a test's nodes is no user of theirs: a tuple that
@@ -415,6 +441,9 @@ pub(crate) fn canonical_text_for(
         None => printed,
     };
     timer.lap("passes over the printed text");
+    if let Some(check) = check {
+        check.finish(name)?;
+    }
     Ok((text, names))
 }
 
