@@ -18,8 +18,9 @@
 //! its parent (`PR_SET_PDEATHSIG`), so a caller that times out or is killed
 //! leaves nothing running. Forking is safe only in a process with one
 //! thread (a fork copies just the calling thread, and locks another thread
-//! held would stay held in the copy): elsewhere, and off Linux, [`spawn`]
-//! declines and the caller does the work itself.
+//! held would stay held in the copy), and pays only with a second core:
+//! elsewhere, and off Linux, [`spawn`] declines and the caller does the
+//! work itself.
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -121,7 +122,9 @@ impl Forked {
             if got == pid {
                 return Some(status);
             }
-            if got == -1 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            if got == -1
+                && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+            {
                 continue;
             }
             return None;
@@ -176,13 +179,16 @@ fn exit_in_words(code: i32) -> String {
     }
 }
 
-/// Whether this process may fork a copy: on Linux, with one thread, unless
-/// `IRGIT_SINGLE_PROCESS=1` says otherwise.
+/// Whether this process may fork a copy: on Linux, with one thread and
+/// more than one core to run on (with one, a copy only adds the cost of
+/// copying the pages it writes), unless `IRGIT_SINGLE_PROCESS=1` says
+/// otherwise.
 fn may_fork() -> bool {
     if std::env::var_os(SINGLE_PROCESS_VAR).is_some_and(|v| v == "1") {
         return false;
     }
-    cfg!(target_os = "linux") && thread_count() == Some(1)
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cfg!(target_os = "linux") && cores > 1 && thread_count() == Some(1)
 }
 
 /// The number of threads of this process, from `/proc/self/status`.
