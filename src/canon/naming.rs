@@ -95,7 +95,7 @@ pub(crate) fn apply(
         write_name(&mut name, mnemonic_of(sigs.opcodes[k]), hashes[k], stem);
         renamer.set(sigs.insts[k].val(), &name);
     };
-    if kept != Kept::Nothing {
+    if clashes_for_good(func, kept) {
         for (entry, &stem) in named.iter().zip(&stems) {
             rename(entry.3 as usize, stem);
         }
@@ -105,6 +105,25 @@ pub(crate) fn apply(
         }
     }
     renamer.finish();
+}
+
+/// Whether a new name could clash for good with a name that stays, where
+/// LLVM's suffix for it would depend on the order of renaming: every
+/// name a test has stays ([`Kept::Written`]); a file's own names
+/// ([`Kept::Own`]) never look like the names given here (those end in
+/// hex digits of a hash or in a member number), but a block that kept
+/// some other name (block names not renamed) might.
+fn clashes_for_good(func: Func, kept: Kept) -> bool {
+    match kept {
+        Kept::Nothing => false,
+        Kept::Written => true,
+        Kept::Own => func.blocks().into_iter().any(|b| {
+            b.as_val().with_name(|name| {
+                name.split_once('.')
+                    .is_some_and(|(stem, _)| super::own_names::is_mnemonic(stem))
+            })
+        }),
+    }
 }
 
 /// Sorts the members of each group (a run of equal mnemonic and hash) by
@@ -141,9 +160,9 @@ fn write_name(name: &mut String, mnemonic: &str, h: u64, (digits, member): (u32,
 /// reads them in sequence instead of all over memory). The names do not
 /// depend on this order: every value gets a new name, each unique, and a
 /// name still held by an old one is set again at the end ([`Renamer`]).
-/// (Where some values keep the input's names, a new name could clash with
-/// one for good, and LLVM's suffix for it would depend on the order: there
-/// the order stays that of the groups.)
+/// (Where a new name could clash with a name that stays for good, LLVM's
+/// suffix for it would depend on the order: there the order stays that of
+/// the groups, see [`clashes_for_good`].)
 fn stems_by_index(
     named: &[Named],
     stems: &[(u32, u32)],
