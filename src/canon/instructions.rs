@@ -2,7 +2,8 @@
 //! the stages that order, hash and name them (`order`, `signature`,
 //! `variables`, `written`): which instructions are outputs (their order is
 //! fixed), which operations commute, and the flattened operand and user
-//! lists of a function.
+//! lists of a function ([`OperandTable`]: the operands as they stand once
+//! ordered, read from LLVM once for the stages after that).
 //!
 //! ```text
 //! store i32 %v, ptr %p        is_output: yes (writes memory)
@@ -12,7 +13,8 @@
 
 use llvm_sys::LLVMOpcode;
 
-use crate::ir::Inst;
+use super::signature::Signatures;
+use crate::ir::{Inst, Val};
 
 /// Intrinsics whose place carries meaning although LLVM may consider them
 /// free of side effects (`memory(none)`, `nounwind`, `willreturn`), each
@@ -147,4 +149,62 @@ pub(super) fn users_of(opcodes: &[LLVMOpcode], operands: &OperandLists) -> Users
         }
     }
     Users { flat, start }
+}
+
+/// Marks an operand that is not an instruction of the function.
+pub(super) const NOT_LOCAL: u32 = u32::MAX;
+
+/// Every instruction's operands as they stand once [`super::operands`] and
+/// [`super::phis`] have ordered them, read from LLVM once (the placement,
+/// the ties of operand order, the roles and the local facts all walk
+/// them): each operand's value and, for an instruction of the function,
+/// its index in `sigs.insts` (so no later stage looks a value up by its
+/// address).
+pub(crate) struct OperandTable {
+    pub(super) values: Vec<Val>,
+    /// Index of the operand's instruction, or [`NOT_LOCAL`].
+    pub(super) local: Vec<u32>,
+    /// Where each instruction's operands start (one more entry at the end).
+    pub(super) start: Vec<u32>,
+}
+
+impl OperandTable {
+    pub(crate) fn read(sigs: &Signatures) -> Self {
+        let mut table = OperandTable {
+            values: Vec::with_capacity(sigs.insts.len() * 3),
+            local: Vec::with_capacity(sigs.insts.len() * 3),
+            start: Vec::with_capacity(sigs.insts.len() + 1),
+        };
+        table.start.push(0);
+        for inst in &sigs.insts {
+            for v in inst.iter_operands() {
+                let local = sigs.index.get(&v).map_or(NOT_LOCAL, |&j| j as u32);
+                table.values.push(v);
+                table.local.push(local);
+            }
+            table.start.push(table.values.len() as u32);
+        }
+        table
+    }
+
+    /// Where the operands of instruction `k` are in `values` and `local`.
+    pub(super) fn range(&self, k: usize) -> std::ops::Range<usize> {
+        self.start[k] as usize..self.start[k + 1] as usize
+    }
+
+    /// The operands of instruction `k`: (value, index or [`NOT_LOCAL`]).
+    pub(super) fn of(&self, k: usize) -> impl Iterator<Item = (Val, u32)> + '_ {
+        let range = self.range(k);
+        self.values[range.clone()]
+            .iter()
+            .copied()
+            .zip(self.local[range].iter().copied())
+    }
+
+    /// Records that the first two operands of instruction `k` were swapped.
+    pub(super) fn swap_first_two(&mut self, k: usize) {
+        let at = self.start[k] as usize;
+        self.values.swap(at, at + 1);
+        self.local.swap(at, at + 1);
+    }
 }

@@ -202,14 +202,19 @@ fn canonicalize_function(
         phis::sort_incoming(&layout);
     }
     timer.lap("  operands+phis");
+    let mut ordered_operands = instructions::OperandTable::read(&sigs);
     let positions = if opts.reorder_instructions {
-        order::reorder(&layout, &sigs)
+        let by = order::Placing {
+            sigs: &sigs,
+            operands: &ordered_operands,
+        };
+        order::reorder(&layout, &by)
     } else {
-        order::current_positions(func)
+        order::current_positions(func, &sigs)
     };
     timer.lap("  order");
     if opts.order_operands {
-        operands::order_ties_by_position(&sigs, &positions);
+        operands::order_ties_by_position(&sigs, &positions, &mut ordered_operands);
     }
     if opts.rename_values {
         // Each input name read once, for every stage that asks.
@@ -227,6 +232,7 @@ fn canonicalize_function(
                     positions: &positions,
                     globals: global_keys,
                     input_names: &input_names,
+                    operands: &ordered_operands,
                 });
                 &by_role
             }

@@ -86,7 +86,7 @@ pub(crate) fn apply(
         .map(|k| (mnemonic_class(sigs.opcodes[k]), hashes[k], 0, k as u32))
         .collect();
     named.sort_unstable();
-    place_group_members(&mut named, sigs, positions);
+    place_group_members(&mut named, positions);
     let stems = group_stems(&named);
     let mut rename = |k: usize, stem: (u32, u32)| {
         if keeps(k) {
@@ -129,12 +129,11 @@ fn clashes_for_good(func: Func, kept: Kept) -> bool {
 /// Sorts the members of each group (a run of equal mnemonic and hash) by
 /// canonical position, then index: `named` is then in (mnemonic, hash,
 /// position, index) order. Only members of a group need their position.
-fn place_group_members(named: &mut [Named], sigs: &Signatures, positions: &Positions) {
+fn place_group_members(named: &mut [Named], positions: &Positions) {
     for run in named.chunk_by_mut(|a, b| a.0 == b.0 && a.1 == b.1) {
         if run.len() > 1 {
             for entry in run.iter_mut() {
-                let v = sigs.insts[entry.3 as usize].val();
-                let pos = positions.get(&v).copied().unwrap_or(usize::MAX);
+                let pos = positions.of(entry.3 as usize).unwrap_or(usize::MAX);
                 entry.2 = u32::try_from(pos).unwrap_or(u32::MAX);
             }
             run.sort_unstable();

@@ -11,7 +11,7 @@
 //! their structural hash. Swapping a compare mirrors its predicate, so
 //! `icmp sgt a, b` and `icmp slt b, a` print alike.
 
-use super::instructions::{is_commutative_binop, is_compare};
+use super::instructions::{is_commutative_binop, is_compare, OperandTable, NOT_LOCAL};
 use super::order::Positions;
 use super::signature::{mirrored_predicate, Signatures};
 use crate::ir::{Val, ValKind};
@@ -58,18 +58,28 @@ pub(crate) fn order(sigs: &Signatures) {
 /// Second pass, once positions are final: operands that tie on the sort key
 /// (structurally interchangeable, such as two loads of one pointer) go in
 /// the order of their definitions, so the printed order does not depend on
-/// the input's.
-pub(crate) fn order_ties_by_position(sigs: &Signatures, positions: &Positions) {
-    for (&inst, &op) in sigs.insts.iter().zip(&sigs.opcodes) {
+/// the input's. `operands` (as ordered so far) follows the swaps.
+pub(crate) fn order_ties_by_position(
+    sigs: &Signatures,
+    positions: &Positions,
+    operands: &mut OperandTable,
+) {
+    for (k, (&inst, &op)) in sigs.insts.iter().zip(&sigs.opcodes).enumerate() {
         let compare = is_compare(op);
-        if !(is_commutative_binop(op) || compare) || inst.num_operands() != 2 {
+        if !(is_commutative_binop(op) || compare) || operands.range(k).len() != 2 {
             continue;
         }
-        let (a, b) = (inst.operand(0), inst.operand(1));
-        if (class(a), sigs.order_key(a)) != (class(b), sigs.order_key(b)) {
+        let at = operands.range(k).start;
+        let (a, ja) = (operands.values[at], operands.local[at]);
+        let (b, jb) = (operands.values[at + 1], operands.local[at + 1]);
+        let class_at = |v: Val, j: u32| if j == NOT_LOCAL { class(v) } else { 0 };
+        if (class_at(a, ja), sigs.order_key_at(a, ja))
+            != (class_at(b, jb), sigs.order_key_at(b, jb))
+        {
             continue;
         }
-        let (Some(pa), Some(pb)) = (positions.get(&a), positions.get(&b)) else {
+        let place = |j: u32| (j != NOT_LOCAL).then(|| positions.of(j as usize)).flatten();
+        let (Some(pa), Some(pb)) = (place(ja), place(jb)) else {
             continue;
         };
         if pa > pb {
@@ -79,6 +89,7 @@ pub(crate) fn order_ties_by_position(sigs: &Signatures, positions: &Positions) {
                 inst.set_operand(0, b);
                 inst.set_operand(1, a);
             }
+            operands.swap_first_two(k);
         }
     }
 }

@@ -36,7 +36,9 @@ use rustc_hash::FxHashMap as HashMap;
 use llvm_sys::LLVMOpcode;
 
 use super::blocks::{BlockKeyCache, Layout};
-use super::instructions::{is_commutative_binop, is_output, users_of, OperandLists, Users};
+use super::instructions::{
+    is_commutative_binop, is_output, users_of, OperandLists, Users, NOT_LOCAL,
+};
 use crate::hash::StableHasher;
 use crate::ir::content::UnnamedGlobals;
 use crate::ir::{Func, Inst, TypeNames, Val, ValKind};
@@ -50,7 +52,7 @@ const MAX_ROUNDS: usize = 64;
 const USE_FULL_USERS: bool = false;
 
 /// Hashes for every instruction of one function.
-pub struct Signatures {
+pub(crate) struct Signatures {
     /// Instructions in canonical block order, then current order within a block.
     pub insts: Vec<Inst>,
     /// Position of each instruction in `insts`.
@@ -91,9 +93,26 @@ impl Signatures {
         }
     }
 
-    /// The refined hash of an instruction of this function.
-    pub fn of(&self, inst: Inst) -> u64 {
-        self.full[self.index[&inst.val()]]
+    /// [`Signatures::operand_hash`] of an operand read into an
+    /// [`super::instructions::OperandTable`]: `local` is its index, if it
+    /// is an instruction of this function.
+    pub(crate) fn operand_hash_at(&self, v: Val, local: u32) -> u64 {
+        match local {
+            NOT_LOCAL => self.leaf.get(&v).copied().unwrap_or(0),
+            j => self.full[j as usize],
+        }
+    }
+
+    /// [`Signatures::order_key`] of an operand read into an
+    /// [`super::instructions::OperandTable`].
+    pub(crate) fn order_key_at(&self, v: Val, local: u32) -> (u64, u64) {
+        match local {
+            NOT_LOCAL => {
+                let h = self.operand_hash_at(v, local);
+                (h, h)
+            }
+            j => (self.base[j as usize], self.full[j as usize]),
+        }
     }
 
     /// What orders operands and placements: the base hash first, then the
