@@ -13,7 +13,6 @@
 
 use llvm_sys::LLVMOpcode;
 
-use super::signature::Signatures;
 use crate::ir::{Inst, Val};
 
 /// Intrinsics whose place carries meaning although LLVM may consider them
@@ -154,12 +153,13 @@ pub(super) fn users_of(opcodes: &[LLVMOpcode], operands: &OperandLists) -> Users
 /// Marks an operand that is not an instruction of the function.
 pub(super) const NOT_LOCAL: u32 = u32::MAX;
 
-/// Every instruction's operands as they stand once [`super::operands`] and
-/// [`super::phis`] have ordered them, read from LLVM once (the placement,
-/// the ties of operand order, the roles and the local facts all walk
-/// them): each operand's value and, for an instruction of the function,
-/// its index in `sigs.insts` (so no later stage looks a value up by its
-/// address).
+/// Every instruction's operands, read from LLVM once, while the base
+/// hashes are computed ([`super::signature`]), and kept as they stand when
+/// [`super::operands`] and [`super::phis`] reorder them (the placement, the
+/// ties of operand order, the roles and the local facts all walk them):
+/// each operand's value and, for an instruction of the function, its index
+/// in `sigs.insts` (so no later stage looks a value up by its address).
+#[derive(Default)]
 pub(crate) struct OperandTable {
     pub(super) values: Vec<Val>,
     /// Index of the operand's instruction, or [`NOT_LOCAL`].
@@ -169,22 +169,26 @@ pub(crate) struct OperandTable {
 }
 
 impl OperandTable {
-    pub(crate) fn read(sigs: &Signatures) -> Self {
+    /// An empty table for about `count` instructions.
+    pub(super) fn with_capacity(count: usize) -> Self {
         let mut table = OperandTable {
-            values: Vec::with_capacity(sigs.insts.len() * 3),
-            local: Vec::with_capacity(sigs.insts.len() * 3),
-            start: Vec::with_capacity(sigs.insts.len() + 1),
+            values: Vec::with_capacity(count * 3),
+            local: Vec::with_capacity(count * 3),
+            start: Vec::with_capacity(count + 1),
         };
         table.start.push(0);
-        for inst in &sigs.insts {
-            for v in inst.iter_operands() {
-                let local = sigs.index.get(&v).map_or(NOT_LOCAL, |&j| j as u32);
-                table.values.push(v);
-                table.local.push(local);
-            }
-            table.start.push(table.values.len() as u32);
-        }
         table
+    }
+
+    /// Adds an operand of the instruction being read.
+    pub(super) fn push(&mut self, v: Val, local: u32) {
+        self.values.push(v);
+        self.local.push(local);
+    }
+
+    /// Ends the operands of the instruction being read.
+    pub(super) fn end_instruction(&mut self) {
+        self.start.push(self.values.len() as u32);
     }
 
     /// Where the operands of instruction `k` are in `values` and `local`.
@@ -199,6 +203,22 @@ impl OperandTable {
             .iter()
             .copied()
             .zip(self.local[range].iter().copied())
+    }
+
+    /// Records that the operands of instruction `k` were put in the order
+    /// `permutation` (new operand `i` is old operand `permutation[i]`).
+    pub(super) fn permute(&mut self, k: usize, permutation: &[usize]) {
+        let range = self.range(k);
+        let values: Vec<Val> = permutation
+            .iter()
+            .map(|&i| self.values[range.start + i])
+            .collect();
+        let local: Vec<u32> = permutation
+            .iter()
+            .map(|&i| self.local[range.start + i])
+            .collect();
+        self.values[range.clone()].copy_from_slice(&values);
+        self.local[range].copy_from_slice(&local);
     }
 
     /// Records that the first two operands of instruction `k` were swapped.

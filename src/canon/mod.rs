@@ -189,20 +189,21 @@ fn canonicalize_function(
     // input's history; put it in block order.
     func.sort_block_uses();
     timer.lap("  blocks");
-    let sigs = if opts.names_as_written {
+    let mut sigs = if opts.names_as_written {
         written::signatures(func, &layout, global_keys)
     } else {
         signature::compute(func, &layout, global_keys, opts.names_for_diffs)
     };
     timer.lap("  signatures");
+    // The operands as read, kept as they stand from here on.
+    let mut ordered_operands = std::mem::take(&mut sigs.operands);
     if opts.order_operands {
-        operands::order(&sigs);
+        operands::order(&sigs, &mut ordered_operands);
     }
     if opts.sort_phis {
-        phis::sort_incoming(&layout);
+        phis::sort_incoming(&layout, &sigs, &mut ordered_operands);
     }
     timer.lap("  operands+phis");
-    let mut ordered_operands = instructions::OperandTable::read(&sigs);
     let positions = if opts.reorder_instructions {
         let by = order::Placing {
             sigs: &sigs,
