@@ -759,48 +759,19 @@ fn one_keeps_its_hash(before: &[u64], full: &mut [u64], colliding: &[usize], blo
     if keeper.is_empty() {
         return;
     }
-    let mut holders = Holders::count(full, colliding);
+    let mut holders: HashMap<u64, usize> =
+        HashMap::with_capacity_and_hasher(colliding.len(), Default::default());
+    for &j in colliding {
+        *holders.entry(full[j]).or_insert(0) += 1;
+    }
     for (old, (_, new, i)) in keeper {
-        let taken = holders.of(old) > 0;
+        let taken = holders.get(&old).is_some_and(|&n| n > 0);
         // `full[i]` is `new`: `i` alone holds it when it is counted once.
-        if !taken && holders.of(new) == 1 {
+        if !taken && holders[&new] == 1 {
             full[i] = old;
-            holders.set(new, 0);
-            holders.set(old, 1);
+            holders.insert(new, 0);
+            holders.insert(old, 1);
         }
-    }
-}
-
-/// How many colliding values hold each hash: counted in a sorted list (a
-/// map of every hash would cost a cache miss per value), the few counts
-/// changed since kept aside.
-struct Holders {
-    sorted: Vec<u64>,
-    changed: HashMap<u64, usize>,
-}
-
-impl Holders {
-    fn count(full: &[u64], colliding: &[usize]) -> Holders {
-        let mut sorted: Vec<u64> = colliding.iter().map(|&j| full[j]).collect();
-        sorted.sort_unstable();
-        Holders {
-            sorted,
-            changed: HashMap::default(),
-        }
-    }
-
-    fn of(&self, h: u64) -> usize {
-        match self.changed.get(&h) {
-            Some(&n) => n,
-            None => {
-                let first = self.sorted.partition_point(|&x| x < h);
-                self.sorted[first..].partition_point(|&x| x == h)
-            }
-        }
-    }
-
-    fn set(&mut self, h: u64, n: usize) {
-        self.changed.insert(h, n);
     }
 }
 
