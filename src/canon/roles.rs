@@ -65,7 +65,7 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
         cx,
         operands: cx.operands,
         types: TypeNames::structs_by_name(),
-        shallow: vec![None; count],
+        shallow: Vec::new(),
         arguments: (cx.func.params().into_iter())
             .enumerate()
             .map(|(position, p)| (p, position as u64))
@@ -74,6 +74,10 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
         any_value: StableHasher::new().str("value").finish(),
         uses: UsesByRole::default(),
     };
+    // Every shallow role first, in order: the roles then read them from
+    // one dense list instead of reaching into each operand's instruction.
+    let shallow: Vec<u64> = (0..count).map(|k| describe.role(k, false)).collect();
+    describe.shallow = shallow;
     let roles: Vec<u64> = (0..count).map(|k| describe.role(k, true)).collect();
     describe.uses = UsesByRole::collect(describe.operands, &roles);
     // In canonical order: the first of a role keeps it; the others are
@@ -104,8 +108,9 @@ struct Describe<'a, 'b> {
     cx: &'b RoleContext<'a>,
     operands: &'b OperandTable,
     types: TypeNames,
-    /// Shallow roles already computed, by instruction index.
-    shallow: Vec<Option<u64>>,
+    /// The shallow role of each instruction, by index (empty while they
+    /// are computed).
+    shallow: Vec<u64>,
     /// Each argument's position among the function's parameters.
     arguments: HashMap<Val, u64>,
     /// The [`Describe::leaf`] of blocks and globals already described.
@@ -180,13 +185,7 @@ impl Describe<'_, '_> {
         if !deep {
             return self.any_value;
         }
-        let j = local as usize;
-        if let Some(h) = self.shallow[j] {
-            return h;
-        }
-        let h = self.role(j, false);
-        self.shallow[j] = Some(h);
-        h
+        self.shallow[local as usize]
     }
 
     /// An argument by its position, a block by its name, a global by its
