@@ -31,7 +31,7 @@ use crate::hash::StableHasher;
 use crate::ir::{Block, Func};
 
 /// The canonical block order of one function and each block's index in it.
-pub struct Layout {
+pub(crate) struct Layout {
     pub order: Vec<Block>,
     pub index: HashMap<Block, usize>,
     /// Content-derived identity of each block (same indexing as `order`).
@@ -42,13 +42,13 @@ pub struct Layout {
 
 impl Layout {
     /// The canonical name of a block.
-    pub fn name(&self, b: Block) -> &str {
+    pub(crate) fn name(&self, b: Block) -> &str {
         &self.names[self.index[&b]]
     }
 
     /// The content-derived identity of a block (stable when blocks are
     /// inserted or removed elsewhere).
-    pub fn key(&self, b: Block) -> Option<u64> {
+    pub(crate) fn key(&self, b: Block) -> Option<u64> {
         self.index.get(&b).map(|&i| self.keys[i])
     }
 }

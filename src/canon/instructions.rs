@@ -2,7 +2,8 @@
 //! the stages that order, hash and name them (`order`, `signature`,
 //! `variables`, `written`): which instructions are outputs (their order is
 //! fixed), which operations commute, and the flattened operand and user
-//! lists of a function.
+//! lists of a function ([`OperandTable`]: the operands as they stand once
+//! ordered, read from LLVM once for the stages after that).
 //!
 //! ```text
 //! store i32 %v, ptr %p        is_output: yes (writes memory)
@@ -12,7 +13,7 @@
 
 use llvm_sys::LLVMOpcode;
 
-use crate::ir::Inst;
+use crate::ir::{Inst, Val};
 
 /// Intrinsics whose place carries meaning although LLVM may consider them
 /// free of side effects (`memory(none)`, `nounwind`, `willreturn`), each
@@ -147,4 +148,83 @@ pub(super) fn users_of(opcodes: &[LLVMOpcode], operands: &OperandLists) -> Users
         }
     }
     Users { flat, start }
+}
+
+/// Marks an operand that is not an instruction of the function.
+pub(super) const NOT_LOCAL: u32 = u32::MAX;
+
+/// Every instruction's operands, read from LLVM once, while the base
+/// hashes are computed ([`super::signature`]), and kept as they stand when
+/// [`super::operands`] and [`super::phis`] reorder them (the placement, the
+/// ties of operand order, the roles and the local facts all walk them):
+/// each operand's value and, for an instruction of the function, its index
+/// in `sigs.insts` (so no later stage looks a value up by its address).
+#[derive(Default)]
+pub(crate) struct OperandTable {
+    pub(super) values: Vec<Val>,
+    /// Index of the operand's instruction, or [`NOT_LOCAL`].
+    pub(super) local: Vec<u32>,
+    /// Where each instruction's operands start (one more entry at the end).
+    pub(super) start: Vec<u32>,
+}
+
+impl OperandTable {
+    /// An empty table for about `count` instructions.
+    pub(super) fn with_capacity(count: usize) -> Self {
+        let mut table = OperandTable {
+            values: Vec::with_capacity(count * 3),
+            local: Vec::with_capacity(count * 3),
+            start: Vec::with_capacity(count + 1),
+        };
+        table.start.push(0);
+        table
+    }
+
+    /// Adds an operand of the instruction being read.
+    pub(super) fn push(&mut self, v: Val, local: u32) {
+        self.values.push(v);
+        self.local.push(local);
+    }
+
+    /// Ends the operands of the instruction being read.
+    pub(super) fn end_instruction(&mut self) {
+        self.start.push(self.values.len() as u32);
+    }
+
+    /// Where the operands of instruction `k` are in `values` and `local`.
+    pub(super) fn range(&self, k: usize) -> std::ops::Range<usize> {
+        self.start[k] as usize..self.start[k + 1] as usize
+    }
+
+    /// The operands of instruction `k`: (value, index or [`NOT_LOCAL`]).
+    pub(super) fn of(&self, k: usize) -> impl Iterator<Item = (Val, u32)> + '_ {
+        let range = self.range(k);
+        self.values[range.clone()]
+            .iter()
+            .copied()
+            .zip(self.local[range].iter().copied())
+    }
+
+    /// Records that the operands of instruction `k` were put in the order
+    /// `permutation` (new operand `i` is old operand `permutation[i]`).
+    pub(super) fn permute(&mut self, k: usize, permutation: &[usize]) {
+        let range = self.range(k);
+        let values: Vec<Val> = permutation
+            .iter()
+            .map(|&i| self.values[range.start + i])
+            .collect();
+        let local: Vec<u32> = permutation
+            .iter()
+            .map(|&i| self.local[range.start + i])
+            .collect();
+        self.values[range.clone()].copy_from_slice(&values);
+        self.local[range].copy_from_slice(&local);
+    }
+
+    /// Records that the first two operands of instruction `k` were swapped.
+    pub(super) fn swap_first_two(&mut self, k: usize) {
+        let at = self.start[k] as usize;
+        self.values.swap(at, at + 1);
+        self.local.swap(at, at + 1);
+    }
 }

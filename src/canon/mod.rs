@@ -192,27 +192,33 @@ fn canonicalize_function(
     // input's history; put it in block order.
     func.sort_block_uses();
     timer.lap("  blocks");
-    let sigs = if opts.names_as_written {
+    let mut sigs = if opts.names_as_written {
         written::signatures(func, &layout, global_keys)
     } else {
         signature::compute(func, &layout, global_keys, opts.names_for_diffs)
     };
     timer.lap("  signatures");
+    // The operands as read, kept as they stand from here on.
+    let mut ordered_operands = std::mem::take(&mut sigs.operands);
     if opts.order_operands {
-        operands::order(&sigs);
+        operands::order(&sigs, &mut ordered_operands);
     }
     if opts.sort_phis {
-        phis::sort_incoming(&layout);
+        phis::sort_incoming(&layout, &sigs, &mut ordered_operands);
     }
     timer.lap("  operands+phis");
     let positions = if opts.reorder_instructions {
-        order::reorder(&layout, &sigs)
+        let by = order::Placing {
+            sigs: &sigs,
+            operands: &ordered_operands,
+        };
+        order::reorder(&layout, &by)
     } else {
-        order::current_positions(func)
+        order::current_positions(func, &sigs)
     };
     timer.lap("  order");
     if opts.order_operands {
-        operands::order_ties_by_position(&sigs, &positions);
+        operands::order_ties_by_position(&sigs, &positions, &mut ordered_operands);
     }
     if opts.rename_values {
         // Each input name read once, for every stage that asks.
@@ -230,6 +236,7 @@ fn canonicalize_function(
                     positions: &positions,
                     globals: global_keys,
                     input_names: &input_names,
+                    operands: &ordered_operands,
                 });
                 &by_role
             }

@@ -86,7 +86,7 @@ pub(crate) fn apply(
         .map(|k| (mnemonic_class(sigs.opcodes[k]), hashes[k], 0, k as u32))
         .collect();
     named.sort_unstable();
-    place_group_members(&mut named, sigs, positions);
+    place_group_members(&mut named, positions);
     let stems = group_stems(&named);
     let mut rename = |k: usize, stem: (u32, u32)| {
         if keeps(k) {
@@ -95,7 +95,7 @@ pub(crate) fn apply(
         write_name(&mut name, mnemonic_of(sigs.opcodes[k]), hashes[k], stem);
         renamer.set(sigs.insts[k].val(), &name);
     };
-    if kept != Kept::Nothing {
+    if clashes_for_good(func, kept) {
         for (entry, &stem) in named.iter().zip(&stems) {
             rename(entry.3 as usize, stem);
         }
@@ -107,15 +107,33 @@ pub(crate) fn apply(
     renamer.finish();
 }
 
+/// Whether a new name could clash for good with a name that stays, where
+/// LLVM's suffix for it would depend on the order of renaming: every
+/// name a test has stays ([`Kept::Written`]); a file's own names
+/// ([`Kept::Own`]) never look like the names given here (those end in
+/// hex digits of a hash or in a member number), but a block that kept
+/// some other name (block names not renamed) might.
+fn clashes_for_good(func: Func, kept: Kept) -> bool {
+    match kept {
+        Kept::Nothing => false,
+        Kept::Written => true,
+        Kept::Own => func.blocks().into_iter().any(|b| {
+            b.as_val().with_name(|name| {
+                name.split_once('.')
+                    .is_some_and(|(stem, _)| super::own_names::is_mnemonic(stem))
+            })
+        }),
+    }
+}
+
 /// Sorts the members of each group (a run of equal mnemonic and hash) by
 /// canonical position, then index: `named` is then in (mnemonic, hash,
 /// position, index) order. Only members of a group need their position.
-fn place_group_members(named: &mut [Named], sigs: &Signatures, positions: &Positions) {
+fn place_group_members(named: &mut [Named], positions: &Positions) {
     for run in named.chunk_by_mut(|a, b| a.0 == b.0 && a.1 == b.1) {
         if run.len() > 1 {
             for entry in run.iter_mut() {
-                let v = sigs.insts[entry.3 as usize].val();
-                let pos = positions.get(&v).copied().unwrap_or(usize::MAX);
+                let pos = positions.of(entry.3 as usize).unwrap_or(usize::MAX);
                 entry.2 = u32::try_from(pos).unwrap_or(u32::MAX);
             }
             run.sort_unstable();
@@ -141,9 +159,9 @@ fn write_name(name: &mut String, mnemonic: &str, h: u64, (digits, member): (u32,
 /// reads them in sequence instead of all over memory). The names do not
 /// depend on this order: every value gets a new name, each unique, and a
 /// name still held by an old one is set again at the end ([`Renamer`]).
-/// (Where some values keep the input's names, a new name could clash with
-/// one for good, and LLVM's suffix for it would depend on the order: there
-/// the order stays that of the groups.)
+/// (Where a new name could clash with a name that stays for good, LLVM's
+/// suffix for it would depend on the order: there the order stays that of
+/// the groups, see [`clashes_for_good`].)
 fn stems_by_index(
     named: &[Named],
     stems: &[(u32, u32)],

@@ -43,18 +43,28 @@
 //! | the entry block's leading allocas | fixed head |
 //! | definitions before uses | the def-use walk |
 
-use rustc_hash::FxHashMap as HashMap;
-
 use llvm_sys::LLVMOpcode;
 
 use super::blocks::Layout;
-use super::instructions::is_output;
+use super::instructions::{is_output, OperandTable, NOT_LOCAL};
 use super::signature::Signatures;
-use crate::ir::{reorder_block, Block, Func, Inst, Val};
+use crate::ir::{reorder_block, Block, Func, Inst};
 
 /// Canonical position of every instruction in the function (block order,
-/// then order within the block).
-pub(crate) type Positions = HashMap<Val, usize>;
+/// then order within the block), by index in `sigs.insts`.
+pub(crate) struct Positions(Vec<usize>);
+
+impl Positions {
+    /// Nothing placed yet, for `count` instructions.
+    fn unplaced(count: usize) -> Positions {
+        Positions(vec![usize::MAX; count])
+    }
+
+    /// The position of instruction `k` (`None` while it is not placed).
+    pub(crate) fn of(&self, k: usize) -> Option<usize> {
+        Some(self.0[k]).filter(|&p| p != usize::MAX)
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Role {
@@ -118,27 +128,38 @@ fn glued_cast(call: Inst, cast: Inst) -> bool {
 }
 
 /// Positions in the function as it is laid out now.
-pub(crate) fn current_positions(func: Func) -> Positions {
-    func.blocks()
-        .iter()
-        .flat_map(|b| b.instructions())
-        .enumerate()
-        .map(|(i, inst)| (inst.val(), i))
-        .collect()
+pub(crate) fn current_positions(func: Func, sigs: &Signatures) -> Positions {
+    let mut positions = Positions::unplaced(sigs.insts.len());
+    let laid_out = func
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.iter_instructions());
+    for (at, inst) in laid_out.enumerate() {
+        positions.0[sigs.index[&inst.val()]] = at;
+    }
+    positions
 }
 
 /// How a ready instruction is placed among others: (rank, base and refined hash).
 type PlaceKey = (usize, (u64, u64));
 
+/// What placing a function's instructions reads: their hashes and their
+/// operands (as ordered), both indexed as `sigs.insts`.
+pub(crate) struct Placing<'a> {
+    pub sigs: &'a Signatures,
+    pub operands: &'a OperandTable,
+}
+
 /// Reorders every block of the function and returns the canonical positions.
-pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
-    let mut positions = Positions::with_capacity_and_hasher(sigs.insts.len(), Default::default());
+pub(crate) fn reorder(layout: &Layout, by: &Placing<'_>) -> Positions {
+    let mut positions = Positions::unplaced(by.sigs.insts.len());
+    let mut placed = 0;
     let mut orders = Vec::with_capacity(layout.order.len());
     for (bi, &b) in layout.order.iter().enumerate() {
-        let (order, free) = block_order(b, bi == 0, sigs, &positions);
-        for inst in &order {
-            let n = positions.len();
-            positions.insert(inst.val(), n);
+        let (order, free) = block_order(b, bi == 0, by, (&positions, placed));
+        for &k in &order {
+            positions.0[k] = placed;
+            placed += 1;
         }
         orders.push((order, free));
     }
@@ -147,51 +168,50 @@ pub fn reorder(layout: &Layout, sigs: &Signatures) -> Positions {
     // resort; put them in the order of their first users instead. Going
     // bottom-up, users are settled before the definitions that feed them.
     for (order, free) in orders.iter_mut().rev() {
-        order_interchangeable_runs(order, free, sigs, &mut positions);
+        order_interchangeable_runs(order, free, by, &mut positions);
     }
+    let mut insts: Vec<Inst> = Vec::new();
     for (order, _) in &orders {
-        reorder_block(order);
+        insts.clear();
+        insts.extend(order.iter().map(|&k| by.sigs.insts[k]));
+        reorder_block(&insts);
     }
     positions
 }
 
-/// `free[k]`: `order[k]` is no PHI, no output and not glued to the
-/// instruction before it (see [`block_order`]).
+/// `order` holds indexes into `sigs.insts`; `free[k]`: `order[k]` is no
+/// PHI, no output and not glued to the instruction before it (see
+/// [`block_order`]).
 fn order_interchangeable_runs(
-    order: &mut [Inst],
+    order: &mut [usize],
     free: &[bool],
-    sigs: &Signatures,
+    by: &Placing<'_>,
     positions: &mut Positions,
 ) {
     let movable = |k: usize| free[k];
+    let full = &by.sigs.full;
     let mut end = order.len();
     while end > 0 {
         let mut start = end - 1;
         while start > 0
             && movable(start - 1)
             && movable(end - 1)
-            && sigs.of(order[start - 1]) == sigs.of(order[end - 1])
+            && full[order[start - 1]] == full[order[end - 1]]
         {
             start -= 1;
         }
         if end - start > 1 {
             let run = &mut order[start..end];
-            let members: Vec<Val> = run.iter().map(|i| i.val()).collect();
-            let independent = run
-                .iter()
-                .all(|i| i.operands().iter().all(|v| !members.contains(v)));
+            let independent = run.iter().all(|&k| {
+                by.operands
+                    .of(k)
+                    .all(|(_, j)| j == NOT_LOCAL || !run.contains(&(j as usize)))
+            });
             if independent {
-                let slots: Vec<usize> = run.iter().map(|i| positions[&i.val()]).collect();
-                run.sort_by_cached_key(|&i| {
-                    i.val()
-                        .uses()
-                        .iter()
-                        .filter_map(|(u, _)| positions.get(u).copied())
-                        .min()
-                        .unwrap_or(usize::MAX)
-                });
-                for (inst, slot) in run.iter().zip(slots) {
-                    positions.insert(inst.val(), slot);
+                let slots: Vec<usize> = run.iter().map(|&k| positions.0[k]).collect();
+                run.sort_by_cached_key(|&k| first_use(k, by.sigs, positions));
+                for (&k, slot) in run.iter().zip(slots) {
+                    positions.0[k] = slot;
                 }
             }
         }
@@ -199,35 +219,46 @@ fn order_interchangeable_runs(
     }
 }
 
-/// The canonical order of one block's instructions, and for each of them
-/// whether it is free (no PHI, no output, not glued to its predecessor).
+/// The position of the first user of instruction `k` (`usize::MAX`: none).
+fn first_use(k: usize, sigs: &Signatures, positions: &Positions) -> usize {
+    sigs.insts[k]
+        .val()
+        .uses()
+        .iter()
+        .filter_map(|(u, _)| sigs.index.get(u).and_then(|&j| positions.of(j)))
+        .min()
+        .unwrap_or(usize::MAX)
+}
+
+/// The canonical order of one block's instructions (as indexes into
+/// `sigs.insts`), and for each of them whether it is free (no PHI, no
+/// output, not glued to its predecessor). `before`: the positions of the
+/// earlier blocks' instructions, and how many those are.
 fn block_order(
     b: Block,
     is_entry: bool,
-    sigs: &Signatures,
-    before: &Positions,
-) -> (Vec<Inst>, Vec<bool>) {
+    by: &Placing<'_>,
+    before: (&Positions, usize),
+) -> (Vec<usize>, Vec<bool>) {
     let insts = b.instructions();
     let n = insts.len();
-    let local: HashMap<Val, usize> = insts
-        .iter()
-        .enumerate()
-        .map(|(i, inst)| (inst.val(), i))
-        .collect();
+    // A block's instructions are a run of `sigs.insts`.
+    let first = insts.first().map_or(0, |i| by.sigs.index[&i.val()]);
+    debug_assert!((0..n).all(|i| by.sigs.insts[first + i] == insts[i]));
+    let span = BlockSpan { first, len: n };
     let roles = BlockRoles::of(&insts, is_entry);
-    let mut deps = Deps::floating_operands(&insts, &local, &roles.role);
+    let mut deps = Deps::floating_operands(span, by.operands, &roles.role);
     let outputs: Vec<usize> = (0..n).filter(|&i| roles.role[i] == Role::Output).collect();
     let rank = walk_ranks(&outputs, &mut deps);
     let (readers, leftovers) = roles.readers_and_leftovers(&rank, outputs.len());
 
     // The constrained walk.
     let mut placement = Placement::new(n);
-    placement.fixed_head(&insts, &roles.role, sigs);
+    placement.fixed_head(&insts, &roles.role, &by.sigs.full[first..first + n]);
     let flush = Flush {
-        insts: &insts,
-        local: &local,
+        span,
         rank: &rank,
-        sigs,
+        by,
         before,
     };
     // Outputs glued together are placed as one unit: the operands of all
@@ -264,7 +295,26 @@ fn block_order(
     let order = placement.order;
     debug_assert_eq!(order.len(), n);
     let free_in_order = order.iter().map(|&i| roles.free[i]).collect();
-    (order.into_iter().map(|i| insts[i]).collect(), free_in_order)
+    (
+        order.into_iter().map(|i| first + i).collect(),
+        free_in_order,
+    )
+}
+
+/// Where a block's instructions are in `sigs.insts`.
+#[derive(Clone, Copy)]
+struct BlockSpan {
+    first: usize,
+    len: usize,
+}
+
+impl BlockSpan {
+    /// The index in the block of instruction `j` of the function, if it
+    /// is one of the block's.
+    fn local(self, j: u32) -> Option<usize> {
+        let j = (j as usize).checked_sub(self.first)?;
+        (j < self.len).then_some(j)
+    }
 }
 
 /// What each instruction of a block may do in the ordering.
@@ -362,12 +412,11 @@ fn glued_units(outputs: &[usize], glued: &[bool]) -> Vec<std::ops::Range<usize>>
 
 /// What a flush of floating instructions sorts by.
 struct Flush<'b> {
-    insts: &'b [Inst],
-    local: &'b HashMap<Val, usize>,
+    span: BlockSpan,
     rank: &'b [usize],
-    sigs: &'b Signatures,
-    /// Where the values of earlier blocks were placed.
-    before: &'b Positions,
+    by: &'b Placing<'b>,
+    /// Where the values of earlier blocks were placed, and how many.
+    before: (&'b Positions, usize),
 }
 
 /// The block's order as it is built.
@@ -391,11 +440,12 @@ impl Placement {
 
     /// PHIs first, sorted by structural hash (their order carries no
     /// meaning), then the entry block's leading allocas in their own order.
-    fn fixed_head(&mut self, insts: &[Inst], roles: &[Role], sigs: &Signatures) {
+    /// `full`: the block's refined hashes.
+    fn fixed_head(&mut self, insts: &[Inst], roles: &[Role], full: &[u64]) {
         let fixed = |i: &usize| roles[*i] == Role::Fixed;
         let is_phi = |i: &usize| insts[*i].opcode() == LLVMOpcode::LLVMPHI;
         let mut phis: Vec<usize> = (0..insts.len()).filter(fixed).filter(is_phi).collect();
-        phis.sort_by_key(|&i| (sigs.of(insts[i]), i));
+        phis.sort_by_key(|&i| (full[i], i));
         let allocas = (0..insts.len()).filter(fixed).filter(|i| !is_phi(i));
         for i in phis.into_iter().chain(allocas) {
             self.placed[i] = true;
@@ -416,23 +466,32 @@ impl Placement {
         self.synced = self.order.len();
         // Sorted by (rank, hash, operand places, index); the places are
         // only worked out where rank and hash tie.
+        let sigs = by.by.sigs;
+        let first = by.span.first;
         let mut keyed: Vec<(PlaceKey, usize)> = group
             .iter()
             .filter(|&&i| !self.placed[i])
-            .map(|&i| ((by.rank[i], by.sigs.order_key(by.insts[i].val())), i))
+            .map(|&i| {
+                (
+                    (by.rank[i], (sigs.base[first + i], sigs.full[first + i])),
+                    i,
+                )
+            })
             .collect();
         keyed.sort_unstable();
-        let earlier = by.before.len();
+        let (before, earlier) = by.before;
         let places = |i: usize| -> Vec<(usize, u64)> {
-            by.insts[i]
-                .iter_operands()
-                .map(|v| {
-                    let place = match by.local.get(&v) {
-                        Some(&j) if self.local_pos[j] != usize::MAX => earlier + self.local_pos[j],
+            by.by
+                .operands
+                .of(first + i)
+                .map(|(v, j)| {
+                    let place = match by.span.local(j) {
+                        Some(l) if self.local_pos[l] != usize::MAX => earlier + self.local_pos[l],
                         Some(_) => usize::MAX,
-                        None => by.before.get(&v).copied().unwrap_or(usize::MAX),
+                        None if j != NOT_LOCAL => before.of(j as usize).unwrap_or(usize::MAX),
+                        None => usize::MAX,
                     };
-                    (place, by.sigs.operand_hash(v))
+                    (place, sigs.operand_hash_at(v, j))
                 })
                 .collect()
         };
@@ -456,21 +515,22 @@ struct Deps {
 }
 
 impl Deps {
-    /// The same-block floating operands of each instruction, in operand
-    /// order.
-    fn floating_operands(insts: &[Inst], local: &HashMap<Val, usize>, roles: &[Role]) -> Deps {
+    /// The same-block floating operands of each instruction of the block
+    /// `span`, in operand order.
+    fn floating_operands(span: BlockSpan, operands: &OperandTable, roles: &[Role]) -> Deps {
         let floating = |i: usize| matches!(roles[i], Role::Reader { .. } | Role::Pure);
         let mut deps = Deps {
-            flat: Vec::with_capacity(insts.len() * 2),
-            start: Vec::with_capacity(insts.len() + 1),
+            flat: Vec::with_capacity(span.len * 2),
+            start: Vec::with_capacity(span.len + 1),
             stack: Vec::new(),
         };
         deps.start.push(0);
-        for inst in insts {
+        for k in span.first..span.first + span.len {
             deps.flat.extend(
-                inst.iter_operands()
-                    .filter_map(|v| local.get(&v).copied())
-                    .filter(|&j| floating(j)),
+                operands
+                    .of(k)
+                    .filter_map(|(_, j)| span.local(j))
+                    .filter(|&i| floating(i)),
             );
             deps.start.push(deps.flat.len());
         }

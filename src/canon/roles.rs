@@ -36,7 +36,7 @@ use llvm_sys::LLVMOpcode;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::blocks::Layout;
-use super::instructions::{is_commutative_binop, is_compare};
+use super::instructions::{is_commutative_binop, is_compare, OperandTable, NOT_LOCAL};
 use super::order::Positions;
 use super::own_names::InputName;
 use super::signature::{GlobalKeys, Signatures};
@@ -49,6 +49,8 @@ pub(crate) struct RoleContext<'a> {
     pub sigs: &'a Signatures,
     pub layout: &'a Layout,
     pub positions: &'a Positions,
+    /// The operands as they stand once ordered.
+    pub operands: &'a OperandTable,
     pub globals: &'a GlobalKeys,
     /// The input name of each instruction (same indexing as `sigs.insts`).
     pub input_names: &'a [InputName],
@@ -61,9 +63,9 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
     let count = sigs.insts.len();
     let mut describe = Describe {
         cx,
-        operands: OperandTable::read(sigs),
+        operands: cx.operands,
         types: TypeNames::structs_by_name(),
-        shallow: vec![None; count],
+        shallow: Vec::new(),
         arguments: (cx.func.params().into_iter())
             .enumerate()
             .map(|(position, p)| (p, position as u64))
@@ -72,17 +74,18 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
         any_value: StableHasher::new().str("value").finish(),
         uses: UsesByRole::default(),
     };
+    // Every shallow role first, in order: the roles then read them from
+    // one dense list instead of reaching into each operand's instruction.
+    let shallow: Vec<u64> = (0..count).map(|k| describe.role(k, false)).collect();
+    describe.shallow = shallow;
     let roles: Vec<u64> = (0..count).map(|k| describe.role(k, true)).collect();
-    describe.uses = UsesByRole::collect(&describe.operands, &roles);
+    describe.uses = UsesByRole::collect(describe.operands, &roles);
     // In canonical order: the first of a role keeps it; the others are
     // told apart by their local facts and their operands' names, given
     // before them (an operand defined later, through a phi, by its role).
     let mut named: Vec<(usize, usize)> = (0..count)
         .filter(|&k| !sigs.voids[k] && cx.input_names[k] != InputName::Own)
-        .map(|k| {
-            let place = cx.positions.get(&sigs.insts[k].val()).copied();
-            (place.unwrap_or(usize::MAX), k)
-        })
+        .map(|k| (cx.positions.of(k).unwrap_or(usize::MAX), k))
         .collect();
     named.sort_unstable();
     let mut out = vec![0u64; count];
@@ -100,57 +103,14 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
     out
 }
 
-/// Marks an operand that is not an instruction of the function.
-const NOT_LOCAL: u32 = u32::MAX;
-
-/// Every instruction's operands, read from LLVM once (the roles, the
-/// local facts and the uses all walk them): each operand's value and, for
-/// an instruction of the function, its index in `sigs.insts`. Read after
-/// [`super::operands`] has put them in their final order.
-struct OperandTable {
-    values: Vec<Val>,
-    /// Index of the operand's instruction, or [`NOT_LOCAL`].
-    local: Vec<u32>,
-    /// Where each instruction's operands start (one more entry at the end).
-    start: Vec<u32>,
-}
-
-impl OperandTable {
-    fn read(sigs: &Signatures) -> Self {
-        let mut table = OperandTable {
-            values: Vec::with_capacity(sigs.insts.len() * 3),
-            local: Vec::with_capacity(sigs.insts.len() * 3),
-            start: Vec::with_capacity(sigs.insts.len() + 1),
-        };
-        table.start.push(0);
-        for inst in &sigs.insts {
-            for v in inst.iter_operands() {
-                let local = sigs.index.get(&v).map_or(NOT_LOCAL, |&j| j as u32);
-                table.values.push(v);
-                table.local.push(local);
-            }
-            table.start.push(table.values.len() as u32);
-        }
-        table
-    }
-
-    /// The operands of instruction `k`: (value, index or [`NOT_LOCAL`]).
-    fn of(&self, k: usize) -> impl Iterator<Item = (Val, u32)> + '_ {
-        let range = self.start[k] as usize..self.start[k + 1] as usize;
-        self.values[range.clone()]
-            .iter()
-            .copied()
-            .zip(self.local[range].iter().copied())
-    }
-}
-
 /// Describes instructions and their operands by role.
 struct Describe<'a, 'b> {
     cx: &'b RoleContext<'a>,
-    operands: OperandTable,
+    operands: &'b OperandTable,
     types: TypeNames,
-    /// Shallow roles already computed, by instruction index.
-    shallow: Vec<Option<u64>>,
+    /// The shallow role of each instruction, by index (empty while they
+    /// are computed).
+    shallow: Vec<u64>,
     /// Each argument's position among the function's parameters.
     arguments: HashMap<Val, u64>,
     /// The [`Describe::leaf`] of blocks and globals already described.
@@ -200,8 +160,7 @@ impl Describe<'_, '_> {
             }
             parts.sort_unstable();
         } else {
-            let range = self.operands.start[k] as usize..self.operands.start[k + 1] as usize;
-            for at in range {
+            for at in self.operands.range(k) {
                 let operand = (self.operands.values[at], self.operands.local[at]);
                 parts.push(self.operand(operand, deep));
             }
@@ -226,13 +185,7 @@ impl Describe<'_, '_> {
         if !deep {
             return self.any_value;
         }
-        let j = local as usize;
-        if let Some(h) = self.shallow[j] {
-            return h;
-        }
-        let h = self.role(j, false);
-        self.shallow[j] = Some(h);
-        h
+        self.shallow[local as usize]
     }
 
     /// An argument by its position, a block by its name, a global by its
@@ -299,8 +252,7 @@ impl Describe<'_, '_> {
             h = h.u64(self.cx.sigs.full[k]);
         }
         let mut constants = false;
-        let range = self.operands.start[k] as usize..self.operands.start[k + 1] as usize;
-        for at in range {
+        for at in self.operands.range(k) {
             let operand = (self.operands.values[at], self.operands.local[at]);
             let part = match operand {
                 (_, j) if j != NOT_LOCAL && named[j as usize] != 0 => named[j as usize],

@@ -36,7 +36,9 @@ use rustc_hash::FxHashMap as HashMap;
 use llvm_sys::LLVMOpcode;
 
 use super::blocks::{BlockKeyCache, Layout};
-use super::instructions::{is_commutative_binop, is_output, users_of, OperandLists, Users};
+use super::instructions::{
+    is_commutative_binop, is_output, users_of, OperandLists, OperandTable, Users, NOT_LOCAL,
+};
 use crate::hash::StableHasher;
 use crate::ir::content::UnnamedGlobals;
 use crate::ir::{Func, Inst, TypeNames, Val, ValKind};
@@ -50,7 +52,7 @@ const MAX_ROUNDS: usize = 64;
 const USE_FULL_USERS: bool = false;
 
 /// Hashes for every instruction of one function.
-pub struct Signatures {
+pub(crate) struct Signatures {
     /// Instructions in canonical block order, then current order within a block.
     pub insts: Vec<Inst>,
     /// Position of each instruction in `insts`.
@@ -66,6 +68,9 @@ pub struct Signatures {
     pub opcodes: Vec<LLVMOpcode>,
     /// Whether each instruction's result is `void` (same indexing).
     pub voids: Vec<bool>,
+    /// The operands as read (the stages that reorder operands take it
+    /// over and keep it up to date).
+    pub(crate) operands: OperandTable,
 }
 
 impl Signatures {
@@ -79,34 +84,31 @@ impl Signatures {
             leaf: based.leaf,
             opcodes: based.opcodes,
             voids: based.voids,
+            operands: based.read,
         }
     }
 
-    /// The hash that stands for `v` when it is an operand: the refined hash
-    /// of an instruction of this function, the descriptor hash of anything else.
-    pub(crate) fn operand_hash(&self, v: Val) -> u64 {
-        match self.index.get(&v) {
-            Some(&i) => self.full[i],
-            None => self.leaf.get(&v).copied().unwrap_or(0),
+    /// The hash that stands for an operand: the refined hash of an
+    /// instruction of this function (`local`: its index, as an
+    /// [`OperandTable`] has it), the descriptor hash of anything else.
+    pub(crate) fn operand_hash_at(&self, v: Val, local: u32) -> u64 {
+        match local {
+            NOT_LOCAL => self.leaf.get(&v).copied().unwrap_or(0),
+            j => self.full[j as usize],
         }
-    }
-
-    /// The refined hash of an instruction of this function.
-    pub fn of(&self, inst: Inst) -> u64 {
-        self.full[self.index[&inst.val()]]
     }
 
     /// What orders operands and placements: the base hash first, then the
     /// refined one. A refinement (which depends on what else collides in
     /// the function) then only decides between values that look alike, so
     /// an edit elsewhere cannot flip the order of two unlike values.
-    pub(crate) fn order_key(&self, v: Val) -> (u64, u64) {
-        match self.index.get(&v) {
-            Some(&i) => (self.base[i], self.full[i]),
-            None => {
-                let h = self.operand_hash(v);
+    pub(crate) fn order_key_at(&self, v: Val, local: u32) -> (u64, u64) {
+        match local {
+            NOT_LOCAL => {
+                let h = self.operand_hash_at(v, local);
                 (h, h)
             }
+            j => (self.base[j as usize], self.full[j as usize]),
         }
     }
 }
@@ -320,6 +322,8 @@ pub(super) struct BaseHashes {
     pub predicates: Vec<Option<&'static str>>,
     pub blocks: Vec<u32>,
     pub voids: Vec<bool>,
+    /// The operands in LLVM's order ([`OperandTable`]).
+    pub read: OperandTable,
 }
 
 /// What a base hash sees of an instruction besides its opcode and its
@@ -383,7 +387,7 @@ pub(super) fn base_hashes(
     let mut voids = Vec::with_capacity(insts.len());
     let mut attributes = String::new();
     let mut descriptors: Vec<u64> = Vec::new();
-    let mut pairs: Vec<(u64, Result<usize, u64>, u64)> = Vec::new();
+    let mut read = OperandTable::with_capacity(insts.len());
     let mut cx = Describe {
         index: &index,
         leaf: &mut leaf,
@@ -394,34 +398,24 @@ pub(super) fn base_hashes(
         unnamed,
         instruction: StableHasher::new().str("i").finish(),
         rules,
+        pairs: Vec::new(),
     };
     for inst in &insts {
         let op = inst.opcode();
         let mut h = own_hash(*inst, &mut *cx.types, rules, &mut attributes);
         descriptors.clear();
         if op == LLVMOpcode::LLVMPHI {
-            // pairs (value, block), sorted by block so incoming order is irrelevant
-            pairs.clear();
-            for (v, b) in inst.incoming() {
-                let bh = cx.leaf_of(b.as_val());
-                let (r, d) = cx.describe(v);
-                pairs.push((bh, r, d));
-            }
-            pairs.sort_by_key(|(bh, _, d)| (*bh, *d));
-            for &(bh, r, d) in &pairs {
-                descriptors.push(bh);
-                descriptors.push(d);
-                operands.flat.push(Err(bh));
-                operands.flat.push(r);
-            }
+            cx.describe_incoming(*inst, &mut descriptors, &mut operands, &mut read);
         } else {
             for v in inst.iter_operands() {
                 let (r, d) = cx.describe(v);
                 operands.flat.push(r);
+                read.push(v, local_index(r));
                 descriptors.push(d);
             }
         }
         operands.start.push(operands.flat.len());
+        read.end_instruction();
         let pred = inst.predicate_name();
         h = feed_operands(h, op, pred, &mut descriptors);
         base.push(h.finish());
@@ -439,7 +433,14 @@ pub(super) fn base_hashes(
         predicates,
         blocks: block_index,
         voids,
+        read,
     }
+}
+
+/// An operand's index in an [`OperandTable`]: its instruction's, or
+/// [`NOT_LOCAL`].
+fn local_index(described: Result<usize, u64>) -> u32 {
+    described.map_or(NOT_LOCAL, |j| j as u32)
 }
 
 /// The instructions of `blocks` in order, the block index of each, and
@@ -502,6 +503,8 @@ struct Describe<'a> {
     /// The descriptor of any instruction operand.
     instruction: u64,
     rules: BaseRules,
+    /// Scratch space for a PHI's incoming pairs.
+    pairs: Vec<(u64, Result<usize, u64>, u64)>,
 }
 
 impl Describe<'_> {
@@ -527,6 +530,34 @@ impl Describe<'_> {
             std::borrow::Cow::Owned(name) => Some(StableHasher::new().str("@").str(&name).finish()),
             std::borrow::Cow::Borrowed(_) => None,
         }
+    }
+
+    /// A PHI's incoming pairs (value, block), sorted by block so incoming
+    /// order is irrelevant, into `descriptors` and `operands`; its incoming
+    /// values in order into `read`.
+    fn describe_incoming(
+        &mut self,
+        phi: Inst,
+        descriptors: &mut Vec<u64>,
+        operands: &mut OperandLists,
+        read: &mut OperandTable,
+    ) {
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
+        for (v, b) in phi.incoming() {
+            let bh = self.leaf_of(b.as_val());
+            let (r, d) = self.describe(v);
+            read.push(v, local_index(r));
+            pairs.push((bh, r, d));
+        }
+        pairs.sort_by_key(|(bh, _, d)| (*bh, *d));
+        for &(bh, r, d) in &pairs {
+            descriptors.push(bh);
+            descriptors.push(d);
+            operands.flat.push(Err(bh));
+            operands.flat.push(r);
+        }
+        self.pairs = pairs;
     }
 
     /// An operand as (index of an instruction of this function | leaf hash)
@@ -588,25 +619,28 @@ fn refine(
     let mut step = Step::Down;
     let mut escalations = [Step::Block, Step::UserShapes, Step::Anchor].into_iter();
     let mut progress_since_up = true;
+    // Each step reads the hashes `before` it and changes `full` (one
+    // buffer each, reused round after round).
+    let mut before = full.clone();
     for _ in 0..MAX_ROUNDS {
         if colliding.is_empty() {
             break;
         }
-        let before = full.clone();
-        full = match step {
-            Step::Down => refine_down(&full, &colliding, based, &mut down_seen),
-            Step::Block => refine_by_block(&full, &colliding, block_of),
-            Step::Anchor => refine_by_anchor(&full, &colliding, insts),
+        before.copy_from_slice(&full);
+        match step {
+            Step::Down => refine_down(&before, &mut full, &colliding, based, &mut down_seen),
+            Step::Block => refine_by_block(&before, &mut full, &colliding, block_of),
+            Step::Anchor => refine_by_anchor(&before, &mut full, &colliding, insts),
             Step::UserShapes | Step::Up => {
                 let stuck = stuck_on_operands(&colliding, operands);
                 let targets = if stuck.is_empty() { &colliding } else { &stuck };
                 if step == Step::Up {
-                    refine_up(&full, targets, users)
+                    refine_up(&before, &mut full, targets, users)
                 } else {
-                    refine_user_shapes(&full, targets, users, base)
+                    refine_user_shapes(&before, &mut full, targets, users, base)
                 }
             }
-        };
+        }
         keep_unsplit(&before, &mut full, &colliding);
         if one_keeps {
             one_keeps_its_hash(&before, &mut full, &colliding, &based.blocks);
@@ -635,14 +669,13 @@ fn refine(
 /// several blocks: where all copies sit in one block, its identity
 /// separates nothing and would only tie their names to that block's other
 /// contents.
-fn refine_by_block(full: &[u64], colliding: &[usize], block_of: &[u64]) -> Vec<u64> {
+fn refine_by_block(full: &[u64], next: &mut [u64], colliding: &[usize], block_of: &[u64]) {
     let mut first_block: HashMap<u64, u64> = HashMap::default();
     let mut spans: HashMap<u64, bool> = HashMap::default();
     for &i in colliding {
         let b = *first_block.entry(full[i]).or_insert(block_of[i]);
         *spans.entry(full[i]).or_insert(false) |= b != block_of[i];
     }
-    let mut next = full.to_vec();
     for &i in colliding.iter().filter(|&&i| spans[&full[i]]) {
         next[i] = StableHasher::new()
             .u64(full[i])
@@ -650,13 +683,11 @@ fn refine_by_block(full: &[u64], colliding: &[usize], block_of: &[u64]) -> Vec<u
             .u64(block_of[i])
             .finish();
     }
-    next
 }
 
 /// Colliding outputs told apart by their rank among the outputs alike; the
 /// first keeps its hash.
-fn refine_by_anchor(full: &[u64], colliding: &[usize], insts: &[Inst]) -> Vec<u64> {
-    let mut next = full.to_vec();
+fn refine_by_anchor(full: &[u64], next: &mut [u64], colliding: &[usize], insts: &[Inst]) {
     let mut rank: HashMap<u64, u64> = HashMap::default();
     for &i in colliding {
         if is_output(insts[i]) {
@@ -673,7 +704,6 @@ fn refine_by_anchor(full: &[u64], colliding: &[usize], insts: &[Inst]) -> Vec<u6
             *r += 1;
         }
     }
-    next
 }
 
 /// The colliding values whose instruction operands are all unique already
@@ -729,7 +759,8 @@ fn one_keeps_its_hash(before: &[u64], full: &mut [u64], colliding: &[usize], blo
     if keeper.is_empty() {
         return;
     }
-    let mut holders: HashMap<u64, usize> = HashMap::default();
+    let mut holders: HashMap<u64, usize> =
+        HashMap::with_capacity_and_hasher(colliding.len(), Default::default());
     for &j in colliding {
         *holders.entry(full[j]).or_insert(0) += 1;
     }
@@ -745,8 +776,13 @@ fn one_keeps_its_hash(before: &[u64], full: &mut [u64], colliding: &[usize], blo
 }
 
 /// One round of refinement by the set of users' base shapes.
-fn refine_user_shapes(full: &[u64], colliding: &[usize], users: &Users, base: &[u64]) -> Vec<u64> {
-    let mut next = full.to_vec();
+fn refine_user_shapes(
+    full: &[u64],
+    next: &mut [u64],
+    colliding: &[usize],
+    users: &Users,
+    base: &[u64],
+) {
     for &i in colliding {
         let mut ctx: Vec<(u64, u32)> = users.of(i).iter().map(|&(u, k)| (base[u], k)).collect();
         ctx.sort_unstable();
@@ -757,7 +793,6 @@ fn refine_user_shapes(full: &[u64], colliding: &[usize], users: &Users, base: &[
         }
         next[i] = h.finish();
     }
-    next
 }
 
 /// One round of refinement by operand hashes. A value whose operands hash
@@ -765,11 +800,11 @@ fn refine_user_shapes(full: &[u64], colliding: &[usize], users: &Users, base: &[
 /// so how many rounds the rest of the function needs does not leak into it.
 fn refine_down(
     full: &[u64],
+    next: &mut [u64],
     colliding: &[usize],
     based: &BaseHashes,
     seen: &mut [u64],
-) -> Vec<u64> {
-    let mut next = full.to_vec();
+) {
     let mut ops: Vec<u64> = Vec::new();
     for &i in colliding {
         ops.clear();
@@ -794,12 +829,10 @@ fn refine_down(
             .u64(absorbed)
             .finish();
     }
-    next
 }
 
 /// One round of refinement by user hashes.
-fn refine_up(full: &[u64], colliding: &[usize], users: &Users) -> Vec<u64> {
-    let mut next = full.to_vec();
+fn refine_up(full: &[u64], next: &mut [u64], colliding: &[usize], users: &Users) {
     for &i in colliding {
         let mut ctx: Vec<(u64, u32)> = users.of(i).iter().map(|&(u, k)| (full[u], k)).collect();
         ctx.sort_unstable();
@@ -809,7 +842,6 @@ fn refine_up(full: &[u64], colliding: &[usize], users: &Users) -> Vec<u64> {
         }
         next[i] = h.finish();
     }
-    next
 }
 
 /// Those of `among` whose hash occurs more than once in `among` (found by
