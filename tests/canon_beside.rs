@@ -164,7 +164,7 @@ fn a_killed_process_leaves_no_copy_running() {
     let killed = Instant::now();
     while copies.iter().any(|&c| running(c)) {
         assert!(
-            killed.elapsed() < Duration::from_millis(500),
+            killed.elapsed() < Duration::from_secs(1),
             "copies {copies:?} still run after their parent was killed"
         );
         std::thread::sleep(Duration::from_millis(10));
