@@ -344,3 +344,63 @@ fn a_function_deleted_from_a_debug_test_keeps_its_nodes_in_the_view() {
         assert!(!b.contains("irgit.view"), "{name}: the kept list shows");
     }
 }
+
+/// With block names kept (`rename_blocks: false`), a block may hold the name
+/// the view gives a value. LLVM then numbers the value's name (`%add.1c2d1`)
+/// from a counter, so the order in which values are renamed must not follow
+/// the input's instruction order: swapping two independent instructions
+/// gives each the same name (the view keeps the input's order itself).
+#[test]
+fn a_kept_block_name_that_a_value_wants_does_not_make_the_view_depend_on_order() {
+    let opts = irgit::config::CanonOptions {
+        rename_blocks: false,
+        ..Default::default()
+    };
+    let show = |text: &str| {
+        irgit::canon::view::view_bytes(text.as_bytes(), "t.ll", &opts, irgit::canon::Cleanup::Free)
+            .unwrap_or_else(|e| panic!("view failed: {e}"))
+    };
+    let module = |first: &str, second: &str, block1: &str, block2: &str| {
+        format!(
+            "define i32 @f(i32 %a, i32 %b) {{\nentry:\n  %0 = {first}\n  %1 = {second}\n  \
+             br label %\"{block1}\"\n\n\"{block1}\":\n  br label %\"{block2}\"\n\n\"{block2}\":\n  \
+             %2 = mul i32 %0, %1\n  ret i32 %2\n}}\n"
+        )
+    };
+    let (inc_a, inc_b) = ("add i32 %a, 1", "add i32 %b, 2");
+    let plain = show(&module(inc_a, inc_b, "one", "two"));
+    let name_of = |operands: &str| {
+        let line = plain
+            .lines()
+            .find(|l| l.trim_end().ends_with(&format!("= add i32 {operands}")))
+            .unwrap_or_else(|| panic!("no add of {operands} in\n{plain}"));
+        line.trim()
+            .split(' ')
+            .next()
+            .unwrap()
+            .trim_start_matches('%')
+            .to_string()
+    };
+    let (name_a, name_b) = (name_of("%a, 1"), name_of("%b, 2"));
+    let in_order = show(&module(inc_a, inc_b, &name_a, &name_b));
+    let swapped = show(&module(inc_b, inc_a, &name_a, &name_b));
+    let adds = |view: &str| {
+        let mut lines: Vec<String> = view
+            .lines()
+            .filter(|l| l.contains(" = add "))
+            .map(|l| l.trim().to_string())
+            .collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(
+        adds(&in_order),
+        adds(&swapped),
+        "names depend on the input's order"
+    );
+    // The clash happened: the blocks kept the names, the values got others.
+    for name in [&name_a, &name_b] {
+        assert!(in_order.contains(&format!("\n{name}:")), "{in_order}");
+        assert!(!in_order.contains(&format!("%{name} = ")), "{in_order}");
+    }
+}
