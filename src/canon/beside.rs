@@ -16,24 +16,27 @@
 //! internal error. Small modules, and processes that may not fork, take the
 //! sequential path.
 
-use super::{canonical_text, CanonError};
+use super::{canonical_text, verify_output, CanonError};
 use crate::config::CanonOptions;
 use crate::forked::{self, Failure, Forked};
 use crate::ir::IrModule;
 
 /// Inputs from this size on are canonicalized beside their verification:
 /// below it, a fork costs about what it saves.
-pub(crate) const FROM_BYTES: usize = 1 << 20;
+const FROM_BYTES: usize = 1 << 20;
 
 /// The canonical text of `module`, computed in a forked copy while this
-/// process verifies the input; `None` (nothing done) where no copy could
-/// be forked.
+/// process verifies the input; `None` (nothing done) for a small input or
+/// where no copy could be forked.
 pub(crate) fn text_beside_input_check(
     module: &IrModule<'_>,
     input: &[u8],
     name: &str,
     opts: &CanonOptions,
 ) -> Option<Result<String, CanonError>> {
+    if input.len() < FROM_BYTES {
+        return None;
+    }
     let copy = forked::spawn(|| {
         canonical_text(module, input, name, opts)
             .map(String::into_bytes)
@@ -66,14 +69,19 @@ impl OutputCheck {
     /// Starts the check of `module` as it is now (later changes to it, such
     /// as its identifier, are not seen by a forked check).
     pub(crate) fn start(module: &IrModule<'_>, name: &str, input_len: usize) -> OutputCheck {
-        let verdict = || module.verify().map_err(|e| e.to_string());
         if input_len >= FROM_BYTES {
-            if let Some(copy) = forked::spawn(|| verdict().map(|()| Vec::new())) {
+            let verdict = || {
+                module
+                    .verify()
+                    .map(|()| Vec::new())
+                    .map_err(|e| e.to_string())
+            };
+            if let Some(copy) = forked::spawn(verdict) {
                 return OutputCheck::Beside(copy);
             }
         }
         let mut timer = super::PhaseTimer::new();
-        let done = verdict().map_err(|message| internal(name, &message));
+        let done = verify_output(module, name);
         timer.lap("verify output");
         OutputCheck::Done(done)
     }

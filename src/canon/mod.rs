@@ -304,11 +304,7 @@ pub fn canonicalize_bytes_with(
     let session = Session::new();
     let module = parse(&session, bytes, name)?;
     timer.lap("parse input");
-    let beside = match bytes.len() >= beside::FROM_BYTES {
-        true => beside::text_beside_input_check(&module, bytes, name, opts),
-        false => None,
-    };
-    let text = match beside {
+    let text = match beside::text_beside_input_check(&module, bytes, name, opts) {
         Some(text) => text?,
         None => {
             verify_input(&module, name)?;
@@ -343,6 +339,14 @@ fn parse<'s>(session: &'s Session, bytes: &[u8], name: &str) -> Result<IrModule<
     session.parse(bytes, name).map_err(|source| CanonError::Ir {
         name: name.to_string(),
         source,
+    })
+}
+
+/// LLVM's verifier on a canonicalized module: a complaint is irgit's bug.
+fn verify_output(module: &IrModule<'_>, name: &str) -> Result<(), CanonError> {
+    module.verify().map_err(|e| CanonError::Internal {
+        name: name.to_string(),
+        message: e.to_string(),
     })
 }
 
@@ -479,10 +483,7 @@ fn canonicalize_verified(
     let mut timer = PhaseTimer::new();
     canonicalize(module, opts);
     timer.lap("canonicalize");
-    let verified = module.verify().map_err(|e| CanonError::Internal {
-        name: name.to_string(),
-        message: e.to_string(),
-    });
+    let verified = verify_output(module, name);
     timer.lap("verify output");
     verified
 }

@@ -41,15 +41,9 @@ pub(crate) enum Kept {
 impl Kept {
     /// Whether a value or block named `name` in the input keeps the name.
     pub(crate) fn keeps(self, name: &str) -> bool {
-        match self {
-            Kept::Nothing => false,
-            Kept::Written => !name.is_empty(),
-            Kept::Own => is_own(name),
-        }
+        self.keeps_input(InputName::of(name))
     }
-}
 
-impl Kept {
     /// [`Kept::keeps`] for a name already read into an [`InputName`].
     pub(crate) fn keeps_input(self, name: InputName) -> bool {
         match self {
@@ -74,21 +68,24 @@ pub(crate) enum InputName {
     Own,
 }
 
+impl InputName {
+    /// What `name` is (empty: no name).
+    fn of(name: &str) -> InputName {
+        if name.is_empty() {
+            InputName::Unnamed
+        } else if is_own(name) {
+            InputName::Own
+        } else {
+            InputName::Renamed
+        }
+    }
+}
+
 /// The [`InputName`] of each of `insts`.
 pub(crate) fn input_names(insts: &[crate::ir::Inst]) -> Vec<InputName> {
     insts
         .iter()
-        .map(|inst| {
-            inst.val().with_name(|name| {
-                if name.is_empty() {
-                    InputName::Unnamed
-                } else if is_own(name) {
-                    InputName::Own
-                } else {
-                    InputName::Renamed
-                }
-            })
-        })
+        .map(|inst| inst.val().with_name(InputName::of))
         .collect()
 }
 
