@@ -179,6 +179,37 @@ fn bad_input_is_refused_with_the_file_named_and_nothing_written() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("cycle.ll"));
 }
 
+/// LLVM's parser verifies a module that declares the current debug-info
+/// version, and ends the process (`Broken module found, compilation
+/// aborted!`) when it does not verify: irgit refuses such a file like any
+/// other, naming it, and leaves it as it was.
+#[test]
+fn invalid_ir_declaring_the_debug_info_version_is_refused_not_fatal() {
+    let t = tempfile::tempdir().unwrap();
+    let bytes = b"define i32 @f(i32 %a) {\nentry:\n  %x = add i32 %y, 1\n  %y = add i32 %a, 1\n  ret i32 %x\n}\n\n!llvm.module.flags = !{!0}\n!0 = !{i32 2, !\"Debug Info Version\", i32 3}\n";
+    write(t.path(), "versioned.ll", bytes);
+    for args in [
+        &["canon", "versioned.ll"][..],
+        &["canon", "--view", "versioned.ll"],
+        &["canon", "--in-place", "versioned.ll"],
+    ] {
+        let o = irgit(t.path(), args, None);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("versioned.ll: LLVM IR does not verify"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("Instruction does not dominate all uses"),
+            "{err}"
+        );
+        assert!(!err.contains("LLVM ERROR"), "{err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    assert_eq!(std::fs::read(t.path().join("versioned.ll")).unwrap(), bytes);
+}
+
 #[test]
 fn settings_and_flags_switch_stages_off() {
     let t = tempfile::tempdir().unwrap();

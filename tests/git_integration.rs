@@ -526,6 +526,34 @@ fn hook_refuses_a_file_that_does_not_parse() {
     assert_eq!(r.git(&["rev-list", "--count", "HEAD"]).trim(), "1");
 }
 
+/// A module that declares the current debug-info version and does not
+/// verify: LLVM's parser would end the hook (`Broken module found`). The
+/// hook refuses it like any invalid file, and a lit test of that kind (the
+/// Verifier's own tests are) is committed as written.
+#[test]
+fn hook_handles_invalid_ir_that_declares_the_debug_info_version() {
+    let body = "define i32 @f(i32 %a) {\nentry:\n  %x = add i32 %y, 1\n  %y = add i32 %a, 1\n  ret i32 %x\n}\n\n!llvm.module.flags = !{!0}\n!0 = !{i32 2, !\"Debug Info Version\", i32 3}\n";
+    let r = hook_repo();
+    r.write("bad.ll", body);
+    r.git(&["add", "bad.ll"]);
+    let o = r.run("git", &["commit", "-q", "-m", "x"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("bad.ll") && err.contains("does not verify") && !err.contains("LLVM ERROR"),
+        "{err}"
+    );
+    assert_eq!(r.git(&["rev-list", "--count", "HEAD"]).trim(), "1");
+
+    let lit = format!("; RUN: not opt -S %s\n{body}");
+    r.git(&["rm", "-q", "--cached", "bad.ll"]);
+    r.write("Verifier/dominance.ll", &lit);
+    r.git(&["add", "Verifier/dominance.ll"]);
+    let o = r.run("git", &["commit", "-q", "-m", "lit"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(r.git(&["show", "HEAD:Verifier/dominance.ll"]), lit);
+}
+
 #[test]
 fn hook_leaves_commits_without_ir_untouched() {
     let r = hook_repo();

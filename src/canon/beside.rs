@@ -34,7 +34,8 @@ pub(crate) fn text_beside_input_check(
     name: &str,
     opts: &CanonOptions,
 ) -> Option<Result<String, CanonError>> {
-    if input.len() < FROM_BYTES {
+    // A module the parse already verified needs no check to run beside.
+    if input.len() < FROM_BYTES || module.verified_as_parsed() {
         return None;
     }
     let copy = forked::spawn(|| {
@@ -43,7 +44,7 @@ pub(crate) fn text_beside_input_check(
             .map_err(internal_message)
     })?;
     let mut timer = super::PhaseTimer::new();
-    if let Err(source) = module.verify() {
+    if let Err(source) = module.verify_as_parsed() {
         copy.cancel();
         return Some(Err(CanonError::Ir {
             name: name.to_string(),

@@ -352,7 +352,7 @@ fn verify_output(module: &IrModule<'_>, name: &str) -> Result<(), CanonError> {
 
 /// LLVM's verifier on an input module, its complaint naming the input.
 fn verify_input(module: &IrModule<'_>, name: &str) -> Result<(), CanonError> {
-    module.verify().map_err(|source| CanonError::Ir {
+    module.verify_as_parsed().map_err(|source| CanonError::Ir {
         name: name.to_string(),
         source,
     })

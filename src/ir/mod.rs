@@ -53,6 +53,10 @@ mod shim {
         );
         pub(super) fn irgit_types_missing_from_print(m: LLVMModuleRef)
             -> *mut std::os::raw::c_char;
+        pub(super) fn irgit_settle_debug_info(
+            m: LLVMModuleRef,
+            message: *mut *mut std::os::raw::c_char,
+        ) -> i32;
     }
 }
 
@@ -125,6 +129,7 @@ impl Default for Session {
 
 impl Session {
     pub fn new() -> Self {
+        without_fatal_debug_info_upgrade();
         Session {
             ctx: Context::create(),
         }
@@ -142,6 +147,7 @@ impl Session {
             .ctx
             .create_module_from_ir(buffer)
             .map_err(|e| IrError::Parse(e.to_string().trim_end().to_string()))?;
+        let verified_as_parsed = settle_debug_info(&module)?;
         // Without a `source_filename` line LLVM takes the buffer name (for
         // git, a random temporary path). Text says whether it had one;
         // bitcode records it unless it was empty, when the reader falls back
@@ -154,6 +160,7 @@ impl Session {
                 let m = IrModule {
                     module,
                     declares_source_filename: true,
+                    verified_as_parsed,
                 };
                 let given = m.source_filename() != name;
                 return Ok(IrModule {
@@ -165,7 +172,40 @@ impl Session {
         Ok(IrModule {
             module,
             declares_source_filename,
+            verified_as_parsed,
         })
+    }
+}
+
+/// Turns off LLVM's upgrade of debug info at parse time (once per process):
+/// it ends the process when a module that declares the current debug-info
+/// version does not verify. [`settle_debug_info`] does the same work and
+/// reports that module instead.
+fn without_fatal_debug_info_upgrade() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let args = [
+            c"irgit".as_ptr(),
+            c"-disable-auto-upgrade-debug-info".as_ptr(),
+        ];
+        // SAFETY: two valid C strings; LLVM copies what it keeps.
+        unsafe {
+            llvm_sys::support::LLVMParseCommandLineOptions(2, args.as_ptr(), c"".as_ptr());
+        }
+    });
+}
+
+/// LLVM's upgrade of a parsed module's debug info (see the shim): whether
+/// that verified the module, or the verifier's complaint.
+fn settle_debug_info(module: &Module<'_>) -> Result<bool, IrError> {
+    let mut message = std::ptr::null_mut();
+    // SAFETY: a live module; the shim sets `message` only on failure.
+    match unsafe { shim::irgit_settle_debug_info(module.as_mut_ptr(), &mut message) } {
+        0 => Ok(true),
+        2 => Err(IrError::Verify(
+            unsafe { take_message(message) }.trim_end().to_string(),
+        )),
+        _ => Ok(false),
     }
 }
 
@@ -294,6 +334,9 @@ fn with_type_definitions(printed: String, definitions: &str) -> String {
 pub struct IrModule<'ctx> {
     module: Module<'ctx>,
     declares_source_filename: bool,
+    /// The parse already ran LLVM's verifier on the module as read (it
+    /// declares the current debug-info version, see [`settle_debug_info`]).
+    verified_as_parsed: bool,
 }
 
 impl<'ctx> IrModule<'ctx> {
@@ -335,6 +378,21 @@ impl<'ctx> IrModule<'ctx> {
         // SAFETY: the module is alive; the shim returns an LLVM message.
         let missing = unsafe { take_message(shim::irgit_types_missing_from_print(self.raw())) };
         with_type_definitions(text, &missing)
+    }
+
+    /// LLVM's verdict on the module as it was parsed: without a second run
+    /// of the verifier when the parse already ran it. Only for a module no
+    /// stage has changed yet.
+    pub fn verify_as_parsed(&self) -> Result<(), IrError> {
+        match self.verified_as_parsed {
+            true => Ok(()),
+            false => self.verify(),
+        }
+    }
+
+    /// Whether the parse already ran LLVM's verifier on the module.
+    pub fn verified_as_parsed(&self) -> bool {
+        self.verified_as_parsed
     }
 
     /// Runs LLVM's verifier.

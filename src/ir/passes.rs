@@ -154,6 +154,8 @@ impl<'ctx> IrModule<'ctx> {
         IrModule {
             module: self.module.clone(),
             declares_source_filename: self.declares_source_filename,
+            // The copy may be of a module some stage changed.
+            verified_as_parsed: false,
         }
     }
 

@@ -3,6 +3,9 @@
 // llvm-sys / inkwell. Keep this file tiny.
 #include "llvm-c/Core.h"
 #include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalIFunc.h"
@@ -263,6 +266,62 @@ char *irgit_types_missing_from_print(LLVMModuleRef M) {
       }
   }
   return LLVMCreateMessage(Out.c_str());
+}
+
+} // extern "C"
+
+namespace {
+// The value of the module's "Debug Info Version" flag, 0 when it has none.
+// Read by hand, as LLVM's own upgrade does: the flags are not verified yet.
+unsigned debugInfoVersionFlag(const Module &M) {
+  NamedMDNode *Flags = M.getModuleFlagsMetadata();
+  if (!Flags)
+    return 0;
+  for (const MDNode *Flag : Flags->operands()) {
+    if (Flag->getNumOperands() < 3)
+      continue;
+    auto *Key = dyn_cast_or_null<MDString>(Flag->getOperand(1));
+    if (!Key || Key->getString() != "Debug Info Version")
+      continue;
+    if (auto *Value = mdconst::dyn_extract_or_null<ConstantInt>(Flag->getOperand(2)))
+      return Value->getZExtValue();
+    return 0;
+  }
+  return 0;
+}
+} // namespace
+
+extern "C" {
+
+// What LLVM's parser does to debug info once a module is read (its
+// UpgradeDebugInfo, which irgit turns off), except that a module that does
+// not verify is reported instead of ending the process: a module that
+// declares the current debug-info version is verified, and its debug info
+// dropped (with LLVM's warning) when only that is broken; any other
+// module's debug info is dropped, with a warning when its version is not
+// the current one. Returns 0 when the module was verified here and passed,
+// 1 when it was not verified here, 2 when it does not verify (*Message then
+// holds the verifier's words).
+int irgit_settle_debug_info(LLVMModuleRef MRef, char **Message) {
+  Module &M = *unwrap(MRef);
+  unsigned Version = debugInfoVersionFlag(M);
+  if (Version == DEBUG_METADATA_VERSION) {
+    std::string Out;
+    raw_string_ostream OS(Out);
+    bool BrokenDebugInfo = false;
+    if (verifyModule(M, &OS, &BrokenDebugInfo)) {
+      OS.flush();
+      *Message = LLVMCreateMessage(Out.c_str());
+      return 2;
+    }
+    if (!BrokenDebugInfo)
+      return 0;
+    M.getContext().diagnose(DiagnosticInfoIgnoringInvalidDebugMetadata(M));
+  }
+  bool Stripped = StripDebugInfo(M);
+  if (Stripped && Version != DEBUG_METADATA_VERSION)
+    M.getContext().diagnose(DiagnosticInfoDebugMetadataVersion(M, Version));
+  return 1;
 }
 
 } // extern "C"
