@@ -60,11 +60,10 @@ mod shim {
     }
 }
 
-/// Whether textual IR parses and verifies, without ending the process:
-/// LLVM's parser aborts on a broken module that declares the current
-/// debug-info version, so the check reads that flag under another key
-/// (LLVM then drops the debug info before verifying). For texts that are
-/// only checked, never used.
+/// Whether textual IR parses and verifies without its debug info: the
+/// check reads the debug-info version flag under another key, so the parse
+/// drops the debug info (see [`settle_debug_info`]) before the module is
+/// verified. For texts that are only checked, never used.
 pub fn text_parses_and_verifies(text: &str) -> bool {
     let checked = text.replace("!\"Debug Info Version\"", "!\"irgit: Debug Info Version\"");
     let session = Session::new();
