@@ -208,6 +208,21 @@ fn invalid_ir_declaring_the_debug_info_version_is_refused_not_fatal() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
     assert_eq!(std::fs::read(t.path().join("versioned.ll")).unwrap(), bytes);
+    // The bitcode reader ran the same step: the same module as bitcode
+    // (written without verification) is refused the same way.
+    let status = Command::new("/usr/lib/llvm-22/bin/llvm-as")
+        .args(["-disable-verify", "versioned.ll", "-o", "versioned.bc"])
+        .current_dir(t.path())
+        .status()
+        .expect("llvm-as (LLVM 22) is installed");
+    assert!(status.success());
+    let o = irgit(t.path(), &["canon", "versioned.bc"], None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("versioned.bc: LLVM IR does not verify"),
+        "{err}"
+    );
 }
 
 #[test]
