@@ -34,7 +34,7 @@ pub(crate) fn text_beside_input_check(
     name: &str,
     opts: &CanonOptions,
 ) -> Option<Result<String, CanonError>> {
-    // A module the parse already verified needs no check to run beside.
+    // The parse already reached LLVM's verdict on some modules.
     if input.len() < FROM_BYTES || module.verified_as_parsed() {
         return None;
     }
@@ -44,7 +44,7 @@ pub(crate) fn text_beside_input_check(
             .map_err(internal_message)
     })?;
     let mut timer = super::PhaseTimer::new();
-    if let Err(source) = module.verify_as_parsed() {
+    if let Err(source) = module.verify() {
         copy.cancel();
         return Some(Err(CanonError::Ir {
             name: name.to_string(),

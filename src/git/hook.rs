@@ -486,7 +486,7 @@ fn check_file(
         Ok(m) => m,
         Err(e) => return invalid_ir(path, e.to_string(), lit_test, config, report),
     };
-    if let Err(e) = module.verify() {
+    if let Err(e) = module.verify_as_parsed() {
         return invalid_ir(path, e.to_string(), lit_test, config, report);
     }
     if !text {

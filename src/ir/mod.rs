@@ -146,7 +146,7 @@ impl Session {
             .ctx
             .create_module_from_ir(buffer)
             .map_err(|e| IrError::Parse(e.to_string().trim_end().to_string()))?;
-        let verified_as_parsed = settle_debug_info(&module)?;
+        let verdict = settle_debug_info(&module);
         // Without a `source_filename` line LLVM takes the buffer name (for
         // git, a random temporary path). Text says whether it had one;
         // bitcode records it unless it was empty, when the reader falls back
@@ -159,7 +159,7 @@ impl Session {
                 let m = IrModule {
                     module,
                     declares_source_filename: true,
-                    verified_as_parsed,
+                    verdict,
                 };
                 let given = m.source_filename() != name;
                 return Ok(IrModule {
@@ -171,7 +171,7 @@ impl Session {
         Ok(IrModule {
             module,
             declares_source_filename,
-            verified_as_parsed,
+            verdict,
         })
     }
 }
@@ -179,7 +179,7 @@ impl Session {
 /// Turns off LLVM's upgrade of debug info at parse time (once per process):
 /// it ends the process when a module that declares the current debug-info
 /// version does not verify. [`settle_debug_info`] does the same work and
-/// reports that module instead.
+/// keeps LLVM's verdict on that module for its verification instead.
 fn without_fatal_debug_info_upgrade() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -194,18 +194,27 @@ fn without_fatal_debug_info_upgrade() {
     });
 }
 
-/// LLVM's upgrade of a parsed module's debug info (see the shim): whether
-/// that verified the module, or the verifier's complaint.
-fn settle_debug_info(module: &Module<'_>) -> Result<bool, IrError> {
+/// LLVM's upgrade of a parsed module's debug info (see the shim), and the
+/// verifier's verdict if that ran it.
+fn settle_debug_info(module: &Module<'_>) -> ParseVerdict {
     let mut message = std::ptr::null_mut();
     // SAFETY: a live module; the shim sets `message` only on failure.
     match unsafe { shim::irgit_settle_debug_info(module.as_mut_ptr(), &mut message) } {
-        0 => Ok(true),
-        2 => Err(IrError::Verify(
-            unsafe { take_message(message) }.trim_end().to_string(),
-        )),
-        _ => Ok(false),
+        0 => ParseVerdict::Valid,
+        2 => ParseVerdict::Invalid(unsafe { take_message(message) }.trim_end().to_string()),
+        _ => ParseVerdict::Unchecked,
     }
+}
+
+/// What the parse learned of a module's validity: LLVM's verifier runs as
+/// part of it on a module that declares the current debug-info version
+/// ([`settle_debug_info`]), not on any other.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ParseVerdict {
+    Unchecked,
+    Valid,
+    /// The verifier's complaint.
+    Invalid(String),
 }
 
 /// Prints types by content, remembering each (types are uniqued per
@@ -333,9 +342,8 @@ fn with_type_definitions(printed: String, definitions: &str) -> String {
 pub struct IrModule<'ctx> {
     module: Module<'ctx>,
     declares_source_filename: bool,
-    /// The parse already ran LLVM's verifier on the module as read (it
-    /// declares the current debug-info version, see [`settle_debug_info`]).
-    verified_as_parsed: bool,
+    /// The verifier's verdict on the module as read, when the parse ran it.
+    verdict: ParseVerdict,
 }
 
 impl<'ctx> IrModule<'ctx> {
@@ -379,19 +387,20 @@ impl<'ctx> IrModule<'ctx> {
         with_type_definitions(text, &missing)
     }
 
-    /// LLVM's verdict on the module as it was parsed: without a second run
-    /// of the verifier when the parse already ran it. Only for a module no
-    /// stage has changed yet.
+    /// LLVM's verdict on the module as it was parsed: the one the parse
+    /// already reached, if it ran the verifier, without a second run. Only
+    /// for a module no stage has changed yet.
     pub fn verify_as_parsed(&self) -> Result<(), IrError> {
-        match self.verified_as_parsed {
-            true => Ok(()),
-            false => self.verify(),
+        match &self.verdict {
+            ParseVerdict::Valid => Ok(()),
+            ParseVerdict::Invalid(complaint) => Err(IrError::Verify(complaint.clone())),
+            ParseVerdict::Unchecked => self.verify(),
         }
     }
 
-    /// Whether the parse already ran LLVM's verifier on the module.
-    pub fn verified_as_parsed(&self) -> bool {
-        self.verified_as_parsed
+    /// Whether the parse already reached LLVM's verdict on the module.
+    pub(crate) fn verified_as_parsed(&self) -> bool {
+        self.verdict != ParseVerdict::Unchecked
     }
 
     /// Runs LLVM's verifier.

@@ -155,7 +155,7 @@ impl<'ctx> IrModule<'ctx> {
             module: self.module.clone(),
             declares_source_filename: self.declares_source_filename,
             // The copy may be of a module some stage changed.
-            verified_as_parsed: false,
+            verdict: super::ParseVerdict::Unchecked,
         }
     }
 

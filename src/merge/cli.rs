@@ -453,5 +453,5 @@ fn label_or(label: &str, fallback: &str) -> String {
 fn verify_ir(bytes: &[u8], name: &str) -> Result<(), String> {
     let session = crate::ir::Session::new();
     let module = session.parse(bytes, name).map_err(|e| e.to_string())?;
-    module.verify().map_err(|e| e.to_string())
+    module.verify_as_parsed().map_err(|e| e.to_string())
 }

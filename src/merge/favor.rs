@@ -43,7 +43,7 @@ pub(crate) fn resolve(
     let module = session
         .parse(resolved.as_bytes(), path)
         .map_err(|e| e.to_string())?;
-    module.verify().map_err(|e| e.to_string())?;
+    module.verify_as_parsed().map_err(|e| e.to_string())?;
     Ok(match as_bitcode {
         true => module.to_bitcode(),
         false => resolved.into_bytes(),

@@ -55,7 +55,7 @@ pub(crate) fn load(
         .parse(bytes, path)
         .map_err(|e| MergeError::Input(format!("{side} version: {e}")))?;
     module
-        .verify()
+        .verify_as_parsed()
         .map_err(|e| MergeError::Input(format!("{side} version: {path}: {e}")))?;
     timer.lap(&format!("merge: {side} parsed and verified"));
     let loaded = canonical(&module, path, names_wanted(bytes.len()));
@@ -68,7 +68,7 @@ pub(crate) fn canonical_of(text: &str, path: &str) -> Option<String> {
     let _slot = LoadSlot::take();
     let session = Session::new();
     let module = session.parse(text.as_bytes(), path).ok()?;
-    module.verify().ok()?;
+    module.verify_as_parsed().ok()?;
     canonical(&module, path, false).ok().map(|(text, _)| text)
 }
 
@@ -77,7 +77,7 @@ pub(crate) fn verifies(bytes: &[u8], path: &str) -> bool {
     let session = Session::new();
     session
         .parse(bytes, path)
-        .is_ok_and(|module| module.verify().is_ok())
+        .is_ok_and(|module| module.verify_as_parsed().is_ok())
 }
 
 /// Whether LLVM parses and verifies `text` as it is, keeping its debug
@@ -88,7 +88,7 @@ pub(crate) fn valid_as_written(text: &str, path: &str) -> bool {
     let Ok(module) = session.parse(text.as_bytes(), path) else {
         return false;
     };
-    module.verify().is_ok() && !debug_info_dropped(text, &module)
+    module.verify_as_parsed().is_ok() && !debug_info_dropped(text, &module)
 }
 
 /// Whether LLVM dropped the debug info of `text` (parsed as `module`): the

@@ -132,7 +132,7 @@ impl Structured {
             let m = session.parse(text.as_bytes(), path).map_err(|e| {
                 MergeError::Internal(format!("the merged module does not parse: {e}"))
             })?;
-            m.verify().map_err(|e| {
+            m.verify_as_parsed().map_err(|e| {
                 MergeError::Internal(format!("the merged module does not verify: {e}"))
             })?;
             if debug_info_dropped(&text, &m) {
