@@ -73,6 +73,9 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
         leaves: HashMap::default(),
         any_value: StableHasher::new().str("value").finish(),
         uses: UsesByRole::default(),
+        slot_leaves: vec![None; cx.operands.values.len()],
+        prefixes: Vec::new(),
+        parts: Vec::new(),
     };
     // Every shallow role first, in order: the roles then read them from
     // one dense list instead of reaching into each operand's instruction.
@@ -119,6 +122,20 @@ struct Describe<'a, 'b> {
     any_value: u64,
     /// How each instruction is used ([`UsesByRole`]).
     uses: UsesByRole,
+    /// Each operand slot's leaf, once read ([`Describe::leaf_at`]).
+    slot_leaves: Vec<Option<SlotLeaf>>,
+    /// The start of the roles of each opcode ([`Describe::role_prefix`]).
+    prefixes: Vec<Option<StableHasher>>,
+    /// The parts of the role being computed (one buffer for all).
+    parts: Vec<u64>,
+}
+
+/// What an operand that is not an instruction of the function stands for
+/// in a role, and whether it is a constant.
+#[derive(Clone, Copy)]
+struct SlotLeaf {
+    hash: u64,
+    constant: bool,
 }
 
 impl Describe<'_, '_> {
@@ -130,9 +147,7 @@ impl Describe<'_, '_> {
     fn role(&mut self, k: usize, deep: bool) -> u64 {
         let inst = self.cx.sigs.insts[k];
         let op = self.cx.sigs.opcodes[k];
-        let mut h = StableHasher::new()
-            .str("role")
-            .str(crate::ir::opcode_name(op));
+        let mut h = self.role_prefix(op);
         if let Some(callee) = callee_of(inst, op) {
             return h.str("calls").str(&callee).finish();
         }
@@ -144,7 +159,8 @@ impl Describe<'_, '_> {
             }
             return h.finish();
         }
-        let mut parts: Vec<u64> = Vec::new();
+        let mut parts = std::mem::take(&mut self.parts);
+        parts.clear();
         if op == LLVMOpcode::LLVMPHI {
             // A phi's operands are its incoming values, in order.
             let blocks = inst.incoming().into_iter().map(|(_, b)| b);
@@ -161,17 +177,51 @@ impl Describe<'_, '_> {
             parts.sort_unstable();
         } else {
             for at in self.operands.range(k) {
-                let operand = (self.operands.values[at], self.operands.local[at]);
-                parts.push(self.operand(operand, deep));
+                let part = match self.operands.local[at] {
+                    NOT_LOCAL => self.leaf_at(at).hash,
+                    _ if !deep => self.any_value,
+                    j => self.shallow[j as usize],
+                };
+                parts.push(part);
             }
             if is_commutative_binop(op) || is_compare(op) {
                 parts.sort_unstable();
             }
         }
-        for part in parts {
+        for &part in &parts {
             h = h.u64(part);
         }
+        self.parts = parts;
         h.finish()
+    }
+
+    /// What every role of opcode `op` starts with (hashed once per opcode).
+    fn role_prefix(&mut self, op: LLVMOpcode) -> StableHasher {
+        let slot = op as usize;
+        if slot >= self.prefixes.len() {
+            self.prefixes.resize(slot + 1, None);
+        }
+        *self.prefixes[slot].get_or_insert_with(|| {
+            StableHasher::new()
+                .str("role")
+                .str(crate::ir::opcode_name(op))
+        })
+    }
+
+    /// The [`Describe::leaf`] of the operand in slot `at` of the operand
+    /// table (one that is not an instruction of the function), read from
+    /// LLVM the first time only: every pass asks again.
+    fn leaf_at(&mut self, at: usize) -> SlotLeaf {
+        if let Some(known) = self.slot_leaves[at] {
+            return known;
+        }
+        let v = self.operands.values[at];
+        let known = SlotLeaf {
+            hash: self.leaf(v),
+            constant: is_constant(v),
+        };
+        self.slot_leaves[at] = Some(known);
+        known
     }
 
     /// An operand's part of a role: an instruction by its shallow role (or,
@@ -256,10 +306,13 @@ impl Describe<'_, '_> {
             let operand = (self.operands.values[at], self.operands.local[at]);
             let part = match operand {
                 (_, j) if j != NOT_LOCAL && named[j as usize] != 0 => named[j as usize],
-                (v, NOT_LOCAL) if is_constant(v) => {
-                    constants = true;
-                    self.cx.sigs.leaf.get(&v).copied().unwrap_or(0)
-                }
+                (v, NOT_LOCAL) => match self.leaf_at(at) {
+                    SlotLeaf { constant: true, .. } => {
+                        constants = true;
+                        self.cx.sigs.leaf.get(&v).copied().unwrap_or(0)
+                    }
+                    leaf => leaf.hash,
+                },
                 _ => self.operand(operand, true),
             };
             h = h.u64(part);
