@@ -164,25 +164,15 @@ impl Describe<'_, '_> {
         if op == LLVMOpcode::LLVMPHI {
             // A phi's operands are its incoming values, in order.
             let blocks = inst.incoming().into_iter().map(|(_, b)| b);
-            let values: Vec<(Val, u32)> = self.operands.of(k).collect();
-            for (operand, b) in values.into_iter().zip(blocks) {
+            for (at, b) in self.operands.range(k).zip(blocks) {
                 let block = self.leaf(b.as_val());
-                parts.push(
-                    StableHasher::new()
-                        .u64(block)
-                        .u64(self.operand(operand, deep))
-                        .finish(),
-                );
+                let part = StableHasher::new().u64(block).u64(self.operand(at, deep));
+                parts.push(part.finish());
             }
             parts.sort_unstable();
         } else {
             for at in self.operands.range(k) {
-                let part = match self.operands.local[at] {
-                    NOT_LOCAL => self.leaf_at(at).hash,
-                    _ if !deep => self.any_value,
-                    j => self.shallow[j as usize],
-                };
-                parts.push(part);
+                parts.push(self.operand(at, deep));
             }
             if is_commutative_binop(op) || is_compare(op) {
                 parts.sort_unstable();
@@ -228,14 +218,13 @@ impl Describe<'_, '_> {
     /// not `deep`, by being one), whatever its name: a name enters no other
     /// value's name, so renaming a value (or two swapping names) shows on
     /// the lines that name it, as in the text. Anything else by [`leaf`].
-    fn operand(&mut self, (v, local): (Val, u32), deep: bool) -> u64 {
-        if local == NOT_LOCAL {
-            return self.leaf(v);
+    /// `at` is the operand's slot in the operand table.
+    fn operand(&mut self, at: usize, deep: bool) -> u64 {
+        match self.operands.local[at] {
+            NOT_LOCAL => self.leaf_at(at).hash,
+            _ if !deep => self.any_value,
+            j => self.shallow[j as usize],
         }
-        if !deep {
-            return self.any_value;
-        }
-        self.shallow[local as usize]
     }
 
     /// An argument by its position, a block by its name, a global by its
@@ -313,7 +302,7 @@ impl Describe<'_, '_> {
                     }
                     leaf => leaf.hash,
                 },
-                _ => self.operand(operand, true),
+                _ => self.operand(at, true),
             };
             h = h.u64(part);
         }
