@@ -10,87 +10,20 @@
 //!                                             └► (copy) verify output ┘
 //! ```
 //!
-//! A text input of moderate size that does not declare a debug-info version
-//! is parsed twice instead, by two processes from the start: the copy,
-//! forked before any parse, has a module of its own, so its writes to it
-//! (every name set, every instruction moved) do not each copy a page the
-//! caller still shares (at 80k instructions, about 60 ms of a 1.1 s view).
-//!
-//! ```text
-//! two parses:  parse ─► verify input ─────────────────────────────► wait ─► text
-//!              (copy) parse ─► canonicalize ─┬► print ─► wait ─► text ─┘
-//!                                            └► (copy) verify output ┘
-//! ```
-//!
 //! The result is the same either way, byte for byte and error for error:
 //! an input LLVM rejects is reported as such (the copy that was
 //! canonicalizing it is killed), and a canonical module LLVM rejects is an
 //! internal error. Small modules, and processes that may not fork, take the
 //! sequential path.
 
-use super::{canonical_text, parse, verify_input, verify_output, CanonError, Cleanup};
+use super::{canonical_text, verify_output, CanonError};
 use crate::config::CanonOptions;
 use crate::forked::{self, Failure, Forked};
-use crate::ir::{detect_format, Format, IrModule, Session};
+use crate::ir::IrModule;
 
 /// Inputs from this size on are canonicalized beside their verification:
 /// below it, a fork costs about what it saves.
 const FROM_BYTES: usize = 1 << 20;
-
-/// Inputs up to this size may be parsed twice: a parsed module takes about
-/// 17 times its text in memory, and two of them must fit.
-const TWO_PARSES_UP_TO_BYTES: usize = 64 << 20;
-
-/// The canonical text of `input`, from a copy forked before the parse that
-/// parses and canonicalizes the input on its own while this process parses
-/// and verifies it; `None` (nothing done) where the input is bitcode, small,
-/// too large to hold twice, declares a debug-info version (its parse runs
-/// the verifier already, see [`IrModule::verified_as_parsed`]), or no copy
-/// could be forked.
-pub(crate) fn text_from_two_parses(
-    input: &[u8],
-    name: &str,
-    opts: &CanonOptions,
-    cleanup: Cleanup,
-) -> Option<Result<String, CanonError>> {
-    let size_fits = (FROM_BYTES..=TWO_PARSES_UP_TO_BYTES).contains(&input.len());
-    if !size_fits
-        || detect_format(input) != Format::Text
-        || memchr::memmem::find(input, b"Debug Info Version").is_some()
-    {
-        return None;
-    }
-    let copy = forked::spawn(|| {
-        let session = Session::new();
-        let module = parse(&session, input, name).map_err(|e| e.to_string())?;
-        let text = canonical_text(&module, input, name, opts);
-        // The copy ends as soon as it has sent the text.
-        std::mem::forget(module);
-        std::mem::forget(session);
-        text.map(String::into_bytes).map_err(internal_message)
-    })?;
-    let mut timer = super::PhaseTimer::new();
-    if let Err(error) = parse_and_verify(input, name, cleanup) {
-        copy.cancel();
-        return Some(Err(error));
-    }
-    timer.lap("parse and verify input (beside parse and canonicalization)");
-    let text = text_of(copy, name);
-    timer.lap("wait for the canonical text");
-    Some(text)
-}
-
-/// Parses `input` and runs LLVM's verifier on it, for its verdict only.
-fn parse_and_verify(input: &[u8], name: &str, cleanup: Cleanup) -> Result<(), CanonError> {
-    let session = Session::new();
-    let module = parse(&session, input, name)?;
-    let verdict = verify_input(&module, name);
-    if cleanup == Cleanup::LeaveToProcessExit {
-        std::mem::forget(module);
-        std::mem::forget(session);
-    }
-    verdict
-}
 
 /// The canonical text of `module`, computed in a forked copy while this
 /// process verifies the input; `None` (nothing done) for a small input or
@@ -119,16 +52,11 @@ pub(crate) fn text_beside_input_check(
         }));
     }
     timer.lap("verify input (beside canonicalization)");
-    let text = text_of(copy, name);
+    let text = collect(copy, name).and_then(|bytes| {
+        String::from_utf8(bytes).map_err(|_| internal(name, "the canonical text is not UTF-8"))
+    });
     timer.lap("wait for the canonical text");
     Some(text)
-}
-
-/// The canonical text a copy sends back.
-fn text_of(copy: Forked, name: &str) -> Result<String, CanonError> {
-    collect(copy, name).and_then(|bytes| {
-        String::from_utf8(bytes).map_err(|_| internal(name, "the canonical text is not UTF-8"))
-    })
 }
 
 /// LLVM's verdict on a canonicalized module: computed beside the printing

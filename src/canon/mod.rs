@@ -300,9 +300,6 @@ pub fn canonicalize_bytes_with(
     opts: &CanonOptions,
     cleanup: Cleanup,
 ) -> Result<String, CanonError> {
-    if let Some(text) = beside::text_from_two_parses(bytes, name, opts, cleanup) {
-        return text;
-    }
     let mut timer = PhaseTimer::new();
     let session = Session::new();
     let module = parse(&session, bytes, name)?;
