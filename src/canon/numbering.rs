@@ -20,6 +20,7 @@
 
 use std::collections::HashMap;
 
+use super::signature::collisions;
 use crate::hash::StableHasher;
 use crate::text::Ref;
 
@@ -259,7 +260,7 @@ pub(crate) fn metadata_keys(
     let defs = &graph.defs;
     let mut keys = scoped_keys(&graph, &anchored_keys(&graph));
     let all: Vec<usize> = (0..defs.len()).collect();
-    let colliding = colliding_among(&keys, &all);
+    let colliding = collisions(&keys, &all);
     let colliding = refine_rounds(&graph, &mut keys, colliding);
     if !colliding.is_empty() {
         let identities = super::metadata::identities_in_text(printed);
@@ -402,7 +403,7 @@ fn scope_depths(defs: &[MetaDef]) -> Vec<usize> {
 /// leaves it and all in it their numbers.
 fn rank_by_position(defs: &[MetaDef], keys: &mut [u64], level: &[usize]) {
     let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
-    for &i in &colliding_among(keys, level) {
+    for &i in &collisions(keys, level) {
         // Only nodes of one scope: lines of unrelated nodes (a string
         // literal's `DIGlobalVariable`, `scope: null`) are no order that an
         // edit elsewhere in the file leaves alone.
@@ -454,7 +455,7 @@ fn refine_rounds(graph: &MetaGraph, keys: &mut Vec<u64>, mut colliding: Vec<usiz
             next[i] = h.finish();
         }
         *keys = next;
-        colliding = colliding_among(keys, &colliding);
+        colliding = collisions(keys, &colliding);
     }
     colliding
 }
@@ -628,19 +629,6 @@ fn without_checksum(text: &str) -> std::borrow::Cow<'_, str> {
         Some((from, to)) => format!("{}{}", &text[..from], &text[to..]).into(),
         None => text.into(),
     }
-}
-
-/// Those of `among` whose key occurs more than once among them.
-fn colliding_among(keys: &[u64], among: &[usize]) -> Vec<usize> {
-    let mut count: HashMap<u64, u32> = HashMap::with_capacity(among.len());
-    for &i in among {
-        *count.entry(keys[i]).or_insert(0) += 1;
-    }
-    among
-        .iter()
-        .copied()
-        .filter(|&i| count[&keys[i]] > 1)
-        .collect()
 }
 
 #[cfg(test)]

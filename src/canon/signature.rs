@@ -847,7 +847,7 @@ fn refine_up(full: &[u64], next: &mut [u64], colliding: &[usize], users: &Users)
 /// Those of `among` whose hash occurs more than once in `among`, in
 /// `among`'s order (found by sorting: a hash map of every hash costs a
 /// cache miss per value).
-fn collisions(hashes: &[u64], among: &[usize]) -> Vec<usize> {
+pub(super) fn collisions(hashes: &[u64], among: &[usize]) -> Vec<usize> {
     let mut keyed: Vec<(u64, u32)> = among.iter().map(|&i| (hashes[i], i as u32)).collect();
     sort_by_hash(&mut keyed);
     let mut repeated = vec![false; hashes.len()];
