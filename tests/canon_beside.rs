@@ -55,13 +55,7 @@ fn messages(stderr: &[u8]) -> String {
 /// The bitcode of the text module `text`, written beside it.
 fn as_bitcode(text: &Path) -> PathBuf {
     let bitcode = text.with_extension("bc");
-    let status = Command::new("llvm-as-22")
-        .arg(text)
-        .arg("-o")
-        .arg(&bitcode)
-        .status()
-        .expect("llvm-as-22 runs");
-    assert!(status.success(), "llvm-as-22 {}", text.display());
+    common::llvm_as(text, &bitcode, &[]);
     bitcode
 }
 

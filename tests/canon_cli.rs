@@ -6,6 +6,8 @@
 //! irgit canon junk.bin        -> "irgit canon: junk.bin: ..." on stderr, exit 1, nothing written
 //! ```
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -70,14 +72,7 @@ fn llvm_as(dir: &Path, input: &Path, out: &str) -> PathBuf {
 /// [`llvm_as`] with more of its options (`-disable-verify`).
 fn llvm_as_with(dir: &Path, input: &Path, out: &str, options: &[&str]) -> PathBuf {
     let out = dir.join(out);
-    let status = Command::new("/usr/lib/llvm-22/bin/llvm-as")
-        .args(options)
-        .arg(input)
-        .arg("-o")
-        .arg(&out)
-        .status()
-        .expect("llvm-as (LLVM 22) is installed");
-    assert!(status.success());
+    common::llvm_as(input, &out, options);
     out
 }
 

@@ -20,8 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::signature::collisions;
-use crate::hash::StableHasher;
+use crate::hash::{collisions, StableHasher};
 use crate::text::Ref;
 
 /// Attribute group numbers are below this (in a module of at most 1,000

@@ -39,7 +39,7 @@ use super::blocks::{BlockKeyCache, Layout};
 use super::instructions::{
     is_commutative_binop, is_output, users_of, OperandLists, OperandTable, Users, NOT_LOCAL,
 };
-use crate::hash::StableHasher;
+use crate::hash::{collisions, StableHasher};
 use crate::ir::content::UnnamedGlobals;
 use crate::ir::{Func, Inst, TypeNames, Val, ValKind};
 
@@ -841,128 +841,5 @@ fn refine_up(full: &[u64], next: &mut [u64], colliding: &[usize], users: &Users)
             h = h.u64(uh).u64(k as u64);
         }
         next[i] = h.finish();
-    }
-}
-
-/// Those of `among` whose hash occurs more than once in `among`, in
-/// `among`'s order (found by sorting: a hash map of every hash costs a
-/// cache miss per value).
-pub(super) fn collisions(hashes: &[u64], among: &[usize]) -> Vec<usize> {
-    let mut keyed: Vec<(u64, u32)> = among.iter().map(|&i| (hashes[i], i as u32)).collect();
-    sort_by_hash(&mut keyed);
-    let mut repeated = vec![false; hashes.len()];
-    for run in keyed
-        .chunk_by(|a, b| a.0 == b.0)
-        .filter(|run| run.len() > 1)
-    {
-        for &(_, i) in run {
-            repeated[i as usize] = true;
-        }
-    }
-    among.iter().copied().filter(|&i| repeated[i]).collect()
-}
-
-/// Sorts `keyed` by hash. The hashes are uniform in their top bits, so one
-/// counting pass over those bits leaves buckets of a few entries, each
-/// sorted on its own: at 80k instructions, a third of the comparisons of
-/// one sort of everything.
-fn sort_by_hash(keyed: &mut Vec<(u64, u32)>) {
-    const ONE_SORT_UP_TO: usize = 1024;
-    if keyed.len() <= ONE_SORT_UP_TO {
-        keyed.sort_unstable_by_key(|e| e.0);
-        return;
-    }
-    // About one bucket per eight entries.
-    let bits = usize::BITS - keyed.len().leading_zeros() - 3;
-    let bucket = |hash: u64| (hash >> (64 - bits)) as usize;
-    let mut starts = vec![0usize; (1 << bits) + 1];
-    for e in keyed.iter() {
-        starts[bucket(e.0) + 1] += 1;
-    }
-    for b in 1..starts.len() {
-        starts[b] += starts[b - 1];
-    }
-    let mut next = starts.clone();
-    let mut sorted = vec![(0u64, 0u32); keyed.len()];
-    for &e in keyed.iter() {
-        let b = bucket(e.0);
-        sorted[next[b]] = e;
-        next[b] += 1;
-    }
-    for range in starts.windows(2) {
-        sorted[range[0]..range[1]].sort_unstable_by_key(|e| e.0);
-    }
-    *keyed = sorted;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `collisions` by counting, the plain way.
-    fn counted(hashes: &[u64], among: &[usize]) -> Vec<usize> {
-        let mut count: HashMap<u64, usize> = HashMap::default();
-        for &i in among {
-            *count.entry(hashes[i]).or_default() += 1;
-        }
-        among
-            .iter()
-            .copied()
-            .filter(|&i| count[&hashes[i]] > 1)
-            .collect()
-    }
-
-    /// Hashes as refinement makes them, with every `repeat`-th one a copy
-    /// of an earlier one.
-    fn hashes(n: usize, repeat: usize) -> Vec<u64> {
-        let mut out: Vec<u64> = Vec::with_capacity(n);
-        for i in 0..n {
-            let h = if repeat > 0 && i % repeat == repeat - 1 {
-                out[(i * 7919) % i]
-            } else {
-                StableHasher::new().u64(i as u64).finish()
-            };
-            out.push(h);
-        }
-        out
-    }
-
-    #[test]
-    fn collisions_are_the_values_whose_hash_repeats() {
-        for (n, repeat) in [
-            (0, 0),
-            (1, 0),
-            (2, 2),
-            (900, 3),
-            (1025, 0),
-            (5000, 2),
-            (80_000, 5),
-        ] {
-            let hashes = hashes(n, repeat);
-            let all: Vec<usize> = (0..n).collect();
-            let found = collisions(&hashes, &all);
-            assert_eq!(found, counted(&hashes, &all), "{n} values, every {repeat}");
-            assert_eq!(found.is_empty(), repeat == 0, "{n} values, every {repeat}");
-            // A subset in another order keeps that order.
-            let among: Vec<usize> = all.iter().rev().copied().filter(|i| i % 3 != 0).collect();
-            assert_eq!(collisions(&hashes, &among), counted(&hashes, &among));
-        }
-    }
-
-    #[test]
-    fn sorting_by_hash_sorts_large_and_small_lists() {
-        for n in [0, 1, 1024, 1025, 70_000] {
-            let mut keyed: Vec<(u64, u32)> = hashes(n, 4)
-                .into_iter()
-                .enumerate()
-                .map(|(i, h)| (h, i as u32))
-                .collect();
-            let mut expected = keyed.clone();
-            expected.sort_unstable();
-            sort_by_hash(&mut keyed);
-            assert!(keyed.windows(2).all(|w| w[0].0 <= w[1].0), "{n} sorted");
-            keyed.sort_unstable();
-            assert_eq!(keyed, expected, "{n}: the same entries");
-        }
     }
 }

@@ -33,6 +33,7 @@ pub const CSMITH: &str = "csmith";
 pub const CSMITH_INCLUDE: &str = "/usr/include/csmith";
 /// lit, from Debian's llvm-22-tools.
 pub const LIT: &str = "/usr/lib/llvm-22/bin/lit";
+pub const LLVM_AS: &str = "/usr/lib/llvm-22/bin/llvm-as";
 
 /// Csmith seeds tried; one whose program does not finish in time is skipped.
 pub const CSMITH_SEEDS: &[u64] = &[1, 2, 3, 4, 5, 6];
@@ -354,6 +355,19 @@ pub fn stress_module(seed: u64, size: u64, out: &Path) {
         &format!("llvm-stress -seed={seed} -size={size}"),
     );
     std::fs::rename(&tmp, out).unwrap();
+}
+
+/// Assembles the text module `input` into bitcode at `out`, with more of
+/// llvm-as's `options` (`-disable-verify`).
+pub fn llvm_as(input: &Path, out: &Path, options: &[&str]) {
+    run_ok(
+        Command::new(LLVM_AS)
+            .args(options)
+            .arg(input)
+            .arg("-o")
+            .arg(out),
+        &format!("llvm-as {}", input.display()),
+    );
 }
 
 /// The whole corpus, built once per process (in parallel) and cached on disk.
