@@ -2,16 +2,13 @@
 //!
 //! LLVM's module may not be read by one thread while another changes it,
 //! but a forked copy *is* the module as it was at the fork, whatever the
-//! caller does to its own afterwards. The view uses this to put LLVM's two
-//! verifications on the second core: a copy canonicalizes and prints while
-//! the caller verifies the input, and inside that copy a second copy
-//! verifies the canonical module while the first prints it.
+//! caller does to its own afterwards. The view uses this to put LLVM's
+//! verification of a large canonical module on the second core, while the
+//! caller prints it.
 //!
 //! ```text
-//! parse ─► fork ─► copy: canonicalize ─► fork ─► copy: verify output ─► verdict
-//!            │                            └──► print ─► wait for the verdict ─► text
-//!            └──► caller: verify input ─► invalid: kill the copy, report
-//!                                     └─► valid: read the copy's text
+//! canonicalize ─► fork ─► copy: verify output ─► verdict ─┐
+//!                   └──► caller: print ─► passes over the text ─► wait for the verdict ─► text
 //! ```
 //!
 //! A copy only ever reports through its pipe and exit status, and dies with
@@ -46,7 +43,7 @@ pub(crate) enum Failure {
 }
 
 /// A running copy of the process; [`Forked::finish`] collects its result,
-/// [`Forked::cancel`] (or dropping it) kills it.
+/// dropping it kills it.
 #[derive(Debug)]
 pub(crate) struct Forked {
     pid: libc::pid_t,
@@ -102,11 +99,6 @@ impl Forked {
             ))),
             _ => Err(Failure::Crashed("its exit status was lost".to_string())),
         }
-    }
-
-    /// Kills the copy and waits for it to end.
-    pub(crate) fn cancel(self) {
-        drop(self);
     }
 
     /// Waits for the copy to end; its raw wait status, if it could be had.

@@ -304,14 +304,9 @@ pub fn canonicalize_bytes_with(
     let session = Session::new();
     let module = parse(&session, bytes, name)?;
     timer.lap("parse input");
-    let text = match beside::text_beside_input_check(&module, bytes, name, opts) {
-        Some(text) => text?,
-        None => {
-            verify_input(&module, name)?;
-            timer.lap("verify input");
-            canonical_text(&module, bytes, name, opts)?
-        }
-    };
+    verify_input(&module, name)?;
+    timer.lap("verify input");
+    let text = canonical_text(&module, bytes, name, opts)?;
     timer.lap("canonicalize, verify output, print");
     if cleanup == Cleanup::LeaveToProcessExit {
         std::mem::forget(module);
