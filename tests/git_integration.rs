@@ -226,12 +226,14 @@ fn textconv_cache_is_irgits_own_filled_once_and_reused() {
     let first = r.git(&["diff", "HEAD~1", "HEAD"]);
     let entries = cache_entries(&r);
     assert_eq!(entries.len(), 2, "one entry per side: {entries:?}");
-    // The entry of the new side is its canonical text, under its blob id.
-    let blob = r.git(&["rev-parse", "HEAD:f.ll"]);
+    // The entry of the new side is its canonical text, under the BLAKE3
+    // hash of the blob's bytes.
+    let blob = r.run("git", &["cat-file", "blob", "HEAD:f.ll"]).stdout;
+    let key = blake3::hash(&blob).to_hex();
     let new_side = entries
         .iter()
-        .find(|(p, _)| p.ends_with(&blob.trim()[2..]))
-        .expect("keyed by the blob id");
+        .find(|(p, _)| p.ends_with(format!("{}/{}", &key[..2], &key[2..])))
+        .expect("keyed by the BLAKE3 hash of the blob");
     let cached = std::fs::read_to_string(&new_side.0).unwrap();
     assert!(cached.contains("mul i32 %b, 5"), "{cached}");
     let second = r.git(&["diff", "HEAD~1", "HEAD"]);
