@@ -3,12 +3,14 @@
 //! LLVM's module may not be read by one thread while another changes it,
 //! but a forked copy *is* the module as it was at the fork, whatever the
 //! caller does to its own afterwards. The view uses this to put LLVM's
-//! verification of a large canonical module on the second core, while the
-//! caller prints it.
+//! verifications on the second core: the canonical module's while the
+//! caller prints it, and in the textconv server's child also the input's
+//! while the caller canonicalizes it.
 //!
 //! ```text
-//! canonicalize ─► fork ─► copy: verify output ─► verdict ─┐
-//!                   └──► caller: print ─► passes over the text ─► wait for the verdict ─► text
+//! parse ─► fork ─► copy: verify input ─► verdict ───────────────────────────────┐
+//!            └──► canonicalize ─► fork ─► copy: verify output ─► verdict ─┐     │
+//!                                   └──► print ─► text passes ─► wait for both ─► text
 //! ```
 //!
 //! A copy only ever reports through its pipe and exit status, and dies with

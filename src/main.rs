@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 use irgit::canon::{
     canonicalize_bytes_with, canonicalize_to_bitcode, encode_like_input, is_bitcode, Cleanup,
+    InputCheck,
 };
 use irgit::config::Config;
 
@@ -206,9 +207,14 @@ fn run_canon(cli_config: Option<&Path>, args: CanonArgs) -> Result<(), String> {
             continue;
         }
         let text = if args.view {
-            irgit::canon::view::view_bytes(&bytes, &name, &config.canon, cleanup)
+            irgit::canon::view::view_bytes(
+                &bytes,
+                &name,
+                &config.canon,
+                (cleanup, InputCheck::First),
+            )
         } else {
-            canonicalize_bytes_with(&bytes, &name, &config.canon, cleanup)
+            canonicalize_bytes_with(&bytes, &name, &config.canon, (cleanup, InputCheck::First))
         }
         .map_err(|e| e.to_string())?;
         // A comment in another encoding than UTF-8 gets its bytes back.

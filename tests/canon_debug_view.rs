@@ -407,7 +407,7 @@ fn the_view_shows_source_checksums_when_asked() {
             text.as_bytes(),
             "two.c",
             &options,
-            irgit::canon::Cleanup::Free,
+            (irgit::canon::Cleanup::Free, irgit::canon::InputCheck::First),
         )
         .unwrap()
     };

@@ -215,7 +215,7 @@ fn outside_tests_the_view_is_the_canonical_form() {
         module.as_bytes(),
         "test.ll",
         &for_diffs,
-        irgit::canon::Cleanup::Free,
+        (irgit::canon::Cleanup::Free, irgit::canon::InputCheck::First),
     )
     .unwrap();
     assert_eq!(view(module), named_for_diffs);
@@ -357,8 +357,13 @@ fn a_kept_block_name_that_a_value_wants_does_not_make_the_view_depend_on_order()
         ..Default::default()
     };
     let show = |text: &str| {
-        irgit::canon::view::view_bytes(text.as_bytes(), "t.ll", &opts, irgit::canon::Cleanup::Free)
-            .unwrap_or_else(|e| panic!("view failed: {e}"))
+        irgit::canon::view::view_bytes(
+            text.as_bytes(),
+            "t.ll",
+            &opts,
+            (irgit::canon::Cleanup::Free, irgit::canon::InputCheck::First),
+        )
+        .unwrap_or_else(|e| panic!("view failed: {e}"))
     };
     let module = |first: &str, second: &str, block1: &str, block2: &str| {
         format!(

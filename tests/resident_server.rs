@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
+mod common;
 mod git_support;
 use git_support::Repo;
 
@@ -127,6 +128,60 @@ fn git_log_p_shows_the_same_bytes_with_and_without_the_server() {
         pids,
         "the running server was used again"
     );
+}
+
+/// A function LLVM rejects: a value that uses itself.
+const SELF_REFERENCE: &str = "define i32 @bad(i32 %a) {\n  %x = add i32 %x, %a\n  ret i32 %x\n}\n";
+
+/// A function LLVM rejects, and whose canonicalization may crash: LLVM's
+/// own `mayHaveSideEffects` reads `memcpy`'s `immarg` operand as a constant.
+const IMMARG_NOT_CONSTANT: &str = "define void @bad(ptr %p) {
+  %v = load i32, ptr %p
+  %c = icmp eq i32 %v, 0
+  call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %p, i64 4, i1 %c)
+  ret void
+}
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+";
+
+/// Files of 1 MiB and more, where the server's child verifies the input
+/// beside canonicalizing it: a valid module edited, and two that LLVM
+/// rejects. `git log -p` reads the same with and without the server,
+/// LLVM's complaints included.
+#[test]
+fn large_inputs_read_the_same_through_the_server_valid_or_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let stress = dir.path().join("big.ll");
+    common::stress_module(7, 25_000, &stress);
+    let big = std::fs::read_to_string(&stress).unwrap();
+    assert!(big.len() >= 1 << 20, "the module must be at least 1 MiB");
+    let repo = Repo::new();
+    repo.irgit_ok(&["install"]);
+    repo.write("a.ll", &big);
+    repo.commit_all("valid");
+    let edited = big.replacen(" = add ", " = sub ", 1);
+    assert_ne!(edited, big);
+    repo.write("a.ll", edited);
+    repo.write("b.ll", format!("{big}\n{SELF_REFERENCE}"));
+    repo.write("c.ll", format!("{big}\n{IMMARG_NOT_CONSTANT}"));
+    repo.commit_all("edited, and two that LLVM rejects");
+    use_server(&repo, 0);
+    let without = text(&log_p(&repo));
+    assert!(without.0.contains("sub "), "the edit shows:\n{}", without.0);
+    for complaint in [
+        "b.ll: LLVM IR does not verify: Only PHI nodes may reference their own value",
+        "c.ll: LLVM IR does not verify: immarg operand has non-immediate parameter",
+    ] {
+        assert!(without.1.contains(complaint), "{}", without.1);
+    }
+    use_server(&repo, 30);
+    let with = text(&log_p(&repo));
+    assert!(
+        with == without,
+        "the server changed git log -p:\n{}",
+        with.1
+    );
+    assert_eq!(repo.server_pids().len(), 1, "one server started");
 }
 
 #[test]

@@ -1,30 +1,92 @@
-//! LLVM's verification of a large canonical module, run beside its
-//! printing rather than before it (see [`crate::forked`]): the verifier
-//! reads the module for about as long as printing it takes.
+//! LLVM's verifications of a large module, run beside the work that needs
+//! them rather than before it (see [`crate::forked`]): the verifier reads
+//! the module for about as long as printing it takes.
 //!
 //! ```text
 //! sequential:  parse ─► verify input ─► canonicalize ─► verify output ─► print ─► text
-//! beside:      parse ─► verify input ─► canonicalize ─┬► print ─► text ─► wait ─► text
-//!                                                     └► (copy) verify output ┘
+//! beside:      parse ─┬► canonicalize ─┬► print ─► text passes ─► wait for both ─► text
+//!                     │                └► (copy) verify output ┘          │
+//!                     └► (copy) verify input ─────────────────────────────┘
 //! ```
 //!
 //! The result is the same either way, byte for byte and error for error:
-//! a canonical module LLVM rejects is an internal error. Small modules, and
-//! processes that may not fork, take the sequential path.
+//! an input LLVM rejects is reported as such, whatever the canonicalization
+//! made of it, and a canonical module LLVM rejects is an internal error.
+//! Small modules, and processes that may not fork, take the sequential path.
 //!
-//! The input is verified in the process that canonicalizes it, before any
-//! stage reads it. Verifying it in a forked copy instead (beside the
-//! canonicalization) was measured slower: the copy that canonicalized then
-//! paid for a private copy of every page it wrote, and for sending the
-//! canonical text back through a pipe.
+//! The input's verification runs beside only where the caller asks for it
+//! ([`super::InputCheck::Beside`]): a stage may crash on IR that LLVM rejects, so
+//! it is for a process whose crash is contained and retried with the input
+//! checked first (the textconv server's child). The copy that verifies the
+//! input only reads it and ends after a few tens of milliseconds; from then
+//! on the pages the process writes are its own again. (The other way round,
+//! a copy that canonicalized while the process verified, was measured
+//! slower: the copy paid for a private copy of every page it wrote until
+//! the end, and sent its text back through a pipe.)
 
-use super::{verify_output, CanonError};
+use super::{canonical_text, verify_input, verify_output, CanonError};
+use crate::config::CanonOptions;
 use crate::forked::{self, Failure, Forked};
-use crate::ir::IrModule;
+use crate::ir::{IrError, IrModule};
 
-/// Inputs from this size on are verified beside their printing: below it,
-/// a fork costs about what it saves.
+/// Inputs from this size on are verified beside the work: below it, a fork
+/// costs about what it saves.
 const FROM_BYTES: usize = 1 << 20;
+
+/// The canonical text of `module` ([`canonical_text`]), canonicalized while
+/// a forked copy verifies the input ([`super::InputCheck::Beside`]). A small
+/// input, one the parse already verified, or no copy: verified first.
+pub(crate) fn text_while_verifying_input(
+    module: &IrModule<'_>,
+    input: &[u8],
+    name: &str,
+    opts: &CanonOptions,
+) -> Result<String, CanonError> {
+    let copy = (input.len() >= FROM_BYTES && !module.verified_as_parsed())
+        .then(|| {
+            forked::spawn(|| {
+                module
+                    .verify_as_parsed()
+                    .map(|()| Vec::new())
+                    .map_err(complaint)
+            })
+        })
+        .flatten();
+    let Some(copy) = copy else {
+        verify_input(module, name)?;
+        return canonical_text(module, input, name, opts);
+    };
+    let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        canonical_text(module, input, name, opts)
+    }));
+    let mut timer = super::PhaseTimer::new();
+    let verdict = copy.finish();
+    timer.lap("wait for the input verification");
+    match verdict {
+        Ok(_) => {}
+        Err(Failure::Refused(complaint)) => {
+            return Err(CanonError::Ir {
+                name: name.to_string(),
+                source: IrError::Verify(complaint),
+            })
+        }
+        Err(Failure::Crashed(how)) => {
+            return Err(CanonError::Crashed {
+                name: name.to_string(),
+                how,
+            })
+        }
+    }
+    made.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// LLVM's complaint about an input, as the copy sends it back.
+fn complaint(error: IrError) -> String {
+    match error {
+        IrError::Verify(complaint) => complaint,
+        other => other.to_string(),
+    }
+}
 
 /// LLVM's verdict on a canonicalized module: computed beside the printing
 /// when the module is large and a copy could be forked, else at once.

@@ -266,7 +266,7 @@ pub fn canonicalize_bytes(
     name: &str,
     opts: &CanonOptions,
 ) -> Result<String, CanonError> {
-    canonicalize_bytes_with(bytes, name, opts, Cleanup::Free)
+    canonicalize_bytes_with(bytes, name, opts, (Cleanup::Free, InputCheck::First))
 }
 
 /// What to do with LLVM's memory once the text is printed.
@@ -293,20 +293,41 @@ pub fn canonicalize_to_bitcode(
     Ok(module.to_bitcode())
 }
 
-/// [`canonicalize_bytes`] with a choice of [`Cleanup`].
+/// When LLVM's verdict on an input is reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputCheck {
+    /// Before any stage reads the module: a stage may crash on IR that LLVM
+    /// rejects (a `memcpy` whose `immarg` operand is not a constant does,
+    /// in LLVM's own `mayHaveSideEffects`), and the process must live to
+    /// say why.
+    First,
+    /// Beside the canonicalization, in a forked copy (see [`beside`]). Only
+    /// for a process whose crash is contained and followed by a run that
+    /// checks first: the textconv server's child, whose client then runs
+    /// `irgit canon`. An input LLVM rejects still gets LLVM's complaint,
+    /// whatever the canonicalization made of it.
+    Beside,
+}
+
+/// [`canonicalize_bytes`] with a choice of [`Cleanup`] and [`InputCheck`].
 pub fn canonicalize_bytes_with(
     bytes: &[u8],
     name: &str,
     opts: &CanonOptions,
-    cleanup: Cleanup,
+    (cleanup, input_check): (Cleanup, InputCheck),
 ) -> Result<String, CanonError> {
     let mut timer = PhaseTimer::new();
     let session = Session::new();
     let module = parse(&session, bytes, name)?;
     timer.lap("parse input");
-    verify_input(&module, name)?;
-    timer.lap("verify input");
-    let text = canonical_text(&module, bytes, name, opts)?;
+    let text = match input_check {
+        InputCheck::Beside => beside::text_while_verifying_input(&module, bytes, name, opts)?,
+        InputCheck::First => {
+            verify_input(&module, name)?;
+            timer.lap("verify input");
+            canonical_text(&module, bytes, name, opts)?
+        }
+    };
     timer.lap("canonicalize, verify output, print");
     if cleanup == Cleanup::LeaveToProcessExit {
         std::mem::forget(module);

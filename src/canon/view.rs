@@ -36,7 +36,7 @@
 //! is left out (`canon.view_source_checksums: true` shows it): it changes
 //! with every edit of the source file and says nothing about the IR.
 
-use super::{canonicalize_bytes_with, decode_input, is_bitcode, CanonError, Cleanup};
+use super::{canonicalize_bytes_with, decode_input, is_bitcode, CanonError, Cleanup, InputCheck};
 use crate::config::CanonOptions;
 
 /// The options the view of `input` is printed with: `base` for compiler
@@ -83,18 +83,18 @@ pub fn view_bytes(
     bytes: &[u8],
     name: &str,
     base: &CanonOptions,
-    cleanup: Cleanup,
+    run: (Cleanup, InputCheck),
 ) -> Result<String, CanonError> {
     let opts = view_options(bytes, base);
     if is_bitcode(bytes) {
-        return canonicalize_bytes_with(bytes, name, &opts, cleanup);
+        return canonicalize_bytes_with(bytes, name, &opts, run);
     }
     let mut text = super::debug_readback::absolute(&decode_input(bytes));
     if opts.names_as_written {
         text = with_every_node_kept(text);
     }
     let input = super::encode_like_input(text, bytes);
-    canonicalize_bytes_with(&input, name, &opts, cleanup)
+    canonicalize_bytes_with(&input, name, &opts, run)
 }
 
 /// The named metadata that keeps a test's numbered nodes in its view.

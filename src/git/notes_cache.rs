@@ -92,7 +92,12 @@ fn shows_as_irgit_does(cwd: &Path, note: &str, blob: &str, config: &Config) -> b
         return cached == input;
     }
     let cleanup = crate::canon::Cleanup::Free;
-    match crate::canon::view::view_bytes(&input, "cached.ll", &config.canon, cleanup) {
+    match crate::canon::view::view_bytes(
+        &input,
+        "cached.ll",
+        &config.canon,
+        (cleanup, crate::canon::InputCheck::First),
+    ) {
         Ok(text) => cached == crate::canon::encode_like_input(text, &input),
         Err(_) => cached == input,
     }

@@ -398,6 +398,11 @@ impl<'ctx> IrModule<'ctx> {
         }
     }
 
+    /// Whether the parse already reached LLVM's verdict on the module.
+    pub(crate) fn verified_as_parsed(&self) -> bool {
+        self.verdict != ParseVerdict::Unchecked
+    }
+
     /// Runs LLVM's verifier.
     pub fn verify(&self) -> Result<(), IrError> {
         self.module

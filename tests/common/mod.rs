@@ -434,7 +434,7 @@ pub fn view(text: &str) -> String {
         text.as_bytes(),
         "test.ll",
         &CanonOptions::default(),
-        irgit::canon::Cleanup::Free,
+        (irgit::canon::Cleanup::Free, irgit::canon::InputCheck::First),
     )
     .unwrap_or_else(|e| panic!("view failed: {e}"))
 }

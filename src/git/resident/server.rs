@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Request;
-use crate::canon::{encode_like_input, view::view_bytes, Cleanup};
+use crate::canon::{encode_like_input, view::view_bytes, Cleanup, InputCheck};
 use crate::config::Config;
 
 /// How long a child waits for the client's request.
@@ -135,7 +135,12 @@ fn inode(path: &Path) -> Option<u64> {
 /// set up on first use is done before the first fork, not in every child.
 fn warm_up() {
     let module = b"define i32 @f(i32 %0) {\n  %2 = add i32 %0, 1\n  ret i32 %2\n}\n";
-    let _ = view_bytes(module, "warm-up.ll", &Default::default(), Cleanup::Free);
+    let _ = view_bytes(
+        module,
+        "warm-up.ll",
+        &Default::default(),
+        (Cleanup::Free, InputCheck::First),
+    );
 }
 
 struct Server {
@@ -305,7 +310,12 @@ fn view_of(request: &Request) -> Result<Vec<u8>, String> {
     let settings = settings.map_err(|e| format!("irgit canon: {e}"))?;
     let name = request.file.display().to_string();
     let cleanup = Cleanup::LeaveToProcessExit;
-    let text = view_bytes(&request.input, &name, &settings.canon, cleanup)
-        .map_err(|e| format!("irgit canon: {e}"))?;
+    let text = view_bytes(
+        &request.input,
+        &name,
+        &settings.canon,
+        (cleanup, InputCheck::Beside),
+    )
+    .map_err(|e| format!("irgit canon: {e}"))?;
     Ok(encode_like_input(text, &request.input))
 }
