@@ -133,6 +133,60 @@ pub(crate) fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// The lines of `text` that contain `byte`, each once and in order, as
+/// [`lines`] gives them: found from the occurrences of `byte`, so a pass
+/// that only reads such lines (`#N` in a module without attributes) does
+/// not walk the others.
+pub(crate) fn lines_with(text: &str, byte: u8) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut next_line = 0;
+    memchr::memchr_iter(byte, bytes).filter_map(move |at| {
+        if at < next_line {
+            return None;
+        }
+        let start =
+            memchr::memrchr(b'\n', &bytes[next_line..at]).map_or(next_line, |k| next_line + k + 1);
+        next_line = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |k| at + k + 1);
+        Some(line_from(text, start))
+    })
+}
+
+/// The lines of `text` that start with `prefix` (not empty, no `\n`), in
+/// order, as [`lines`] gives them: found by searching for a line end
+/// followed by the prefix.
+pub(crate) fn lines_starting_with<'t>(
+    text: &'t str,
+    prefix: &str,
+) -> impl Iterator<Item = &'t str> {
+    debug_assert!(!prefix.is_empty() && !prefix.contains('\n'));
+    let bytes = text.as_bytes();
+    let first = text.starts_with(prefix).then_some(0);
+    let needle = format!("\n{prefix}");
+    let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
+    let mut from = 0;
+    let after_line_ends = std::iter::from_fn(move || {
+        let at = from + finder.find(&bytes[from..])?;
+        from = at + 1;
+        Some(at + 1)
+    });
+    first
+        .into_iter()
+        .chain(after_line_ends)
+        .map(move |start| line_from(text, start))
+}
+
+/// The line of `text` from `start` to the next `\n` (or the end), without
+/// the `\r` of a `\r\n` ending, as [`lines`] gives it.
+fn line_from(text: &str, start: usize) -> &str {
+    match memchr::memchr(b'\n', &text.as_bytes()[start..]) {
+        Some(k) => {
+            let line = &text[start..start + k];
+            line.strip_suffix('\r').unwrap_or(line)
+        }
+        None => &text[start..],
+    }
+}
+
 /// Rewrites every reference in `line`: `f` either writes the replacement
 /// to the output and returns `true`, or returns `false` to keep the token.
 pub fn rewrite_with(line: &str, f: impl FnMut(Ref<'_>, &mut String) -> bool) -> String {
@@ -214,6 +268,39 @@ pub fn anchor_name(line: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
+    /// Lines with a byte, and lines with a prefix, are the lines a full
+    /// walk finds, on texts with `\r\n`, no final line end, empty lines,
+    /// and the byte or prefix at either end of a line.
+    #[test]
+    fn lines_found_by_search_are_the_lines_a_walk_finds() {
+        let texts = [
+            "",
+            "#",
+            "#\n",
+            "a#b#c\n#\n\nxx\n#y",
+            "attributes #0 = { }\r\n!0 = !{}\r\n\r\n!1 = !{!0}",
+            "x\n!\n!!\n ! \n!a\n",
+            "no hit at all\nstill none\n",
+            "\n\n#\n\n",
+            "a#\r",
+            "!a\r\n!b\r",
+        ];
+        for text in texts {
+            for byte in [b'#', b'!', b'x'] {
+                let walked: Vec<&str> = lines(text)
+                    .filter(|l| l.as_bytes().contains(&byte))
+                    .collect();
+                let found: Vec<&str> = lines_with(text, byte).collect();
+                assert_eq!(found, walked, "{text:?} with {:?}", byte as char);
+            }
+            for prefix in ["!", "#", "attributes #", "!a", "x"] {
+                let walked: Vec<&str> = lines(text).filter(|l| l.starts_with(prefix)).collect();
+                let found: Vec<&str> = lines_starting_with(text, prefix).collect();
+                assert_eq!(found, walked, "{text:?} starting with {prefix:?}");
+            }
+        }
+    }
+
     use super::*;
 
     /// Tricky lines: strings holding sigils, unclosed strings, sigils at the

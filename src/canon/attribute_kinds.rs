@@ -66,8 +66,8 @@ pub(super) fn identities(text: &str) -> Vec<(u64, u32)> {
 /// `text`: a `define` or `declare` line names its function's group.
 fn sole_functions(text: &str) -> HashMap<u32, &str> {
     let mut functions: HashMap<u32, Option<&str>> = HashMap::new();
-    for line in crate::text::lines(text) {
-        if memchr::memchr(b'#', line.as_bytes()).is_none() || line.starts_with("attributes #") {
+    for line in crate::text::lines_with(text, b'#') {
+        if line.starts_with("attributes #") {
             continue;
         }
         let header = line.starts_with("define ") || line.starts_with("declare ");
@@ -157,7 +157,7 @@ fn split(body: &str) -> Vec<&str> {
 
 /// The attribute groups of a printed module: number and body (`{ ... }`).
 pub(super) fn attribute_groups(text: &str) -> Vec<(u32, &str)> {
-    crate::text::lines(text)
+    crate::text::lines_starting_with(text, "attributes #")
         .filter_map(|l| {
             let rest = l.strip_prefix("attributes #")?;
             let digits = rest.bytes().take_while(u8::is_ascii_digit).count();

@@ -441,7 +441,10 @@ pub(crate) fn canonical_text_for(
         true => view::without_kept_list(printed),
         false => printed,
     };
-    let printed = if opts.relative_debug_lines {
+    // Without a `line:` field there is no debug line to inline, make
+    // relative or chain: those passes would copy the text as it is.
+    let debug_lines_in = |text: &str| opts.relative_debug_lines && debug_lines::has_lines(text);
+    let printed = if debug_lines_in(&printed) {
         debug_lines::relative(&debug_locations::inline(&printed))
     } else {
         printed
@@ -458,9 +461,13 @@ pub(crate) fn canonical_text_for(
         true => numbering::AttributeNumbers::ByKinds,
         false => numbering::AttributeNumbers::ByContent,
     };
-    let printed = numbering::renumber(&printed, &keys, attributes);
+    let printed = numbering::renumber(printed, &keys, attributes);
+    let printed = match debug_lines_in(&printed) {
+        true => debug_chain::chained(&printed),
+        false => printed,
+    };
     let printed = match opts.relative_debug_lines {
-        true => view::with_source_checksums(debug_chain::chained(&printed), opts),
+        true => view::with_source_checksums(printed, opts),
         false => printed,
     };
     let text = match carried {

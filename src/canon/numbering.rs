@@ -97,20 +97,20 @@ pub(crate) enum AttributeNumbers {
 /// number -> identity). Metadata is left as printed when some defined node
 /// has no identity.
 pub(crate) fn renumber(
-    printed: &str,
+    printed: String,
     metadata: &rustc_hash::FxHashMap<u32, u64>,
     attributes: AttributeNumbers,
 ) -> String {
     let identities = match attributes {
-        AttributeNumbers::ByContent => attribute_identities(printed),
-        AttributeNumbers::ByKinds => super::attribute_kinds::identities(printed),
+        AttributeNumbers::ByContent => attribute_identities(&printed),
+        AttributeNumbers::ByKinds => super::attribute_kinds::identities(&printed),
     };
     let attrs = assign(identities, ATTRIBUTE_SPACE);
-    let defined: Vec<u32> = crate::text::lines(printed)
+    let defined: Vec<u32> = crate::text::lines_starting_with(&printed, "!")
         .filter_map(|l| number_at(l.strip_prefix('!')?, 0).map(|(n, _)| n))
         .collect();
     if attrs.is_empty() && defined.is_empty() {
-        return printed.to_string();
+        return printed;
     }
     let meta = if defined.iter().all(|n| metadata.contains_key(n)) {
         assign(
@@ -123,7 +123,7 @@ pub(crate) fn renumber(
     // Every line is written to `out` once; `starts` marks where each begins.
     let mut out = String::with_capacity(printed.len() + printed.len() / 8);
     let mut starts: Vec<usize> = Vec::new();
-    for line in crate::text::lines_inclusive(printed) {
+    for line in crate::text::lines_inclusive(&printed) {
         starts.push(out.len());
         if memchr::memchr2(b'#', b'!', line.as_bytes()).is_some() {
             rewrite_line(line, &attrs, &meta, &mut out);
@@ -507,7 +507,7 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
         let (n, _) = rest.split_once(" = ")?;
         Some((n.parse().ok()?, n.len() + 4))
     };
-    let index: HashMap<u32, usize> = crate::text::lines(printed)
+    let index: HashMap<u32, usize> = crate::text::lines_starting_with(printed, "!")
         .filter_map(|l| definition(l).map(|(n, _)| n))
         .enumerate()
         .map(|(i, n)| (n, i))
@@ -640,14 +640,22 @@ mod tests {
                  attributes #0 = { nounwind }\nattributes #1 = { cold }\n";
         let b = "define void @f() #1 {\n  call void @g() #0\n  ret void\n}\n\n\
                  attributes #0 = { cold }\nattributes #1 = { nounwind }\n";
-        let ra = renumber(a, &Default::default(), AttributeNumbers::ByContent);
+        let ra = renumber(
+            a.to_string(),
+            &Default::default(),
+            AttributeNumbers::ByContent,
+        );
         assert_eq!(
             ra,
-            renumber(b, &Default::default(), AttributeNumbers::ByContent)
+            renumber(
+                b.to_string(),
+                &Default::default(),
+                AttributeNumbers::ByContent
+            )
         );
         assert!(!ra.contains("#0 "), "{ra}");
         assert_eq!(
-            renumber(&ra, &Default::default(), AttributeNumbers::ByContent),
+            renumber(ra.clone(), &Default::default(), AttributeNumbers::ByContent),
             ra
         );
     }
@@ -656,7 +664,11 @@ mod tests {
     fn strings_keep_their_numbers() {
         let a = "@s = global [3 x i8] c\"#0!\\00\" #0\n\
                  attributes #0 = { nounwind }\n";
-        let r = renumber(a, &Default::default(), AttributeNumbers::ByContent);
+        let r = renumber(
+            a.to_string(),
+            &Default::default(),
+            AttributeNumbers::ByContent,
+        );
         assert!(r.contains("c\"#0!\\00\""), "{r}");
         assert!(!r.contains("attributes #0 "), "{r}");
     }
@@ -665,11 +677,14 @@ mod tests {
     fn metadata_follows_the_identities_and_collisions_probe() {
         let text = "!llvm.x = !{!0, !1}\n\n!0 = !{!\"a\"}\n!1 = !{!0}\n";
         let ids = rustc_hash::FxHashMap::from_iter([(0, 5 + METADATA_SPACE), (1, 5)]);
-        let r = renumber(text, &ids, AttributeNumbers::ByContent);
+        let r = renumber(text.to_string(), &ids, AttributeNumbers::ByContent);
         assert_eq!(r, "!llvm.x = !{!6, !5}\n\n!5 = !{!6}\n!6 = !{!\"a\"}\n");
         // A node without identity: metadata stays as printed.
         let partial = rustc_hash::FxHashMap::from_iter([(0, 3)]);
-        assert_eq!(renumber(text, &partial, AttributeNumbers::ByContent), text);
+        assert_eq!(
+            renumber(text.to_string(), &partial, AttributeNumbers::ByContent),
+            text
+        );
     }
 }
 

@@ -89,7 +89,12 @@ pub fn view_bytes(
     if is_bitcode(bytes) {
         return canonicalize_bytes_with(bytes, name, &opts, run);
     }
-    let mut text = super::debug_readback::absolute(&decode_input(bytes));
+    let decoded = decode_input(bytes);
+    if !opts.names_as_written && !super::debug_lines::has_lines(&decoded) {
+        // No debug line to read back, no node to keep: the input as it is.
+        return canonicalize_bytes_with(bytes, name, &opts, run);
+    }
+    let mut text = super::debug_readback::absolute(&decoded);
     if opts.names_as_written {
         text = with_every_node_kept(text);
     }
@@ -152,7 +157,9 @@ pub(super) fn without_kept_list(view: String) -> String {
 /// `DIFile` left out (valid IR: both are optional), unless `opts` shows
 /// them.
 pub(super) fn with_source_checksums(text: String, opts: &CanonOptions) -> String {
-    if opts.view_source_checksums || !text.contains(", checksumkind: ") {
+    if opts.view_source_checksums
+        || memchr::memmem::find(text.as_bytes(), b", checksumkind: ").is_none()
+    {
         return text;
     }
     let mut out = String::with_capacity(text.len());
