@@ -42,42 +42,48 @@ pub(crate) fn text_while_verifying_input(
     name: &str,
     opts: &CanonOptions,
 ) -> Result<String, CanonError> {
-    let copy = (input.len() >= FROM_BYTES && !module.verified_as_parsed())
-        .then(|| {
-            forked::spawn(|| {
-                module
-                    .verify_as_parsed()
-                    .map(|()| Vec::new())
-                    .map_err(complaint)
-            })
-        })
-        .flatten();
-    let Some(copy) = copy else {
+    let Some(copy) = input_check_beside(module, input) else {
         verify_input(module, name)?;
         return canonical_text(module, input, name, opts);
     };
     let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         canonical_text(module, input, name, opts)
     }));
+    // An input LLVM rejects is reported as such, whatever its
+    // canonicalization made of it.
+    input_verdict(copy, name)?;
+    made.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// A forked copy that verifies `module` as parsed; `None` for a small input,
+/// one the parse already verified, or where no copy could be forked.
+fn input_check_beside(module: &IrModule<'_>, input: &[u8]) -> Option<Forked> {
+    if input.len() < FROM_BYTES || module.verified_as_parsed() {
+        return None;
+    }
+    forked::spawn(|| {
+        module
+            .verify_as_parsed()
+            .map(|()| Vec::new())
+            .map_err(complaint)
+    })
+}
+
+/// The copy's verdict on the input, in the words of [`verify_input`].
+fn input_verdict(copy: Forked, name: &str) -> Result<(), CanonError> {
     let mut timer = super::PhaseTimer::new();
     let verdict = copy.finish();
     timer.lap("wait for the input verification");
-    match verdict {
-        Ok(_) => {}
-        Err(Failure::Refused(complaint)) => {
-            return Err(CanonError::Ir {
-                name: name.to_string(),
-                source: IrError::Verify(complaint),
-            })
-        }
-        Err(Failure::Crashed(how)) => {
-            return Err(CanonError::Crashed {
-                name: name.to_string(),
-                how,
-            })
-        }
-    }
-    made.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    verdict.map(|_| ()).map_err(|failure| match failure {
+        Failure::Refused(complaint) => CanonError::Ir {
+            name: name.to_string(),
+            source: IrError::Verify(complaint),
+        },
+        Failure::Crashed(how) => CanonError::Crashed {
+            name: name.to_string(),
+            how,
+        },
+    })
 }
 
 /// LLVM's complaint about an input, as the copy sends it back.
