@@ -17,7 +17,7 @@
 //! same bytes.
 //!
 //! Canonical texts are kept in irgit's own cache (`textconv_cache`), keyed
-//! by the input's blob id and the form's id; fallbacks are never kept.
+//! by the input's BLAKE3 hash and the form's id; fallbacks are never kept.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
