@@ -206,21 +206,11 @@ pub(crate) fn user_part(comment: &str) -> &str {
 /// Whether `text` holds any comment that is not LLVM's own: without one,
 /// the canonical form needs no comment work at all.
 pub fn has_user_comments(text: &str) -> bool {
-    // Only lines holding a `;` can hold a comment: jump from one to the
-    // next (most lines of compiler output have none).
-    let bytes = text.as_bytes();
-    let mut from = 0;
-    while let Some(k) = memchr::memchr(b';', &bytes[from..]) {
-        let at = from + k;
-        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |p| p + 1);
-        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(text.len(), |e| at + e);
-        let line = &text[start..end];
-        if layout::comment_start(line).is_some_and(|c| !user_part(&line[c..]).trim().is_empty()) {
-            return true;
-        }
-        from = end;
-    }
-    false
+    // Only lines holding a `;` can hold a comment (most lines of compiler
+    // output have none).
+    crate::text::lines_with(text, b';').any(|line| {
+        layout::comment_start(line).is_some_and(|c| !user_part(&line[c..]).trim().is_empty())
+    })
 }
 
 /// The user's comment text as a multiset of fragments (each `;`-separated
