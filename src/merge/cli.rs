@@ -127,11 +127,12 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
             let (o, bytes) = marked_if_unmarked(o, bytes, &args, &markers, ours_is_bitcode);
             write_structured(&o, &bytes, &out_path, &display, &markers)
         }
-        Err((reason, may_be_clean)) => {
+        Err((reason, input_rejected)) => {
             let reason = naming_the_side(reason, &args, &display);
+            let reason = reason.lines().next().unwrap_or_default();
             eprintln!("irgit merge: {display}: falling back to a line merge: {reason}");
             let fallback = Fallback {
-                may_be_clean,
+                input_rejected,
                 favor,
             };
             fall_back_to_lines(&args, &markers, &out_path, &display, fallback)
@@ -199,9 +200,10 @@ fn naming_the_side(reason: String, args: &MergeArgs, display: &str) -> String {
         ("theirs", &args.theirs),
     ];
     for (side, file) in sides {
-        if let Some(rest) = reason.strip_prefix(&format!("{side} version: ")) {
+        let version = super::loading::version_name(side, side);
+        if let Some(rest) = reason.strip_prefix(&format!("{version}: ")) {
             let named = rest.replacen(&format!("{display}:"), &format!("{}:", file.display()), 1);
-            return format!("{side} version: {named}");
+            return format!("{version}: {named}");
         }
     }
     reason
@@ -235,8 +237,7 @@ struct Inputs {
 
 /// The structured merge in a worker thread (a big stack, panics caught)
 /// under `timeout`: the outcome and the bytes to write, or why not, with
-/// whether a line merge may still be called clean (only when the inputs
-/// themselves were the problem).
+/// whether LLVM rejected an input (then git's line merge is the answer).
 fn structured_merge(
     inputs: Inputs,
     timeout: Duration,
@@ -353,16 +354,21 @@ fn write_structured(
 
 /// How the line merge that stands in for the structured one may end.
 struct Fallback {
-    /// Whether a result without conflicts may be clean (only when the
-    /// inputs themselves were the problem, not the structured merge).
-    may_be_clean: bool,
+    /// Whether LLVM rejected an input: then git's line merge is the answer,
+    /// clean where git is clean. (Else the structured merge itself failed.)
+    input_rejected: bool,
     /// The side `-X ours` / `-X theirs` favours.
     favor: Option<Keep>,
 }
 
-/// The line merge, when the structured one could not decide. Clean only
-/// when it has no conflicts, `may_be_clean` (or a side is favoured), and
-/// LLVM accepts the result.
+/// The line merge, when the structured one could not decide.
+///
+/// When LLVM rejects an input, the result is exactly git's: clean where
+/// git is clean, git's markers where it conflicts. LLVM's verdict on the
+/// result counts only when it accepted all three inputs (a sanitized
+/// `target datalayout = "..."` is rejected in the result as in the
+/// inputs). Otherwise a result without conflicts is clean only when a side
+/// is favoured and LLVM accepts it.
 fn fall_back_to_lines(
     args: &MergeArgs,
     markers: &Markers,
@@ -371,7 +377,7 @@ fn fall_back_to_lines(
     fallback: Fallback,
 ) -> ExitCode {
     let Fallback {
-        may_be_clean,
+        input_rejected,
         favor,
     } = fallback;
     let merged = line_merge_favoring(&args.base, &args.ours, &args.theirs, markers, favor);
@@ -385,9 +391,9 @@ fn fall_back_to_lines(
             return ExitCode::from(1);
         }
     };
-    let verdict = if !lm.clean {
+    let verdict = if !lm.clean || input_rejected {
         Ok(())
-    } else if may_be_clean || favor.is_some() {
+    } else if favor.is_some() {
         verify_ir(&lm.text, display)
     } else {
         Err("the structured merge did not finish".to_string())

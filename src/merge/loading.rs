@@ -38,7 +38,17 @@ pub(crate) fn canonical(
         .map_err(|e| MergeError::Internal(e.to_string()))
 }
 
-/// Parses one input and returns its canonical text, and where its names
+/// How messages name one version: `base version`, or `base version
+/// (85dd238)` when git's label for it says more than its role.
+pub(crate) fn version_name(role: &str, label: &str) -> String {
+    match label {
+        "" => format!("{role} version"),
+        same if same == role => format!("{role} version"),
+        other => format!("{role} version ({other})"),
+    }
+}
+
+/// Parses one input (`side` names it in errors: [`version_name`]) and returns its canonical text, and where its names
 /// came from when `names_wanted(input size)` says so once the input is
 /// parsed and verified. Every side is parsed under the same `path`, because a module
 /// without `source_filename` takes its name from it.
@@ -53,10 +63,10 @@ pub(crate) fn load(
     let mut timer = crate::canon::PhaseTimer::new();
     let module = session
         .parse(bytes, path)
-        .map_err(|e| MergeError::Input(format!("{side} version: {e}")))?;
+        .map_err(|e| MergeError::Input(format!("{side}: {e}")))?;
     module
         .verify_as_parsed()
-        .map_err(|e| MergeError::Input(format!("{side} version: {path}: {e}")))?;
+        .map_err(|e| MergeError::Input(format!("{side}: {path}: {e}")))?;
     timer.lap(&format!("merge: {side} parsed and verified"));
     let loaded = canonical(&module, path, names_wanted(bytes.len()));
     timer.lap(&format!("merge: {side} canonical"));

@@ -14,7 +14,7 @@
 use crate::canon::source_map::SourceNames;
 use crate::ir::Session;
 
-use super::loading::{comment_free, debug_info_dropped, load};
+use super::loading::{comment_free, debug_info_dropped, load, version_name};
 use super::outcome::{debug_dump, MergeError, Outcome};
 use super::render::{self, Markers};
 use super::{apply, clash, isomorphic, matching, model, rename};
@@ -75,9 +75,9 @@ impl Structured {
         markers: &Markers,
     ) -> Result<[SourceNames; 3], MergeError> {
         let inputs = [
-            (base, &markers.base),
-            (ours, &markers.ours),
-            (theirs, &markers.theirs),
+            (base, version_name("base", &markers.base)),
+            (ours, version_name("ours", &markers.ours)),
+            (theirs, version_name("theirs", &markers.theirs)),
         ];
         let names = std::mem::take(&mut self.names);
         let names: Vec<Result<SourceNames, MergeError>> = std::thread::scope(|scope| {
@@ -87,7 +87,7 @@ impl Structured {
                 .map(|(recorded, (bytes, side))| {
                     scope.spawn(move || match recorded {
                         Some(n) => Ok(n),
-                        None => load(&Session::new(), bytes, path, side, &|_| true)
+                        None => load(&Session::new(), bytes, path, &side, &|_| true)
                             .map(|(_, n)| n.unwrap_or_default()),
                     })
                 })
@@ -167,10 +167,12 @@ pub(crate) fn structured(
         let m = model::parse(&text, name).map_err(MergeError::Internal)?;
         Ok((text, names, m))
     };
+    let ours_version = version_name("ours", &markers.ours);
+    let theirs_version = version_name("theirs", &markers.theirs);
     let (to, ta, tb) = std::thread::scope(|scope| {
-        let ha = scope.spawn(|| modelled(ours, &markers.ours, &markers.ours));
-        let hb = scope.spawn(|| modelled(theirs, &markers.theirs, &markers.theirs));
-        let to = modelled(base, &markers.base, "base");
+        let ha = scope.spawn(|| modelled(ours, &ours_version, &markers.ours));
+        let hb = scope.spawn(|| modelled(theirs, &theirs_version, &markers.theirs));
+        let to = modelled(base, &version_name("base", &markers.base), "base");
         type Loaded = Result<(String, Option<SourceNames>, model::ModuleText), MergeError>;
         let join = |h: std::thread::ScopedJoinHandle<'_, Loaded>| {
             h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
@@ -207,10 +209,10 @@ pub(crate) fn structured(
             model::parse(&text, side).map_err(internal)
         };
         if !plan.undo_ours.is_empty() {
-            ma = undone(&ta, &plan.undo_ours, &markers.ours)?;
+            ma = undone(&ta, &plan.undo_ours, &ours_version)?;
         }
         if !plan.undo_theirs.is_empty() {
-            mb = undone(&tb, &plan.undo_theirs, &markers.theirs)?;
+            mb = undone(&tb, &plan.undo_theirs, &theirs_version)?;
         }
         // The models hold what the merge needs of these texts.
         drop((to, tb));
