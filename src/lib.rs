@@ -13,6 +13,7 @@
 #![warn(unreachable_pub)]
 
 pub mod canon;
+pub(crate) mod checks;
 pub mod comments;
 pub mod config;
 pub(crate) mod forked;

@@ -16,6 +16,7 @@ pub mod filter;
 pub(crate) mod finding;
 pub mod hook;
 pub mod install;
+pub(crate) mod llvm_tools;
 pub(crate) mod notes_cache;
 pub(crate) mod process;
 pub mod refresh;

@@ -124,6 +124,7 @@ pub fn run(args: MergeArgs, config: Option<&Path>) -> ExitCode {
     match structured_merge(inputs, timeout) {
         Ok((o, bytes)) => {
             let (o, bytes) = favoring(o, bytes, favor, &markers, &display, ours_is_bitcode);
+            let (o, bytes) = checked_if_generated(o, bytes, &args, &markers);
             let (o, bytes) = marked_if_unmarked(o, bytes, &args, &markers, ours_is_bitcode);
             write_structured(&o, &bytes, &out_path, &display, &markers)
         }
@@ -285,6 +286,50 @@ fn structured_merge(
         )),
         Err(mpsc::RecvTimeoutError::Disconnected) => {
             Err(("the structured merge stopped unexpectedly".into(), false))
+        }
+    }
+}
+
+/// A clean result of a test whose CHECK lines a script wrote, combining
+/// both sides: kept only when FileCheck passes on every RUN line of it
+/// ([`crate::checks::refusal`]). Else git's conflicts, or one conflict
+/// over the lines where the files differ when git's merge is clean.
+fn checked_if_generated(
+    mut o: Outcome,
+    bytes: Vec<u8>,
+    args: &MergeArgs,
+    markers: &Markers,
+) -> (Outcome, Vec<u8>) {
+    if o.conflicts > 0 {
+        return (o, bytes);
+    }
+    let (Ok(ours), Ok(theirs)) = (std::fs::read(&args.ours), std::fs::read(&args.theirs)) else {
+        return (o, bytes);
+    };
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let tools = || crate::git::llvm_tools::configured(&cwd);
+    let Some(why) = crate::checks::refusal(&bytes, &ours, &theirs, tools) else {
+        return (o, bytes);
+    };
+    o.notes.push(why);
+    let git = line_merge_favoring(&args.base, &args.ours, &args.theirs, markers, None);
+    let marked = match git {
+        Ok(lm) if !lm.clean => Some(lm.text),
+        _ => marked_over_differences(args, markers),
+    };
+    match marked {
+        Some(text) => {
+            o.conflicts = render::regions(&String::from_utf8_lossy(&text), markers)
+                .iter()
+                .filter(|r| matches!(r, render::Region::Conflict { .. }))
+                .count()
+                .max(1);
+            o.bytes = Some(text.clone());
+            (o, text)
+        }
+        None => {
+            o.conflicts = 1;
+            (o, bytes)
         }
     }
 }
