@@ -521,3 +521,79 @@ fn a_statement_deleted_renumbers_no_key_instruction_group_in_the_view() {
     let renumbered = renumbered_groups(&old, &new);
     assert!(renumbered.is_empty(), "{renumbered:#?}");
 }
+
+/// `src` compiled at -O0 -g as a sandboxed build compiles it: by absolute
+/// path, from a directory that shares no parent with the source but `/`
+/// (source under /tmp, build under /var/tmp). clang then writes a second
+/// `DIFile` for the source with `directory: ""`.
+fn compile_sandboxed(src: &str, file: &str) -> String {
+    let source_dir = tempfile::tempdir_in("/tmp").unwrap();
+    let build_dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let c = source_dir.path().join(file);
+    std::fs::write(&c, src).unwrap();
+    let out = std::process::Command::new("clang-22")
+        .current_dir(build_dir.path())
+        .args(["-O0", "-g", "-S", "-emit-llvm", "-w", "-o", "-"])
+        .arg(&c)
+        .output()
+        .expect("clang-22");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The same path in every build, as a sandbox gives: only the layout
+    // differs from the in-tree compile.
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .replace(&*source_dir.path().to_string_lossy(), "/sandbox/src")
+        .replace(&*build_dir.path().to_string_lossy(), "/sandbox/build")
+}
+
+/// A sandboxed build's second `DIFile` (same name, `directory: ""`) must not
+/// make the view's numbers depend on the edit: each edit shows about what it
+/// shows compiled in tree (it showed 10x more: that file's key changed with
+/// the nodes that refer to it, and every line naming it with it).
+#[test]
+fn a_sandboxed_build_shows_what_an_in_tree_build_shows() {
+    // Statements inserted, and one that adds a file-scope variable (a new
+    // node that names the file, as a real edit of lua's loslib.c did).
+    let mut cases: Vec<(String, String, String)> = edits(CEditKind::InsertStatement, 2)
+        .into_iter()
+        .map(|(file, edit, _, _)| {
+            let (base, _) = sources(&file);
+            let edited = edit.apply(&base);
+            (file, base, edited)
+        })
+        .collect();
+    assert!(cases.len() >= 6, "only {} edits", cases.len());
+    let (base, _) = sources("loops.c");
+    let with_global = format!("static volatile int probe;\n{base}")
+        .replace("long total = 0;", "long total = 0;\n  probe++;");
+    cases.push(("loops.c".into(), base, with_global));
+    let mut worse = Vec::new();
+    for (file, base, edited) in &cases {
+        let compile = |src: &str| compile_c_text(src, file, O0_G, false).unwrap();
+        let (old, new) = (compile(base), compile(edited));
+        let (s_old, s_new) = (
+            compile_sandboxed(base, file),
+            compile_sandboxed(edited, file),
+        );
+        assert!(
+            s_old.contains("\", directory: \"\""),
+            "not the sandboxed layout:\n{s_old}"
+        );
+        let lines = |a: &str, b: &str| {
+            let (r, a) = common::diff_size(&view(a), &view(b));
+            r + a
+        };
+        let (in_tree, sandboxed) = (lines(&old, &new), lines(&s_old, &s_new));
+        if sandboxed > in_tree + 4 {
+            let (_, at) = common::diff_size(base, edited);
+            worse.push(format!(
+                "{file} (+{at} lines): in tree {in_tree}, sandboxed {sandboxed}"
+            ));
+        }
+    }
+    assert!(worse.is_empty(), "{worse:#?}");
+}

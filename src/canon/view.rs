@@ -221,14 +221,20 @@ pub(super) fn checksum_fields(text: &str) -> Option<(usize, usize)> {
 }
 
 /// `rhs` (a metadata definition's right-hand side) without a `DIFile`'s
-/// `directory: "..."`: what the view's metadata numbers are keyed by
-/// ([`super::numbering::metadata_keys`]). The directory is the checkout the
-/// file was compiled in; keyed by it, the same source compiled in another
-/// checkout renumbered the file, everything scoped in it, and every
-/// `!dbg` of the module. The line itself still shows the directory.
+/// `directory: "..."` unless it is empty: what the view's
+/// metadata numbers are keyed by ([`super::numbering::metadata_keys`]).
+/// The directory is the checkout the file was compiled in; keyed by it, the
+/// same source compiled in another checkout renumbered the file, everything
+/// scoped in it, and every `!dbg` of the module. Whether it is empty stays
+/// in the key: a file compiled by absolute path from a directory it shares
+/// no parent with (a sandboxed build) gets a second `DIFile` of the same
+/// name with `directory: ""`, and two files alike in their key would be
+/// told apart by the nodes that refer to them, which an edit changes. The
+/// line itself still shows the directory.
 ///
 /// ```text
-/// !DIFile(filename: "x.c", directory: "/home/a/src")   key: !DIFile(filename: "x.c")
+/// !DIFile(filename: "/b/x.c", directory: "/home/a")   key: !DIFile(filename: "/b/x.c")
+/// !DIFile(filename: "/b/x.c", directory: "")          key: !DIFile(filename: "/b/x.c", directory: "")
 /// ```
 pub(super) fn without_source_directory(rhs: &str) -> std::borrow::Cow<'_, str> {
     let body = rhs.strip_prefix("distinct ").unwrap_or(rhs);
@@ -236,6 +242,7 @@ pub(super) fn without_source_directory(rhs: &str) -> std::borrow::Cow<'_, str> {
         return rhs.into();
     }
     match directory_field(rhs) {
+        Some((from, to)) if &rhs[from..to] == ", directory: \"\"" => rhs.into(),
         Some((from, to)) => format!("{}{}", &rhs[..from], &rhs[to..]).into(),
         None => rhs.into(),
     }
