@@ -50,6 +50,14 @@ fn theirs_in_g(base: &str) -> String {
         .replace("shl i32 [[V]], 1", "shl i32 [[V]], 2")
 }
 
+/// Theirs changes @f too, in a line apart from ours' (the add's constant),
+/// with the CHECK line the script writes for it: merged with ours, the
+/// checks stay right.
+fn theirs_in_f_too(base: &str) -> String {
+    base.replace("add i32 %m, 7", "add i32 %m, 9")
+        .replace("add i32 [[M]], 7", "add i32 [[M]], 9")
+}
+
 /// Merges in a real repository with the irgit driver (and `config`, `git
 /// config` pairs); returns (clean, file, stderr).
 fn git_merge(
@@ -142,8 +150,10 @@ fn the_opt_named_by_git_config_is_the_one_that_runs() {
     let opt = recording_opt(tools.path(), "opt");
     let base = fixture("base.ll");
     let config = [("irgit.opt", opt.to_str().unwrap())];
-    let (clean, _, stderr) = git_merge(&base, &fixture("ours.ll"), &theirs_in_g(&base), &config);
+    let theirs = theirs_in_f_too(&base);
+    let (clean, text, stderr) = git_merge(&base, &fixture("ours.ll"), &theirs, &config);
     assert!(clean, "{stderr}");
+    assert!(filecheck_passes(&text), "{text}");
     assert!(
         tools.path().join("opt.ran").exists(),
         "irgit.opt was not used"
@@ -169,7 +179,7 @@ fn nothing_the_branch_brought_runs() {
     let (base, ours, theirs) = (
         with(&base),
         with(&fixture("ours.ll")),
-        with(&theirs_in_g(&base)),
+        with(&theirs_in_f_too(&base)),
     );
     let (clean, text, stderr) = git_merge(&base, &ours, &theirs, &[]);
     assert!(
@@ -203,4 +213,51 @@ fn the_command_outside_git_checks_too() {
     );
     let text = std::fs::read_to_string(dir.path().join("out")).unwrap();
     assert!(has_conflict_markers(&text, 7), "{text}");
+}
+
+/// A RUN line irgit does not run (another project's tool) says nothing
+/// either way. Edits in two functions keep each function's CHECK block
+/// with its own IR: clean, as git is (downstream tests of 2 real histories
+/// conflicted here although git was clean and right). Edits in one
+/// function cannot be checked: a conflict naming it.
+#[test]
+fn a_run_line_irgit_cannot_run_holds_back_only_a_function_both_sides_changed() {
+    let downstream = |text: &str| text.replace("; RUN: opt < %s", "; RUN: igc_opt < %s");
+    let base = downstream(&fixture("base.ll"));
+    let ours = downstream(&fixture("ours.ll"));
+    let (clean, text, stderr) = git_merge(&base, &ours, &theirs_in_g(&base), &[]);
+    assert!(clean, "{stderr}\n{text}");
+    assert!(
+        text.contains("and i32 [[X]], 14") && text.contains("shl i32 [[V]], 2"),
+        "{text}"
+    );
+    let (clean, text, stderr) = git_merge(&base, &ours, &theirs_in_f_too(&base), &[]);
+    assert!(!clean, "{text}");
+    assert!(has_conflict_markers(&text, 7), "{text}");
+    assert!(
+        stderr.contains("both sides changed @f") && stderr.contains("igc_opt"),
+        "{stderr}"
+    );
+}
+
+/// A RUN line that fails on ours' own version (an option of another
+/// project's opt) cannot tell a stale merge: the message says so, and
+/// does not call the merged test failing.
+#[test]
+fn a_run_line_failing_on_ours_too_is_not_called_a_failure_of_the_merge() {
+    let downstream = |text: &str| {
+        text.replace(
+            "; RUN: opt < %s -passes=instcombine",
+            "; RUN: opt < %s --some-downstream-option -passes=instcombine",
+        )
+    };
+    let base = downstream(&fixture("base.ll"));
+    let ours = downstream(&fixture("ours.ll"));
+    let (clean, text, stderr) = git_merge(&base, &ours, &theirs_in_f_too(&base), &[]);
+    assert!(!clean, "{text}");
+    assert!(
+        stderr.contains("fail on ours' own version too")
+            && !stderr.contains("the merged test fails"),
+        "{stderr}"
+    );
 }

@@ -54,23 +54,37 @@ pub(crate) fn generated_by(text: &str) -> Option<Generated> {
     })
 }
 
-/// Why a clean merge `result` of a generated test cannot be called clean,
-/// or `None` when it can: it is one side as it was, it is no generated
-/// test, or FileCheck passes on every RUN line (run with `tools()`).
-pub(crate) fn refusal(
-    result: &[u8],
-    ours: &[u8],
-    theirs: &[u8],
-    tools: impl FnOnce() -> filecheck::Tools,
-) -> Option<String> {
-    if result == ours || result == theirs {
+/// The three texts of a merge of a generated test, and its result.
+pub(crate) struct Merged<'a> {
+    pub(crate) base: &'a [u8],
+    pub(crate) ours: &'a [u8],
+    pub(crate) theirs: &'a [u8],
+    pub(crate) result: &'a [u8],
+}
+
+/// Why a clean merge of a generated test cannot be called clean, or `None`
+/// when it can: the result is one side as it was, it is no generated test,
+/// no function's part of the test (its CHECK block and its body) was
+/// changed by both sides, or FileCheck passes on every RUN line (run with
+/// `tools()`). A RUN line that fails on ours' own version as well says
+/// nothing of the merge: it counts as not run.
+pub(crate) fn refusal(m: &Merged, tools: impl FnOnce() -> filecheck::Tools) -> Option<String> {
+    if m.result == m.ours || m.result == m.theirs {
         return None;
     }
-    let text = std::str::from_utf8(result).ok()?;
+    let text = std::str::from_utf8(m.result).ok()?;
     let generated = generated_by(text)?;
-    let script = &generated.script;
-    let why = match filecheck::check(text, &tools()) {
+    let [base, ours, theirs] = [m.base, m.ours, m.theirs].map(String::from_utf8_lossy);
+    let both = functions_both_sides_changed(&base, &ours, &theirs);
+    if both.is_empty() {
+        return None;
+    }
+    let tools = tools();
+    let why = match filecheck::check(text, &tools) {
         filecheck::Verdict::Passes => return None,
+        filecheck::Verdict::Fails { why, .. } if !passes(&ours, &tools) => {
+            format!("its RUN lines fail on ours' own version too ({why}), so they were not run")
+        }
         filecheck::Verdict::Fails {
             run_line,
             function,
@@ -83,15 +97,120 @@ pub(crate) fn refusal(
             format!("the merged test's RUN lines were not run: {why}")
         }
     };
+    let script = &generated.script;
     Some(format!(
-        "its CHECK lines were written by {script}, and a merge of them is clean only when \
-         FileCheck passes; {why}. Written as a conflict: run {script} on the merged IR, then lit"
+        "its CHECK lines were written by {script}, both sides changed {}, and a merge of them \
+         is clean only when FileCheck passes; {why}. Written as a conflict: run {script} on \
+         the merged IR, then lit",
+        named(&both)
     ))
+}
+
+/// Whether FileCheck passes on every RUN line of `test`.
+fn passes(test: &str, tools: &filecheck::Tools) -> bool {
+    matches!(filecheck::check(test, tools), filecheck::Verdict::Passes)
+}
+
+/// `@f`, `@f and @g`, `@f, @g and 3 more`.
+fn named(functions: &[String]) -> String {
+    let names: Vec<String> = functions.iter().take(3).map(|f| format!("@{f}")).collect();
+    let more = functions.len().saturating_sub(3);
+    match (names.split_last(), more) {
+        (Some((last, [])), _) => last.clone(),
+        (Some((last, rest)), 0) => format!("{} and {last}", rest.join(", ")),
+        _ => format!("{} and {more} more", names.join(", ")),
+    }
+}
+
+/// The functions (named by the base's `define` lines; the lines after the
+/// last function as `(module)`) in whose part of the test both sides
+/// changed a line. A function's part runs from the line after the previous
+/// function's closing `}` to its own: update_test_checks.py writes a
+/// function's CHECK block inside it, and comments above a `define` belong
+/// to it. Where no function's part was changed by both, each function's
+/// CHECK block comes with its own IR from one side.
+///
+/// ```text
+/// base: define @f { ;CHECK ... }  define @g { ;CHECK ... }
+/// ours changes @f's body and checks, theirs @g's   -> []
+/// ours changes @f's step, theirs @f's bound        -> ["f"]
+/// ```
+pub(crate) fn functions_both_sides_changed(base: &str, ours: &str, theirs: &str) -> Vec<String> {
+    let base_lines: Vec<&str> = base.lines().collect();
+    let (part_of, names) = function_parts(&base_lines);
+    let ours_parts = changed_parts(&base_lines, ours, &part_of);
+    let theirs_parts = changed_parts(&base_lines, theirs, &part_of);
+    ours_parts
+        .intersection(&theirs_parts)
+        .map(|&p| names[p].clone())
+        .collect()
+}
+
+/// For each line, the index of the function part it is in, and the parts'
+/// names.
+fn function_parts(lines: &[&str]) -> (Vec<usize>, Vec<String>) {
+    let (mut part_of, mut names) = (Vec::with_capacity(lines.len()), Vec::new());
+    let (mut pending, mut name) = (0, None);
+    for line in lines {
+        pending += 1;
+        if line.starts_with("define ") {
+            name = crate::text::function_name(line).map(|n| n.trim_start_matches('@').to_string());
+        }
+        if *line == "}" {
+            part_of.extend(std::iter::repeat_n(names.len(), pending));
+            names.push(name.take().unwrap_or_else(|| "(module)".into()));
+            pending = 0;
+        }
+    }
+    part_of.extend(std::iter::repeat_n(names.len(), pending));
+    names.push("(module)".into());
+    (part_of, names)
+}
+
+/// The parts (by `part_of`) of the base lines a side changes; an
+/// insertion counts for the part of the base line it comes before.
+fn changed_parts(
+    base: &[&str],
+    side: &str,
+    part_of: &[usize],
+) -> std::collections::BTreeSet<usize> {
+    let side: Vec<&str> = side.lines().collect();
+    let mut matched = vec![None; base.len()];
+    for (b, s) in crate::merge::diff::common(base, &side) {
+        matched[b] = Some(s);
+    }
+    let last = part_of.last().copied().unwrap_or(0);
+    let hunks = crate::merge::diff::hunks(&side, &matched, (0, base.len()), (0, side.len()));
+    let mut parts = std::collections::BTreeSet::new();
+    for h in hunks {
+        match h.start < h.end {
+            true => parts.extend(&part_of[h.start..h.end]),
+            false => {
+                parts.insert(part_of.get(h.start).copied().unwrap_or(last));
+            }
+        }
+    }
+    parts
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_function_changed_by_both_sides_is_found_by_its_part_of_the_test() {
+        let base = "; RUN: x\ndefine i32 @f() {\n; CHECK: 1\n  ret i32 1\n}\n\n; about g\ndefine i32 @g() {\n; CHECK: 2\n  ret i32 2\n}\n!0 = !{}\n";
+        let f = base.replace("CHECK: 1\n  ret i32 1", "CHECK: 5\n  ret i32 5");
+        let g = base.replace("; about g", "; about @g");
+        let both = f.replace("; about g", "; about @g");
+        assert!(functions_both_sides_changed(base, &f, &g).is_empty());
+        assert_eq!(functions_both_sides_changed(base, &both, &g), ["g"]);
+        let tail = base.replace("!0 = !{}", "!0 = !{i32 1}");
+        assert_eq!(
+            functions_both_sides_changed(base, &tail, &tail),
+            ["(module)"]
+        );
+    }
 
     #[test]
     fn the_note_line_names_the_script_and_its_arguments() {

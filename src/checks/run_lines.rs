@@ -149,6 +149,11 @@ fn tool_stage(words: &[String]) -> Result<(Tool, Vec<String>, Input, bool), Stri
             "<" if words.next().is_some_and(|w| w == "%s") => input = Some(Input::Stdin),
             "%s" => input = Some(Input::Argument),
             "2>&1" => merge_stderr = true,
+            // Standard output, where the tool prints anyway.
+            "-o" if words.clone().next().is_some_and(|w| w == "-") => {
+                words.next();
+                args.extend(["-o".to_string(), "-".to_string()]);
+            }
             _ => args.push(allowed_option(word)?),
         }
     }
@@ -260,6 +265,12 @@ mod tests {
                 check_args: vec!["--check-prefixes=A,B".into()],
             }]
         );
+    }
+
+    #[test]
+    fn output_to_stdout_is_allowed() {
+        let runs = pipelines("; RUN: opt -S %s -o - -passes=instcombine | FileCheck %s\n").unwrap();
+        assert_eq!(runs[0].tool_args, ["-S", "-o", "-", "-passes=instcombine"]);
     }
 
     #[test]

@@ -303,12 +303,20 @@ fn checked_if_generated(
     if o.conflicts > 0 {
         return (o, bytes);
     }
-    let (Ok(ours), Ok(theirs)) = (std::fs::read(&args.ours), std::fs::read(&args.theirs)) else {
+    let read = |p: &PathBuf| std::fs::read(p);
+    let (Ok(base), Ok(ours), Ok(theirs)) = (read(&args.base), read(&args.ours), read(&args.theirs))
+    else {
         return (o, bytes);
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let tools = || crate::git::llvm_tools::configured(&cwd);
-    let Some(why) = crate::checks::refusal(&bytes, &ours, &theirs, tools) else {
+    let merged = crate::checks::Merged {
+        base: &base,
+        ours: &ours,
+        theirs: &theirs,
+        result: &bytes,
+    };
+    let Some(why) = crate::checks::refusal(&merged, tools) else {
         return (o, bytes);
     };
     o.notes.push(why);
