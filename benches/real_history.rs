@@ -272,7 +272,7 @@ fn markdown(results: &[RepoResult], skipped: &[String], settings: &Settings, sec
     .unwrap();
     md.push_str(NEVER_WORSE_NOTES);
     md.push_str(&report::never_worse_table(results));
-    let worse = report::worse_merges(results);
+    let worse = report::worse_merges(results, 240);
     if !worse.is_empty() {
         md.push_str("\nThe merges where git was clean and right and irgit exited non-zero:\n\n");
         for line in &worse {
@@ -417,7 +417,7 @@ fn print_details(results: &[RepoResult]) {
         .count();
     println!("changes whose raw count (Myers, similar) is not git's own: {differ}");
     println!("\nMerges where git was clean and right and irgit exited non-zero:");
-    for line in report::worse_merges(results) {
+    for line in report::worse_merges(results, usize::MAX) {
         println!("  {line}");
     }
     println!("\nMerges to look at:");

@@ -336,8 +336,8 @@ fn worse_merges_of(r: &RepoResult) -> impl Iterator<Item = (&TripleResult, &Judg
 
 /// One line per merge where git was clean and right and irgit exited
 /// non-zero: repository, commit, file, step, what LLVM said of the inputs,
-/// whether irgit named a clash, and its stderr.
-pub fn worse_merges(results: &[RepoResult]) -> Vec<String> {
+/// whether irgit named a clash, and its stderr (up to `max_note` characters).
+pub fn worse_merges(results: &[RepoResult], max_note: usize) -> Vec<String> {
     let mut lines = Vec::new();
     for r in results {
         for (t, j) in worse_merges_of(r) {
@@ -354,7 +354,10 @@ pub fn worse_merges(results: &[RepoResult]) -> Vec<String> {
             };
             lines.push(format!(
                 "{} {} `{}` ({step}; {what}): {}",
-                r.name, t.commit, t.path, j.note
+                r.name,
+                t.commit,
+                t.path,
+                shortened(&j.note, max_note)
             ));
         }
     }
@@ -406,4 +409,12 @@ pub fn worst_all_table(worst: &[(&str, &ViewChange)]) -> String {
         .unwrap();
     }
     md
+}
+
+/// `text` cut to `max` characters, with `…` where it was cut.
+fn shortened(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
 }
