@@ -272,12 +272,13 @@ fn markdown(results: &[RepoResult], skipped: &[String], settings: &Settings, sec
     .unwrap();
     md.push_str(NEVER_WORSE_NOTES);
     md.push_str(&report::never_worse_table(results));
-    let worse = report::worse_merges(results, 240);
+    let worse = report::worse_summary(results);
     if !worse.is_empty() {
-        md.push_str("\nThe merges where git was clean and right and irgit exited non-zero:\n\n");
-        for line in &worse {
-            writeln!(md, "- {line}").unwrap();
-        }
+        md.push_str(
+            "\nThe merges where git was clean and right and irgit exited non-zero, by reason \
+             (irgit's stderr; the bench prints each merge):\n\n",
+        );
+        md.push_str(&worse);
     }
     md.push_str(
         "\nThe noisiest views over every change (furthest past max(raw + 4, 1.25 × raw)):\n\n",
@@ -417,7 +418,7 @@ fn print_details(results: &[RepoResult]) {
         .count();
     println!("changes whose raw count (Myers, similar) is not git's own: {differ}");
     println!("\nMerges where git was clean and right and irgit exited non-zero:");
-    for line in report::worse_merges(results, usize::MAX) {
+    for line in report::worse_merges(results) {
         println!("  {line}");
     }
     println!("\nMerges to look at:");

@@ -336,8 +336,8 @@ fn worse_merges_of(r: &RepoResult) -> impl Iterator<Item = (&TripleResult, &Judg
 
 /// One line per merge where git was clean and right and irgit exited
 /// non-zero: repository, commit, file, step, what LLVM said of the inputs,
-/// whether irgit named a clash, and its stderr (up to `max_note` characters).
-pub fn worse_merges(results: &[RepoResult], max_note: usize) -> Vec<String> {
+/// whether irgit named a clash, and its stderr.
+pub fn worse_merges(results: &[RepoResult]) -> Vec<String> {
     let mut lines = Vec::new();
     for r in results {
         for (t, j) in worse_merges_of(r) {
@@ -354,10 +354,7 @@ pub fn worse_merges(results: &[RepoResult], max_note: usize) -> Vec<String> {
             };
             lines.push(format!(
                 "{} {} `{}` ({step}; {what}): {}",
-                r.name,
-                t.commit,
-                t.path,
-                shortened(&j.note, max_note)
+                r.name, t.commit, t.path, j.note
             ));
         }
     }
@@ -417,4 +414,77 @@ fn shortened(text: &str, max: usize) -> String {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),
     }
+}
+
+/// The merges where git was clean and right and irgit exited non-zero, one
+/// line per repository and reason ([`worse_reason`]): how many, how many
+/// with an input LLVM 22 rejects, the commits and the files (at most 12 of
+/// each named).
+pub fn worse_summary(results: &[RepoResult]) -> String {
+    let mut groups: BTreeMap<(&str, String), Vec<&TripleResult>> = BTreeMap::new();
+    for r in results {
+        for (t, j) in worse_merges_of(r) {
+            groups
+                .entry((r.name.as_str(), worse_reason(j)))
+                .or_default()
+                .push(t);
+        }
+    }
+    let mut md = String::new();
+    for ((repo, reason), group) in groups {
+        let commits: BTreeSet<&str> = group.iter().map(|t| t.commit.as_str()).collect();
+        let files: BTreeSet<&str> = group
+            .iter()
+            .map(|t| t.path.rsplit('/').next().unwrap_or(&t.path))
+            .collect();
+        writeln!(
+            md,
+            "- {repo}: {} merges ({} with an input LLVM 22 rejects): {reason}; commits {}; files {}",
+            group.len(),
+            group.iter().filter(|t| !t.inputs_accepted).count(),
+            named(commits),
+            named(files),
+        )
+        .unwrap();
+    }
+    md
+}
+
+/// At most 12 names, then how many more.
+fn named(names: BTreeSet<&str>) -> String {
+    let shown: Vec<&str> = names.iter().take(12).copied().collect();
+    match names.len().saturating_sub(shown.len()) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
+/// Why irgit exited non-zero, from its stderr: for a test whose CHECK lines
+/// a script wrote, the RUN line's verdict (`RUN line 2: …` up to its first
+/// sentence); else the first message, shortened.
+fn worse_reason(j: &Judged) -> String {
+    let text = j
+        .note
+        .strip_prefix("irgit merge: src/module.ll: ")
+        .unwrap_or(&j.note);
+    let numbered = text.match_indices("RUN line ").find(|(at, m)| {
+        text[at + m.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit())
+    });
+    if let Some((at, _)) = numbered {
+        let verdict = text[at..].split_once(": ").map_or(&text[at..], |(_, v)| v);
+        let verdict = verdict.split(". ").next().unwrap_or(verdict);
+        let what = if text.contains("were not run") {
+            "FileCheck gate, RUN lines not run"
+        } else {
+            "FileCheck gate, the merged test fails"
+        };
+        return format!("{what}: {verdict}");
+    }
+    let first = text.split(" / ").next().unwrap_or(text);
+    let first = first.split("; ").next().unwrap_or(first);
+    let clash = if j.clash_named { " (clash named)" } else { "" };
+    format!("{}{clash}", shortened(first, 120))
 }
