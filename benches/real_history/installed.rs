@@ -64,8 +64,8 @@ impl Installed {
         let installed_text = String::from_utf8_lossy(&installed.stdout).into_owned();
         let alone_text = String::from_utf8_lossy(&alone.stdout).into_owned();
         GitDiffs {
-            installed: hunk_lines(&installed_text),
-            alone: hunk_lines(&alone_text),
+            installed: hunk_lines(&without_colour(&installed_text)),
+            alone: hunk_lines(&without_colour(&alone_text)),
             failed,
             installed_text,
             alone_text,
@@ -85,6 +85,20 @@ impl Installed {
 
 fn remove(file: &Path) {
     let _ = std::fs::remove_file(file);
+}
+
+/// `text` without ANSI colour sequences (`ESC [ … m`), should an external
+/// diff colour its output although git's does not.
+fn without_colour(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        rest = after.find('m').map_or("", |end| &after[end + 1..]);
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The `+`/`-` lines of the hunks of a unified diff: after each
