@@ -136,7 +136,7 @@ fn diff_log_and_show_see_only_semantic_changes() {
     r.commit_all("one instruction changed");
 
     // Without textconv the reordering commit is a diff; with it, nothing.
-    let raw = r.git(&["diff", "--no-textconv", "HEAD~2", "HEAD~1"]);
+    let raw = r.git(&["diff", "--no-ext-diff", "--no-textconv", "HEAD~2", "HEAD~1"]);
     assert!(changed_lines(&raw).len() > 6, "{raw}");
     let semantic = r.git(&["diff", "HEAD~2", "HEAD~1"]);
     assert!(changed_lines(&semantic).is_empty(), "{semantic}");

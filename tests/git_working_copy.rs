@@ -161,7 +161,7 @@ fn a_deleted_irgit_degrades_instead_of_breaking_git() {
     repo.write("sum.ll", ir.replace(", 3\n", ", 5\n"));
     let (diff, err) = status_and_diff(&repo);
     assert!(diff.contains("+  %") && diff.contains(", 5"), "{diff}");
-    assert!(err.contains("is missing: showing IR as written"), "{err}");
+    assert!(err.contains("is missing: showing git's own diff"), "{err}");
     let (ok, _, err) = git_full(&repo, &["commit", "-q", "-a", "-m", "five"]);
     assert!(ok, "{err}");
     assert!(

@@ -51,8 +51,13 @@ fn irgit_lines(stderr: &str) -> Vec<&str> {
 }
 
 fn fixture(name: &str) -> String {
+    fixture_in("sanitized-header", name)
+}
+
+fn fixture_in(case: &str, name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/merge/rejected/sanitized-header")
+        .join("tests/merge/rejected")
+        .join(case)
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -60,6 +65,17 @@ fn fixture(name: &str) -> String {
 /// Merges the three versions with and without irgit and checks that irgit
 /// answered as git did, naming `rejected` (the side LLVM rejects) once.
 fn merges_as_git_does(base: &str, ours: &str, theirs: &str, rejected: &str) -> Merged {
+    merges_as_git_does_because(base, ours, theirs, rejected, "error:")
+}
+
+/// [`merges_as_git_does`], with the words `why` that LLVM's reason holds.
+fn merges_as_git_does_because(
+    base: &str,
+    ours: &str,
+    theirs: &str,
+    rejected: &str,
+    why: &str,
+) -> Merged {
     let git = git_merge(base, ours, theirs, false);
     let irgit = git_merge(base, ours, theirs, true);
     assert_eq!(irgit.clean, git.clean, "irgit: {}", irgit.stderr);
@@ -67,7 +83,7 @@ fn merges_as_git_does(base: &str, ours: &str, theirs: &str, rejected: &str) -> M
     let lines = irgit_lines(&irgit.stderr);
     assert_eq!(lines.len(), 1, "one line says why: {}", irgit.stderr);
     assert!(
-        lines[0].contains(&format!("{rejected} version")) && lines[0].contains("error:"),
+        lines[0].contains(&format!("{rejected} version")) && lines[0].contains(why),
         "the line names the version LLVM rejects and LLVM's reason: {}",
         lines[0]
     );
@@ -141,6 +157,31 @@ fn one_rejected_side_gets_gits_answer_naming_that_side() {
     assert!(merged.clean, "{}", merged.stderr);
     assert!(
         merged.text.contains("add i32 %x, 2") && merged.text.contains("metadata !{"),
+        "{}",
+        merged.text
+    );
+}
+
+/// LLVM reads ours but drops its debug info, which does not verify (a
+/// subprogram's `retainedNodes` lists a type), with only a warning: no
+/// result can keep that debug info, so ours counts as rejected and git's
+/// clean line merge is the answer, with the verifier's reason. (In a real
+/// revert of SPIRV-LLVM-Translator's `DW_AT_specification.ll`, the same
+/// mechanism made irgit write one conflict where git was clean and right.)
+#[test]
+fn a_side_whose_debug_info_llvm_drops_gets_gits_answer() {
+    let read = |name: &str| fixture_in("invalid-debug-info", name);
+    let merged = merges_as_git_does_because(
+        &read("base.ll"),
+        &read("ours.ll"),
+        &read("theirs.ll"),
+        "ours",
+        "LLVM drops its debug info as invalid: invalid retained nodes",
+    );
+    assert!(merged.clean, "{}", merged.stderr);
+    assert!(
+        merged.text.contains("unit: !0, retainedNodes: !26)")
+            && merged.text.contains("mul nsw i32 %3, 5, !dbg !24"),
         "{}",
         merged.text
     );

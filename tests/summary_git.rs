@@ -221,9 +221,16 @@ fn git_diff_runs_irgit_diff_after_install_diff_summary() {
 
     // uninstall --diff-summary: only the commands go.
     let u = r.irgit_ok(&["uninstall", "--diff-summary"]);
-    assert!(u.contains("restored diff.llvm-ir.command"), "{u}");
-    let o = r.run_in(&r.root, "git", &["config", "diff.llvm-ir.command"]);
-    assert!(!o.status.success(), "the command is unset");
+    assert!(
+        u.contains("diff.llvm-ir.command is irgit's default again"),
+        "{u}"
+    );
+    assert!(u.contains("restored diff.llvm-bc.command"), "{u}");
+    assert!(r
+        .git(&["config", "diff.llvm-ir.command"])
+        .contains("diff --smallest"));
+    let o = r.run_in(&r.root, "git", &["config", "diff.llvm-bc.command"]);
+    assert!(!o.status.success(), "the bitcode command is unset");
     assert!(r
         .git(&["config", "diff.llvm-ir.textconv"])
         .contains("irgit-textconv"));

@@ -28,6 +28,7 @@
 pub(crate) mod attribute_kinds;
 mod beside;
 pub(crate) mod blocks;
+mod carried_header;
 mod debug_atoms;
 mod debug_chain;
 pub mod debug_lines;

@@ -78,8 +78,34 @@ fn is_compiler_output(text: &str) -> bool {
 }
 
 /// The view of `bytes` (text or bitcode); `name` names the input in errors.
-/// A view read again (its debug lines relative) gives itself.
+/// A view read again (its debug lines relative) gives itself. A text LLVM
+/// rejects only for its `target` strings (`target datalayout = "..."`) is
+/// viewed with them set aside and printed back ([`super::carried_header`]).
 pub fn view_bytes(
+    bytes: &[u8],
+    name: &str,
+    base: &CanonOptions,
+    run: (Cleanup, InputCheck),
+) -> Result<String, CanonError> {
+    let rejected = match view_as_written(bytes, name, base, run) {
+        Ok(view) => return Ok(view),
+        Err(e) => e,
+    };
+    let aside = (!is_bitcode(bytes))
+        .then(|| super::carried_header::set_aside(&decode_input(bytes)))
+        .flatten();
+    let Some(aside) = aside else {
+        return Err(rejected);
+    };
+    let parsed = super::encode_like_input(aside.parsed.clone(), bytes);
+    match view_as_written(&parsed, name, base, run) {
+        Ok(view) => Ok(aside.put_back(&view)),
+        Err(_) => Err(rejected),
+    }
+}
+
+/// [`view_bytes`] of the input as it is.
+fn view_as_written(
     bytes: &[u8],
     name: &str,
     base: &CanonOptions,

@@ -54,7 +54,13 @@ pub(crate) fn is_diff_summary_command(value: &str) -> bool {
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("");
-    name == PROGRAM && words.next() == Some("diff")
+    name == PROGRAM && words.next() == Some("diff") && !value.contains("--smallest")
+}
+
+/// Whether a configured external-diff command runs the default
+/// `irgit diff --smallest` (any program path).
+pub(crate) fn is_smallest_command(value: &str) -> bool {
+    value.contains(PROGRAM) && value.contains(" diff --smallest")
 }
 
 /// `irgit doctor`'s checks of the diff summary: both drivers or neither
@@ -73,6 +79,16 @@ pub(crate) fn diagnose(
     let ours = |v: &Option<String>| v.as_deref().is_some_and(is_diff_summary_command);
     for (key, value) in &values {
         let Some(v) = value else { continue };
+        if is_smallest_command(v) {
+            out.push(Finding {
+                ok: true,
+                what: format!(
+                    "{key}: `git diff` shows the smaller of git's own diff and the views' diff"
+                ),
+                fix: None,
+            });
+            continue;
+        }
         if ours(value) {
             if let Some(p) = v.split_whitespace().next() {
                 if !programs.iter().any(|(q, _)| q == p) {

@@ -266,9 +266,38 @@ fn fix_git_cache(cwd: &Path, config: &Config) -> Vec<String> {
         .collect()
 }
 
+/// What to say of the external diff `key` (`want`: the two-sided `irgit
+/// diff --smallest`): nothing when it is that or another `irgit diff`
+/// (`diff_summary::diagnose` speaks of those); a note when it is unset (an
+/// older install) or runs another program, whose diff `git diff` then shows.
+fn external_diff_finding(key: &str, want: &str, have: Option<&str>) -> Option<Finding> {
+    let Some(have) = have else {
+        return Some(note(
+            format!(
+                "{key} is not set: `git diff` shows the view of each side, which may be longer \
+                 than git's own diff"
+            ),
+            "run `irgit install` again: `git diff` then shows the smaller of the two",
+        ));
+    };
+    let ours = have == want
+        || drivers::command_shape(have) == drivers::command_shape(want)
+        || super::diff_summary::is_diff_summary_command(have);
+    if ours {
+        return None;
+    }
+    Some(note(
+        format!("{key} = {have:?}: `git diff` shows that program's diff of IR files"),
+        "`irgit install` again sets irgit's two-sided diff",
+    ))
+}
+
 /// What is wrong with configuration `key` set to `have` where irgit
 /// installs `want`, if anything.
 fn driver_entry_finding(key: &str, want: &str, have: Option<&str>) -> Option<Finding> {
+    if key.ends_with(".command") {
+        return external_diff_finding(key, want, have);
+    }
     let Some(have) = have else {
         return Some(problem(
             format!("{key} is not set"),

@@ -199,10 +199,24 @@ pub(crate) fn filter_command() -> String {
 /// the function a hunk is in, `define ... @name`, instead of its block label.
 pub(crate) const FUNCTION_HEADER: &str = r#"^(define[^@]*@("[^"]*"|[-a-zA-Z$._0-9]+))"#;
 
+/// The external diff `irgit install` sets up for textual IR: the smaller
+/// of git's own diff and the views' diff ([`super::two_sided`]); when
+/// irgit is gone, git's own diff of the two files.
+pub(crate) fn smallest_diff_command() -> String {
+    guarded(
+        &irgit_path(),
+        " diff --smallest",
+        "showing git's own diff",
+        "[ -z \"$GIT_EXTERNAL_DIFF\" ] || exec sh -c \"$GIT_EXTERNAL_DIFF \\\"\\$@\\\"\" \"$GIT_EXTERNAL_DIFF\" \"$@\"; \
+         git --no-pager diff --no-index --no-ext-diff --no-textconv -- \"$2\" \"$5\"; exit 0",
+    )
+}
+
 /// Every `(key, value)` install writes, in the order it writes them.
 pub(crate) fn config_entries() -> Vec<(String, String)> {
     let tc = textconv_command();
     vec![
+        (format!("diff.{DIFF_TEXT}.command"), smallest_diff_command()),
         (format!("diff.{DIFF_TEXT}.textconv"), tc.clone()),
         (format!("diff.{DIFF_TEXT}.cachetextconv"), "false".into()),
         (

@@ -347,7 +347,16 @@ fn wanted_entries(args: &InstallArgs, settings: &Config) -> Vec<(String, String)
     if args.difftool {
         entries.extend(crate::git::difftool::config_entries());
     }
-    entries
+    // `--diff-summary` / `--diff-matched` name another external diff: the
+    // last value of a key is the one written.
+    let mut written: Vec<(String, String)> = Vec::new();
+    for (key, value) in entries.into_iter().rev() {
+        if !written.iter().any(|(k, _)| *k == key) {
+            written.push((key, value));
+        }
+    }
+    written.reverse();
+    written
 }
 
 /// Sets the git configuration entries, recording what each held before.
@@ -685,6 +694,24 @@ fn uninstall_attributes(rec: &Record) -> Result<Vec<String>, String> {
     Ok(changes)
 }
 
+/// The warning to give when key `k` no longer holds the one value install
+/// wrote (the user changed it since: it is left alone).
+fn changed_since_install(
+    cwd: &Path,
+    config_file: &Path,
+    k: &KeyRecord,
+) -> Result<Option<String>, String> {
+    let current = cmd::config_get_all(cwd, config_file, &k.key)?;
+    if current.len() == 1 && current[0] == k.value {
+        return Ok(None);
+    }
+    Ok(Some(format!(
+        "{}: {} was changed after install; left as it is",
+        config_file.display(),
+        k.key
+    )))
+}
+
 /// Puts back the values a key had before install: `Ok(change)`, or
 /// `Err(warning)` when the user changed the key since (it is left alone).
 fn restore_key(
@@ -692,13 +719,8 @@ fn restore_key(
     config_file: &Path,
     k: &KeyRecord,
 ) -> Result<Result<String, String>, String> {
-    let current = cmd::config_get_all(cwd, config_file, &k.key)?;
-    if current.len() != 1 || current[0] != k.value {
-        return Ok(Err(format!(
-            "{}: {} was changed after install; left as it is",
-            config_file.display(),
-            k.key
-        )));
+    if let Some(warning) = changed_since_install(cwd, config_file, k)? {
+        return Ok(Err(warning));
     }
     let file = config_file.to_string_lossy().into_owned();
     cmd::git(cwd, &["config", "--file", &file, "--unset-all", &k.key])?;
@@ -706,6 +728,31 @@ fn restore_key(
         cmd::git(cwd, &["config", "--file", &file, "--add", &k.key, v])?;
     }
     Ok(Ok(format!("{}: restored {}", config_file.display(), k.key)))
+}
+
+/// Sets a key install owns back to the value the default install writes:
+/// `Ok(Some(change))`, `Ok(None)` when it already holds it, or
+/// `Err(warning)` when the user changed it since install (left alone).
+fn back_to_default(
+    cwd: &Path,
+    config_file: &Path,
+    k: &KeyRecord,
+    default: &str,
+) -> Result<Result<Option<String>, String>, String> {
+    let current = cmd::config_get_all(cwd, config_file, &k.key)?;
+    if current.len() == 1 && current[0] == default {
+        return Ok(Ok(None));
+    }
+    if let Some(warning) = changed_since_install(cwd, config_file, k)? {
+        return Ok(Err(warning));
+    }
+    let file = config_file.to_string_lossy().into_owned();
+    cmd::git(cwd, &["config", "--file", &file, &k.key, default])?;
+    Ok(Ok(Some(format!(
+        "{}: {} is irgit's default again",
+        config_file.display(),
+        k.key
+    ))))
 }
 
 /// `irgit uninstall --diff-summary`: restores the keys `--diff-summary`
@@ -721,9 +768,26 @@ fn uninstall_diff_summary(
     let mut changes = Vec::new();
     let mut warnings = Vec::new();
     let mut kept = Vec::new();
+    let default_diff = drivers::config_entries()
+        .into_iter()
+        .find(|(key, _)| summary_keys.contains(key));
     for k in std::mem::take(&mut rec.keys) {
         if !summary_keys.contains(&k.key) {
             kept.push(k);
+            continue;
+        }
+        // The text driver's external diff goes back to the default one,
+        // which the full uninstall undoes.
+        if let Some((_, default)) = default_diff.as_ref().filter(|(key, _)| *key == k.key) {
+            match back_to_default(&t.cwd, &rec.config_file, &k, default)? {
+                Ok(Some(c)) => changes.push(c),
+                Ok(None) => {}
+                Err(w) => warnings.push(w),
+            }
+            kept.push(KeyRecord {
+                value: default.clone(),
+                ..k
+            });
             continue;
         }
         match restore_key(&t.cwd, &rec.config_file, &k)? {

@@ -202,6 +202,9 @@ fn settle_debug_info(module: &Module<'_>) -> ParseVerdict {
     match unsafe { shim::irgit_settle_debug_info(module.as_mut_ptr(), &mut message) } {
         0 => ParseVerdict::Valid,
         2 => ParseVerdict::Invalid(unsafe { take_message(message) }.trim_end().to_string()),
+        3 => {
+            ParseVerdict::DebugInfoDropped(unsafe { take_message(message) }.trim_end().to_string())
+        }
         _ => ParseVerdict::Unchecked,
     }
 }
@@ -215,6 +218,9 @@ enum ParseVerdict {
     Valid,
     /// The verifier's complaint.
     Invalid(String),
+    /// Valid once LLVM dropped its debug info, which the verifier
+    /// rejected with this complaint.
+    DebugInfoDropped(String),
 }
 
 /// Prints types by content, remembering each (types are uniqued per
@@ -394,13 +400,22 @@ impl<'ctx> IrModule<'ctx> {
         match &self.verdict {
             ParseVerdict::Valid => Ok(()),
             ParseVerdict::Invalid(complaint) => Err(IrError::Verify(complaint.clone())),
-            ParseVerdict::Unchecked => self.verify(),
+            ParseVerdict::Unchecked | ParseVerdict::DebugInfoDropped(_) => self.verify(),
+        }
+    }
+
+    /// The verifier's complaint about the debug info LLVM dropped while
+    /// parsing, when it dropped debug info of the current version.
+    pub(crate) fn dropped_debug_info(&self) -> Option<&str> {
+        match &self.verdict {
+            ParseVerdict::DebugInfoDropped(complaint) => Some(complaint),
+            _ => None,
         }
     }
 
     /// Whether the parse already reached LLVM's verdict on the module.
     pub(crate) fn verified_as_parsed(&self) -> bool {
-        self.verdict != ParseVerdict::Unchecked
+        matches!(self.verdict, ParseVerdict::Valid | ParseVerdict::Invalid(_))
     }
 
     /// Runs LLVM's verifier.

@@ -300,8 +300,9 @@ extern "C" {
 // dropped (with LLVM's warning) when only that is broken; any other
 // module's debug info is dropped, with a warning when its version is not
 // the current one. Returns 0 when the module was verified here and passed,
-// 1 when it was not verified here, 2 when it does not verify (*Message then
-// holds the verifier's words).
+// 1 when it was not verified here, 2 when it does not verify, 3 when it
+// verifies once its broken debug info is dropped (*Message then holds the
+// verifier's words, for 2 and 3).
 int irgit_settle_debug_info(LLVMModuleRef MRef, char **Message) {
   Module &M = *unwrap(MRef);
   unsigned Version = debugInfoVersionFlag(M);
@@ -316,7 +317,11 @@ int irgit_settle_debug_info(LLVMModuleRef MRef, char **Message) {
     }
     if (!BrokenDebugInfo)
       return 0;
+    OS.flush();
+    *Message = LLVMCreateMessage(Out.c_str());
     M.getContext().diagnose(DiagnosticInfoIgnoringInvalidDebugMetadata(M));
+    StripDebugInfo(M);
+    return 3;
   }
   bool Stripped = StripDebugInfo(M);
   if (Stripped && Version != DEBUG_METADATA_VERSION)

@@ -67,6 +67,9 @@ pub(crate) fn load(
     module
         .verify_as_parsed()
         .map_err(|e| MergeError::Input(format!("{side}: {path}: {e}")))?;
+    if let Some(why) = debug_info_rejected(bytes, &module) {
+        return Err(MergeError::Input(format!("{side}: {path}: {why}")));
+    }
     timer.lap(&format!("merge: {side} parsed and verified"));
     let loaded = canonical(&module, path, names_wanted(bytes.len()));
     timer.lap(&format!("merge: {side} canonical"));
@@ -106,6 +109,24 @@ pub(crate) fn valid_as_written(text: &str, path: &str) -> bool {
 /// from `!llvm.dbg.cu`), with only a warning.
 pub(crate) fn debug_info_dropped(text: &str, module: &IrModule<'_>) -> bool {
     text.contains("\n!llvm.dbg.cu = ") && !module.has_named_metadata("llvm.dbg.cu")
+}
+
+/// Why LLVM does not read an input's debug info, when it dropped it: the
+/// merge treats that input as rejected, as no result can keep debug info
+/// that LLVM drops (and git's line merge is then the answer).
+///
+/// ```text
+/// ours.ll: ... !dbg !24   (a location in another function's scope)
+///   -> "LLVM drops its debug info as invalid: !dbg attachment points at wrong subprogram for function"
+/// ```
+fn debug_info_rejected(bytes: &[u8], module: &IrModule<'_>) -> Option<String> {
+    if let Some(complaint) = module.dropped_debug_info() {
+        let first = complaint.lines().next().unwrap_or_default();
+        return Some(format!("LLVM drops its debug info as invalid: {first}"));
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    debug_info_dropped(text, module)
+        .then(|| "LLVM drops its debug info (not of LLVM 22's debug-info version)".to_string())
 }
 
 /// A turn to hold an LLVM module: at most one per core at a time. A large

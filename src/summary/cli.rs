@@ -95,6 +95,11 @@ pub struct DiffArgs {
     /// Shortest instruction sequence reported as moved code; 0 turns the search off
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MIN_MOVED)]
     pub min_moved: usize,
+    /// As git's external diff (what `irgit install` sets up): the smaller
+    /// of git's own line diff and the diff of the two views, never longer
+    /// than git's; a version LLVM rejects gets git's diff
+    #[arg(long, conflicts_with_all = ["stat", "patch", "json", "matched", "html", "open"])]
+    pub smallest: bool,
     /// Exit with status 1 when the modules differ
     #[arg(long)]
     pub exit_code: bool,
@@ -287,8 +292,23 @@ pub fn run(args: DiffArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     if external_call(&args) {
-        run_external(&args);
+        if args.smallest {
+            if let Some(code) = crate::git::two_sided::run_users_external_diff(&args.args) {
+                return code;
+            }
+        }
+        match crate::git::two_sided::ExternalArgs::from_git(&args.args) {
+            Some(external) if args.smallest => {
+                let colour = colour_on(args.color, true);
+                write_stdout(&crate::git::two_sided::smallest_diff(&external, colour));
+            }
+            _ => run_external(&args),
+        }
         return ExitCode::SUCCESS;
+    }
+    if args.smallest {
+        eprintln!("irgit diff: --smallest is git's external diff: `irgit install` sets it up (diff.llvm-ir.command)");
+        return ExitCode::from(2);
     }
     let inputs = match inputs(&args) {
         Ok(i) => i,
