@@ -316,7 +316,8 @@ const NEVER_WORSE_NOTES: &str = "\n### Never worse than git\n\n\
     count those apart). *View noisier*: the view's diff (`irgit textconv` of each version) has \
     more than max(raw + 4, 1.25 × raw) changed lines, raw and view counted as in \"The view\"; \
     *view / raw lines*: their totals. *Git diff as installed*: the `+`/`-` lines `git diff` \
-    prints in a repository where `irgit install` ran (its defaults), the old version staged \
+    prints in a repository where `irgit install` ran (its defaults: the textconv, and \
+    `irgit diff --smallest` as the external diff), the old version staged \
     and the new one in the work tree, against `git diff --no-ext-diff --no-textconv` in the \
     same repository (git alone); *noisier than git*: more lines than git alone at all; \
     *failed*: git's diff exited non-zero. *Git clean & right, irgit conflicts*: merges (a \
