@@ -6,9 +6,17 @@
 //! ```text
 //! mirror of tinygo-org/tinygo ──git log──► interface.ll: v0 → v1 → v2 → …
 //! each change vi → vi+1:  raw diff, the view, `irgit diff --matched`, llvm-diff, hidden?
+//!                         `git diff` in a repository after `irgit install`, and git alone
 //! each triple v0, v1, v2: revert of v0 → v1 on v2, then v0 → v1 applied again
 //!                         (`irgit merge` as git's driver, and `git merge-file`)
 //! ```
+//!
+//! "Never worse than git" is measured over every change and triple,
+//! versions LLVM 22 rejects included: the view noisier than the raw diff,
+//! `git diff` as installed noisier than git alone
+//! (`real_history/installed.rs`), and merges where `git merge-file` is
+//! clean and right and `irgit merge` exits non-zero. The other measures
+//! count the versions LLVM 22 rejects apart.
 //!
 //! The view's measures are defined in `real_history/view.rs`, the merges'
 //! in `real_history/merge.rs`. Changes and triples are taken newest first
@@ -24,15 +32,19 @@
 //! IRGIT_HISTORY_MAX_BYTES=1000000                   # versions larger than this are left out
 //! IRGIT_HISTORY_ONLY=tinygo                         # entries whose name contains this (writes nothing)
 //! IRGIT_HISTORY_JOBS=1                              # one job instead of two
-//! IRGIT_HISTORY_KEEP=/tmp/rh                        # keep the versions of each noisy view and merge defect there
+//! IRGIT_HISTORY_KEEP=/tmp/rh                        # keep the versions of each noisy view, noisy git diff and merge defect there
 //! IRGIT_BENCH_NO_WRITE=1                            # print only
 //! IRGIT_HISTORY_LIST=heldout.yaml                   # the held-out repositories (own BENCHMARKS.md section)
 //! ```
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "../tests/git_support/mod.rs"]
+mod git_support;
 #[path = "real_history/history.rs"]
 mod history;
+#[path = "real_history/installed.rs"]
+mod installed;
 #[path = "real_history/merge.rs"]
 mod merge;
 #[path = "../tests/merge_support/mod.rs"]
@@ -148,10 +160,16 @@ fn replay(source: &Source, git_dir: &Path, settings: &Settings) -> RepoResult {
     changes.retain(|w| w.iter().all(|v| blobs.has(&v.blob)));
     triples.retain(|w| w.iter().all(|v| blobs.has(&v.blob)));
     let left_out = picked - changes.len() - triples.len();
-    let views = in_lanes(settings.jobs, &changes, |w| {
-        view::measure(&blobs, &w[0], &w[1])
+    // One repository with irgit installed per lane (git's index is one
+    // per repository).
+    let repos: Vec<installed::Installed> = (0..settings.jobs)
+        .map(|_| installed::Installed::new())
+        .collect();
+    let views = in_lanes(settings.jobs, &changes, |lane, w| {
+        view::measure(&blobs, &repos[lane], &w[0], &w[1])
     });
-    let merges = in_lanes(settings.jobs, &triples, |w| {
+    drop(repos);
+    let merges = in_lanes(settings.jobs, &triples, |_, w| {
         merge::measure(&blobs, [&w[0], &w[1], &w[2]])
     });
     eprintln!(
@@ -189,17 +207,18 @@ fn newest_windows(histories: &[Vec<Version>], width: usize, cap: usize) -> Vec<V
 }
 
 /// `measure` over `items` in `jobs` parallel lanes (at most two: the
-/// tools each lane runs are processes of their own), in order.
+/// tools each lane runs are processes of their own), in order; `measure`
+/// is told its lane.
 fn in_lanes<T: Sync, R: Send>(
     jobs: usize,
     items: &[T],
-    measure: impl Fn(&T) -> R + Sync,
+    measure: impl Fn(usize, &T) -> R + Sync,
 ) -> Vec<R> {
     let lanes: Vec<usize> = (0..jobs).collect();
     let mut done: Vec<(usize, R)> = common::par_map(&lanes, |&lane| {
         (lane..items.len())
             .step_by(jobs)
-            .map(|i| (i, measure(&items[i])))
+            .map(|i| (i, measure(lane, &items[i])))
             .collect::<Vec<_>>()
     })
     .into_iter()
@@ -251,6 +270,30 @@ fn markdown(results: &[RepoResult], skipped: &[String], settings: &Settings, sec
         }
     )
     .unwrap();
+    md.push_str(NEVER_WORSE_NOTES);
+    md.push_str(&report::never_worse_table(results));
+    let worse = report::worse_summary(results);
+    if !worse.is_empty() {
+        md.push_str(
+            "\nThe merges where git was clean and right and irgit exited non-zero, by reason \
+             (irgit's stderr; the bench prints each merge):\n\n",
+        );
+        md.push_str(&worse);
+    }
+    md.push_str(
+        "\nThe noisiest views over every change (furthest past max(raw + 4, 1.25 × raw)):\n\n",
+    );
+    md.push_str(&report::worst_all_table(&report::worst_by(
+        results,
+        8,
+        view::ViewChange::excess,
+    )));
+    md.push_str("\nThe noisiest `git diff` as installed (most lines past git's own):\n\n");
+    md.push_str(&report::worst_all_table(&report::worst_by(
+        results,
+        8,
+        report::git_excess,
+    )));
     md.push_str(VIEW_NOTES);
     md.push_str(&report::view_table(results));
     md.push_str("\nThe worst changes (view furthest past max(raw + 4, 1.25 × raw)):\n\n");
@@ -267,6 +310,21 @@ fn markdown(results: &[RepoResult], skipped: &[String], settings: &Settings, sec
     }
     md
 }
+
+const NEVER_WORSE_NOTES: &str = "\n### Never worse than git\n\n\
+    Over every change and every triple, versions LLVM 22 rejects included (the sections below \
+    count those apart). *View noisier*: the view's diff (`irgit textconv` of each version) has \
+    more than max(raw + 4, 1.25 × raw) changed lines, raw and view counted as in \"The view\"; \
+    *view / raw lines*: their totals. *Git diff as installed*: the `+`/`-` lines `git diff` \
+    prints in a repository where `irgit install` ran (its defaults: the textconv, and \
+    `irgit diff --smallest` as the external diff), the old version staged \
+    and the new one in the work tree, against `git diff --no-ext-diff --no-textconv` in the \
+    same repository (git alone); *noisier than git*: more lines than git alone at all; \
+    *failed*: git's diff exited non-zero. *Git clean & right, irgit conflicts*: merges (a \
+    triple's revert, or its re-application) where the expected result is known (as in \
+    \"The merge\"), `git merge-file` is clean and gives it byte for byte, and `irgit merge` \
+    as git's driver exits non-zero, clash named or not; in parentheses those with an input \
+    LLVM 22 rejects. Targets: 0 in every bold column.\n\n";
 
 const VIEW_NOTES: &str = "\n### The view\n\n\
     Changed lines = removed + added lines of a line diff. *raw*: the two versions as written \
@@ -336,6 +394,33 @@ fn print_details(results: &[RepoResult]) {
             };
             println!("{what}: {} {} {}: raw {}", r.name, c.commit, c.path, c.raw);
         }
+    }
+    for r in results {
+        for c in &r.views {
+            if let Some(why) = &c.git_failed {
+                println!(
+                    "git diff as installed failed: {} {} {}: {why}",
+                    r.name, c.commit, c.path
+                );
+            }
+        }
+    }
+    println!("\nThe 10 noisiest git diffs as installed (every change):");
+    for (name, c) in report::worst_by(results, 10, report::git_excess) {
+        println!(
+            "  {name} {} {}: git {}, installed {}, raw {}, view {}, LLVM rejects: {}",
+            c.commit, c.path, c.git_alone, c.git_installed, c.raw, c.view, c.rejected
+        );
+    }
+    let differ: usize = results
+        .iter()
+        .flat_map(|r| &r.views)
+        .filter(|c| c.raw != c.git_alone)
+        .count();
+    println!("changes whose raw count (Myers, similar) is not git's own: {differ}");
+    println!("\nMerges where git was clean and right and irgit exited non-zero:");
+    for line in report::worse_merges(results) {
+        println!("  {line}");
     }
     println!("\nMerges to look at:");
     for defect in report::merge_defects(results) {

@@ -46,6 +46,12 @@
 //!   calls to `@runtime.alloc` with the parameter theirs removes).
 //! - *round trip exact*: revert and re-application clean, and the result
 //!   is v2 byte for byte (for git: its own revert, re-applied by git).
+//! - *worse than git* (git clean & right, irgit conflicts): over every
+//!   triple, whatever LLVM 22 says of the inputs and whether irgit names a
+//!   clash: the expected is known, `git merge-file` on the same three texts
+//!   is clean and gives it byte for byte, and `irgit merge` exits non-zero.
+//!   (The re-application runs only on a clean irgit revert, so a triple
+//!   counts at most once.)
 
 use crate::history::Version;
 use crate::merge_support::{git_merge_file, merge_as_driver, MergeRun, Outcome};
@@ -70,6 +76,11 @@ pub struct Judged {
     pub conflict_clash_named: bool,
     /// irgit's stderr names a clash ([`CLASHES_NAMED`]).
     pub clash_named: bool,
+    /// `irgit merge` exited non-zero.
+    pub exit_nonzero: bool,
+    /// Git is clean and right and irgit exited non-zero, inputs accepted or
+    /// not, clash named or not (see the module comment).
+    pub worse_than_git: bool,
     /// irgit's stderr, first lines (for the lists of what to look at).
     pub note: String,
 }
@@ -118,6 +129,8 @@ pub fn measure(blobs: &Blobs, versions: [&Version; 3]) -> TripleResult {
     revert.set_git_right_conflict(
         accepted && !revert.clean && revert.broken.is_none() && expected_known,
     );
+    // The expected revert is git's own (clean, since the expected is known).
+    revert.worse_than_git = expected_known && git_revert_clean && revert.exit_nonzero;
     let mut result = TripleResult {
         commit: versions[2].commit[..12].to_string(),
         path: versions[2].path.clone(),
@@ -130,39 +143,57 @@ pub fn measure(blobs: &Blobs, versions: [&Version; 3]) -> TripleResult {
         git_round_trip_exact,
         expected_known,
     };
-    let reapplied = if result.revert.clean {
+    let (reapplied, reapply_stderr) = if result.revert.clean {
         reapply(&mut result, &irgit_revert.output, v0, v1, v2)
     } else {
-        String::new()
+        (String::new(), String::new())
     };
-    keep(&result, [v0, v1, v2, &irgit_revert.output, &reapplied]);
+    keep(
+        &result,
+        [
+            ("v0.ll", v0),
+            ("v1.ll", v1),
+            ("v2.ll", v2),
+            ("revert.ll", &irgit_revert.output),
+            ("reapply.ll", &reapplied),
+            ("git-revert.ll", &git_revert),
+            ("revert.stderr", &irgit_revert.stderr),
+            ("reapply.stderr", &reapply_stderr),
+        ],
+    );
     result
 }
 
 /// With `IRGIT_HISTORY_KEEP=DIR`, a triple with a defect leaves
 /// `DIR/merge-<commit>-<file>/` with `v0.ll`, `v1.ll`, `v2.ll`, irgit's
-/// `revert.ll` and `reapply.ll`.
-fn keep(result: &TripleResult, texts: [&str; 5]) {
+/// `revert.ll` and `reapply.ll`, git's `git-revert.ll`, and irgit's stderr
+/// of each merge (`revert.stderr`, `reapply.stderr`).
+fn keep(result: &TripleResult, files: [(&str, &str); 8]) {
     let defect = |j: &Judged| {
         j.canonical_form
             || j.fallback
             || j.wrong
             || j.llvm_rejects
             || j.conflict_git_right
+            || j.worse_than_git
             || j.broken.is_some()
     };
     if !(defect(&result.revert) || result.reapply.as_ref().is_some_and(defect)) {
         return;
     }
     let name = format!("merge-{}-{}", result.commit, result.path.replace('/', "_"));
-    let names = ["v0.ll", "v1.ll", "v2.ll", "revert.ll", "reapply.ll"];
-    let files: Vec<(&str, &str)> = names.into_iter().zip(texts).collect();
     crate::common::keep_files("IRGIT_HISTORY_KEEP", &name, &files);
 }
 
 /// The re-application of v0 → v1 onto irgit's revert `reverted`; returns
-/// irgit's result.
-fn reapply(result: &mut TripleResult, reverted: &str, v0: &str, v1: &str, v2: &str) -> String {
+/// irgit's result and stderr.
+fn reapply(
+    result: &mut TripleResult,
+    reverted: &str,
+    v0: &str,
+    v1: &str,
+    v2: &str,
+) -> (String, String) {
     let inputs = Inputs {
         base: v0,
         ours: reverted,
@@ -183,9 +214,10 @@ fn reapply(result: &mut TripleResult, reverted: &str, v0: &str, v1: &str, v2: &s
             && git_clean
             && same_module(&git_text, v2),
     );
+    judged.worse_than_git = known && git_clean && git_text == v2 && judged.exit_nonzero;
     result.round_trip_exact = judged.clean && run.output == v2;
     result.reapply = Some(judged);
-    run.output
+    (run.output, run.stderr)
 }
 
 /// What irgit's stderr says when it names the clash a conflict is about
@@ -225,6 +257,7 @@ fn judge(run: &MergeRun, inputs: &Inputs) -> Judged {
         fallback: inputs.accepted && run.stderr.contains("falling back to a line merge"),
         llvm_rejects: clean && inputs.accepted && !llvm_accepts_text(&run.output),
         clash_named: CLASHES_NAMED.iter().any(|c| run.stderr.contains(c)),
+        exit_nonzero: run.code != Some(0),
         note: run.stderr.lines().take(2).collect::<Vec<_>>().join(" / "),
         ..Judged::default()
     }

@@ -282,3 +282,209 @@ fn defects(j: &Judged) -> Vec<String> {
     }
     out
 }
+
+/// `part / whole lines (ratio)`.
+fn lines_ratio(part: usize, whole: usize) -> String {
+    format!("{part} / {whole} ({})", ratio(part, whole))
+}
+
+/// The table of "never worse than git": every change and triple, versions
+/// LLVM 22 rejects included.
+pub fn never_worse_table(results: &[RepoResult]) -> String {
+    let mut md = String::from(
+        "| repository | changes | LLVM rejects | view noisier | view / raw lines | \
+         git diff as installed: noisier than git | installed / git lines | installed git diff failed | \
+         triples | LLVM rejects an input | git clean & right, irgit conflicts |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in results {
+        let v = &r.views;
+        let total = |f: fn(&ViewChange) -> usize| v.iter().map(f).sum::<usize>();
+        let worse: Vec<(&TripleResult, &Judged)> = worse_merges_of(r).collect();
+        writeln!(
+            md,
+            "| {} | {} | {} | **{}** | {} | **{}** | {} | **{}** | {} | {} | **{}** ({}) |",
+            r.name,
+            v.len(),
+            v.iter().filter(|c| c.rejected).count(),
+            pct(v.iter().filter(|c| c.noisier()).count(), v.len()),
+            lines_ratio(total(|c| c.view), total(|c| c.raw)),
+            pct(v.iter().filter(|c| c.git_noisier()).count(), v.len()),
+            lines_ratio(total(|c| c.git_installed), total(|c| c.git_alone)),
+            v.iter().filter(|c| c.git_failed.is_some()).count(),
+            r.merges.len(),
+            r.merges.iter().filter(|t| !t.inputs_accepted).count(),
+            worse.len(),
+            worse.iter().filter(|(t, _)| !t.inputs_accepted).count(),
+        )
+        .unwrap();
+    }
+    md
+}
+
+/// The merges of `r` where git was clean and right and irgit exited
+/// non-zero, with the triple each belongs to.
+fn worse_merges_of(r: &RepoResult) -> impl Iterator<Item = (&TripleResult, &Judged)> {
+    r.merges.iter().flat_map(|t| {
+        [Some(&t.revert), t.reapply.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter(|j| j.worse_than_git)
+            .map(move |j| (t, j))
+    })
+}
+
+/// One line per merge where git was clean and right and irgit exited
+/// non-zero: repository, commit, file, step, what LLVM said of the inputs,
+/// whether irgit named a clash, and its stderr.
+pub fn worse_merges(results: &[RepoResult]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for r in results {
+        for (t, j) in worse_merges_of(r) {
+            let step = if std::ptr::eq(j, &t.revert) {
+                "revert"
+            } else {
+                "re-apply"
+            };
+            let what = match (t.inputs_accepted, j.clash_named) {
+                (true, false) => "inputs accepted",
+                (true, true) => "inputs accepted, clash named",
+                (false, false) => "an input LLVM 22 rejects",
+                (false, true) => "an input LLVM 22 rejects, clash named",
+            };
+            lines.push(format!(
+                "{} {} `{}` ({step}; {what}): {}",
+                r.name, t.commit, t.path, j.note
+            ));
+        }
+    }
+    lines
+}
+
+/// The `count` changes over every change (rejected versions included)
+/// ranked by `excess`, those with a positive one only.
+pub fn worst_by(
+    results: &[RepoResult],
+    count: usize,
+    excess: impl Fn(&ViewChange) -> isize,
+) -> Vec<(&str, &ViewChange)> {
+    let mut all: Vec<(&str, &ViewChange)> = results
+        .iter()
+        .flat_map(|r| r.views.iter().map(move |c| (r.name.as_str(), c)))
+        .filter(|(_, c)| excess(c) > 0)
+        .collect();
+    all.sort_by_key(|(_, c)| std::cmp::Reverse(excess(c)));
+    all.truncate(count);
+    all
+}
+
+/// How far the installed `git diff` is past git's own.
+pub fn git_excess(c: &ViewChange) -> isize {
+    c.git_installed as isize - c.git_alone as isize
+}
+
+/// The worst changes over every change as a markdown table: raw and view
+/// lines, git's and the installed `git diff`'s, and whether LLVM 22
+/// rejects a version.
+pub fn worst_all_table(worst: &[(&str, &ViewChange)]) -> String {
+    let mut md = String::from(
+        "| repository | commit | file | LLVM rejects | raw | view | git diff: git | installed |\n\
+         |---|---|---|---|---:|---:|---:|---:|\n",
+    );
+    for (name, c) in worst {
+        writeln!(
+            md,
+            "| {name} | {} | `{}` | {} | {} | {} | {} | {} |",
+            c.commit,
+            c.path,
+            if c.rejected { "yes" } else { "no" },
+            c.raw,
+            c.view,
+            c.git_alone,
+            c.git_installed
+        )
+        .unwrap();
+    }
+    md
+}
+
+/// `text` cut to `max` characters, with `…` where it was cut.
+fn shortened(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// The merges where git was clean and right and irgit exited non-zero, one
+/// line per repository and reason ([`worse_reason`]): how many, how many
+/// with an input LLVM 22 rejects, the commits and the files (at most 12 of
+/// each named).
+pub fn worse_summary(results: &[RepoResult]) -> String {
+    let mut groups: BTreeMap<(&str, String), Vec<&TripleResult>> = BTreeMap::new();
+    for r in results {
+        for (t, j) in worse_merges_of(r) {
+            groups
+                .entry((r.name.as_str(), worse_reason(j)))
+                .or_default()
+                .push(t);
+        }
+    }
+    let mut md = String::new();
+    for ((repo, reason), group) in groups {
+        let commits: BTreeSet<&str> = group.iter().map(|t| t.commit.as_str()).collect();
+        let files: BTreeSet<&str> = group
+            .iter()
+            .map(|t| t.path.rsplit('/').next().unwrap_or(&t.path))
+            .collect();
+        writeln!(
+            md,
+            "- {repo}: {} merges ({} with an input LLVM 22 rejects): {reason}; commits {}; files {}",
+            group.len(),
+            group.iter().filter(|t| !t.inputs_accepted).count(),
+            named(commits),
+            named(files),
+        )
+        .unwrap();
+    }
+    md
+}
+
+/// At most 12 names, then how many more.
+fn named(names: BTreeSet<&str>) -> String {
+    let shown: Vec<&str> = names.iter().take(12).copied().collect();
+    match names.len().saturating_sub(shown.len()) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
+/// Why irgit exited non-zero, from its stderr: for a test whose CHECK lines
+/// a script wrote, the RUN line's verdict (`RUN line 2: …` up to its first
+/// sentence); else the first message, shortened.
+fn worse_reason(j: &Judged) -> String {
+    let text = j
+        .note
+        .strip_prefix("irgit merge: src/module.ll: ")
+        .unwrap_or(&j.note);
+    let numbered = text.match_indices("RUN line ").find(|(at, m)| {
+        text[at + m.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit())
+    });
+    if let Some((at, _)) = numbered {
+        let verdict = text[at..].split_once(": ").map_or(&text[at..], |(_, v)| v);
+        let verdict = verdict.split(". ").next().unwrap_or(verdict);
+        let what = if text.contains("were not run") {
+            "FileCheck gate, RUN lines not run"
+        } else {
+            "FileCheck gate, the merged test fails"
+        };
+        return format!("{what}: {verdict}");
+    }
+    let first = text.split(" / ").next().unwrap_or(text);
+    let first = first.split("; ").next().unwrap_or(first);
+    let clash = if j.clash_named { " (clash named)" } else { "" };
+    format!("{}{clash}", shortened(first, 120))
+}

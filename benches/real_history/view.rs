@@ -15,10 +15,17 @@
 //!            and order leave it out)
 //! ```
 //!
-//! A change where LLVM 22 rejects either version is only counted
-//! (`rejected`): the view then shows the bytes as written.
+//! A change where LLVM 22 rejects either version is counted apart
+//! (`rejected`): only its raw and view lines are measured (the view then
+//! shows whatever `irgit textconv` prints of it, the bytes as written where
+//! irgit cannot read it), for the measures over every change.
+//!
+//! Every change, rejected versions included, is also shown by real `git
+//! diff` in a repository where `irgit install` ran, against git alone
+//! (`real_history/installed.rs`).
 
 use crate::history::Version;
+use crate::installed::{GitDiffs, Installed};
 use crate::tools::{changed_lines, llvm_diff_lines, matched_lines, Blobs};
 
 /// One change and what each tool showed of it.
@@ -35,6 +42,12 @@ pub struct ViewChange {
     pub names_or_layout: bool,
     /// `irgit textconv` showed a version unchanged (a version LLVM accepts).
     pub view_fell_back: bool,
+    /// `+`/`-` lines of `git diff` with irgit installed.
+    pub git_installed: usize,
+    /// `+`/`-` lines of `git diff --no-ext-diff --no-textconv`.
+    pub git_alone: usize,
+    /// The installed `git diff` failed: its stderr.
+    pub git_failed: Option<String>,
 }
 
 impl ViewChange {
@@ -49,11 +62,18 @@ impl ViewChange {
         let allowed = (self.raw + 4).max((self.raw as f64 * 1.25).floor() as usize);
         self.view as isize - allowed as isize
     }
+
+    /// `git diff` with irgit installed printed more `+`/`-` lines than git
+    /// alone.
+    pub fn git_noisier(&self) -> bool {
+        self.git_installed > self.git_alone
+    }
 }
 
 /// Measures one change (`old` → `new`, consecutive versions of one file).
-pub fn measure(blobs: &Blobs, old: &Version, new: &Version) -> ViewChange {
+pub fn measure(blobs: &Blobs, git: &Installed, old: &Version, new: &Version) -> ViewChange {
     let (a, b) = (blobs.text(&old.blob), blobs.text(&new.blob));
+    let diffs = git.diff(&new.path, a, b);
     let mut change = ViewChange {
         commit: new.commit[..12].to_string(),
         path: new.path.clone(),
@@ -65,12 +85,21 @@ pub fn measure(blobs: &Blobs, old: &Version, new: &Version) -> ViewChange {
         hidden: false,
         names_or_layout: false,
         view_fell_back: false,
+        git_installed: diffs.installed,
+        git_alone: diffs.alone,
+        git_failed: diffs.failed.clone(),
     };
+    change.view = changed_lines(&blobs.view(&old.blob), &blobs.view(&new.blob));
+    if change.git_noisier() || change.git_failed.is_some() {
+        keep_git_diffs(blobs, old, new, &change, &diffs);
+    }
     if change.rejected {
+        if change.noisier() {
+            keep(blobs, old, new, &change);
+        }
         return change;
     }
     let (pa, pb) = (blobs.path(&old.blob), blobs.path(&new.blob));
-    change.view = changed_lines(&blobs.view(&old.blob), &blobs.view(&new.blob));
     change.view_fell_back = blobs.view_fell_back(&old.blob) || blobs.view_fell_back(&new.blob);
     change.matched = matched_lines(&pa, &pb);
     change.llvm_diff = llvm_diff_lines(&pa, &pb);
@@ -94,6 +123,25 @@ fn keep(blobs: &Blobs, old: &Version, new: &Version, change: &ViewChange) {
         ("new.ll", blobs.text(&new.blob)),
         ("old.view.ll", old_view.as_str()),
         ("new.view.ll", new_view.as_str()),
+    ];
+    crate::common::keep_files("IRGIT_HISTORY_KEEP", &name, &files);
+}
+
+/// With `IRGIT_HISTORY_KEEP=DIR`, a change whose installed `git diff` is
+/// noisier than git's own (or failed) leaves `DIR/gitdiff-<commit>-<file>/`
+/// with `old.ll`, `new.ll`, `installed.diff` (what `git diff` printed with
+/// irgit installed) and `git.diff` (`git diff --no-ext-diff --no-textconv`).
+fn keep_git_diffs(blobs: &Blobs, old: &Version, new: &Version, change: &ViewChange, d: &GitDiffs) {
+    let name = format!(
+        "gitdiff-{}-{}",
+        change.commit,
+        change.path.replace('/', "_")
+    );
+    let files = [
+        ("old.ll", blobs.text(&old.blob)),
+        ("new.ll", blobs.text(&new.blob)),
+        ("installed.diff", d.installed_text.as_str()),
+        ("git.diff", d.alone_text.as_str()),
     ];
     crate::common::keep_files("IRGIT_HISTORY_KEEP", &name, &files);
 }
