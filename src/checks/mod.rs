@@ -64,8 +64,7 @@ pub(crate) struct Merged<'a> {
 
 /// Why a clean merge of a generated test cannot be called clean, or `None`
 /// when it can: the result is one side as it was, it is no generated test,
-/// no function's part of the test (its CHECK block and its body) was
-/// changed by both sides, or FileCheck passes on every RUN line (run with
+/// no function's CHECK lines were changed by both sides, or FileCheck passes on every RUN line (run with
 /// `tools()`). A RUN line that fails on ours' own version as well says
 /// nothing of the merge: it counts as not run.
 pub(crate) fn refusal(m: &Merged, tools: impl FnOnce() -> filecheck::Tools) -> Option<String> {
@@ -124,7 +123,7 @@ fn named(functions: &[String]) -> String {
 
 /// The functions (named by the base's `define` lines; the lines after the
 /// last function as `(module)`) in whose part of the test both sides
-/// changed a line. A function's part runs from the line after the previous
+/// changed CHECK lines. A function's part runs from the line after the previous
 /// function's closing `}` to its own: update_test_checks.py writes a
 /// function's CHECK block inside it, and comments above a `define` belong
 /// to it. Where no function's part was changed by both, each function's
@@ -167,8 +166,26 @@ fn function_parts(lines: &[&str]) -> (Vec<usize>, Vec<String>) {
     (part_of, names)
 }
 
-/// The parts (by `part_of`) of the base lines a side changes; an
-/// insertion counts for the part of the base line it comes before.
+/// Whether `line` is a FileCheck directive (`; CHECK-NEXT: ...`, any
+/// prefix): a comment whose first word, up to a colon, is one token.
+fn is_check_line(line: &str) -> bool {
+    let Some(comment) = line.trim_start().strip_prefix(';') else {
+        return false;
+    };
+    let comment = comment.trim_start_matches(';').trim_start();
+    let Some((word, _)) = comment.split_once(':') else {
+        return false;
+    };
+    !word.is_empty()
+        && !matches!(word, "NOTE" | "RUN" | "REQUIRES" | "UNSUPPORTED" | "XFAIL")
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The parts (by `part_of`) of the base lines a side changes where the
+/// change touches a CHECK line; an insertion counts for the part of the
+/// base line it comes before.
 fn changed_parts(
     base: &[&str],
     side: &str,
@@ -182,7 +199,13 @@ fn changed_parts(
     let last = part_of.last().copied().unwrap_or(0);
     let hunks = crate::merge::diff::hunks(&side, &matched, (0, base.len()), (0, side.len()));
     let mut parts = std::collections::BTreeSet::new();
-    for h in hunks {
+    let touches_checks = |h: &crate::merge::diff::Hunk<&str>| {
+        base[h.start..h.end]
+            .iter()
+            .chain(&h.new)
+            .any(|l| is_check_line(l))
+    };
+    for h in hunks.iter().filter(|h| touches_checks(h)) {
         match h.start < h.end {
             true => parts.extend(&part_of[h.start..h.end]),
             false => {
@@ -201,15 +224,19 @@ mod tests {
     fn a_function_changed_by_both_sides_is_found_by_its_part_of_the_test() {
         let base = "; RUN: x\ndefine i32 @f() {\n; CHECK: 1\n  ret i32 1\n}\n\n; about g\ndefine i32 @g() {\n; CHECK: 2\n  ret i32 2\n}\n!0 = !{}\n";
         let f = base.replace("CHECK: 1\n  ret i32 1", "CHECK: 5\n  ret i32 5");
-        let g = base.replace("; about g", "; about @g");
-        let both = f.replace("; about g", "; about @g");
+        let g = base.replace("CHECK: 2", "CHECK: 3");
+        let both = f.replace("CHECK: 2", "CHECK: 4");
         assert!(functions_both_sides_changed(base, &f, &g).is_empty());
         assert_eq!(functions_both_sides_changed(base, &both, &g), ["g"]);
-        let tail = base.replace("!0 = !{}", "!0 = !{i32 1}");
+        let comment = base.replace("; about g", "; about @g");
+        assert!(functions_both_sides_changed(base, &comment, &g).is_empty());
+        let tail = format!("{base}; CHECK: {{.*}}\n");
         assert_eq!(
             functions_both_sides_changed(base, &tail, &tail),
             ["(module)"]
         );
+        assert!(is_check_line("; CHECK-NEXT:    ret i32 [[X]]") && is_check_line(";X86-LABEL: @f"));
+        assert!(!is_check_line("; Function Attrs: nounwind") && !is_check_line("; RUN: opt %s"));
     }
 
     #[test]
