@@ -8,13 +8,13 @@
 #
 # Prints, per setting, the best wall time of RUNS runs (default 10):
 #   textconv x2   `irgit-textconv old; irgit-textconv new` (what git runs for `git log -p`)
-#   smallest      `irgit diff --smallest` with git's 7 arguments (git diff)
+#   smallest      `irgit-textconv diff --smallest` with git's 7 arguments (what git diff runs)
 #   git alone     `git diff --no-index` of the two files as written
 # cold: irgit's textconv cache emptied and no server before each run; warm:
 # both kept. The ratio smallest / textconv x2 is the figure BENCHMARKS.md keeps.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-src=${1:-$here/tests/corpus/structs.c}
+src=$(cd "$(dirname "${1:-$here/tests/corpus/structs.c}")" && pwd)/$(basename "${1:-structs.c}")
 runs=${2:-10}
 export PATH="$here/target/release:$PATH"
 tmp=$(mktemp -d)
@@ -45,7 +45,7 @@ best() { # best wall time in ms of "$@" over $runs runs, $cold=1 empties caches
 }
 textconv_twice() { irgit-textconv old.ll; irgit-textconv new.ll; }
 zero=0000000000000000000000000000000000000000
-smallest() { irgit diff --smallest new.ll old.ll $zero 100644 new.ll $zero 100644; }
+smallest() { irgit-textconv diff --smallest new.ll old.ll $zero 100644 new.ll $zero 100644; }
 git_alone() { git diff --no-index --no-ext-diff --no-textconv old.ll new.ll || true; }
 lines=$(wc -l < old.ll)
 for cold in 1 0; do

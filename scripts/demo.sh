@@ -40,9 +40,11 @@ say "git diff without irgit: every %N below the new check is renumbered"
 git --no-pager diff --stat
 git --no-pager diff | grep -c '^[-+] ' | sed 's/^/changed lines: /'
 irgit install --hook >/dev/null
-say "git diff with irgit (textconv shows the canonical form)"
+say "git diff with irgit (the smaller of git's diff and the views' diff; here the views')"
 git --no-pager diff | sed -n '/^@@/,$p'
 git --no-pager diff | grep -c '^[-+] ' | sed 's/^/changed lines: /'
+say "irgit diff: what changed, function by function"
+irgit diff HEAD -- sum.ll
 git checkout -q sum.ll
 
 say "2. A lit test, edited on two branches"

@@ -20,6 +20,16 @@ const USAGE: &str = "usage: irgit-textconv [--config FILE] FILE\n\
     form of FILE, or FILE unchanged with one line on stderr when it cannot.";
 
 fn main() -> ExitCode {
+    // `git diff` as installed (`diff.llvm-ir.command`): the two-sided diff,
+    // started as fast as textconv.
+    let all: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if all.len() >= 2 && all[0] == "diff" && all[1] == "--smallest" {
+        let colour = irgit::git::two_sided::colour_wanted();
+        return irgit::git::two_sided::run_as_external_diff(&all[2..], colour);
+    }
     let mut args = std::env::args_os().skip(1);
     let mut config = None;
     let mut files = Vec::new();

@@ -409,3 +409,48 @@ fn a_kept_block_name_that_a_value_wants_does_not_make_the_view_depend_on_order()
         assert!(!in_order.contains(&format!("%{name} = ")), "{in_order}");
     }
 }
+
+/// The README's first example: `if (n < 0) return -1;` added to a loop at
+/// -O0. clang adds a return slot, an `alloca` like the loop's variables
+/// (stored a constant and a computed value, read), above them: the
+/// variables keep their names, and the view shows about what the matched
+/// diff shows (it showed 49 lines: every alloca renamed; git shows 70).
+#[test]
+fn an_early_return_renames_no_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let compile = |name: &str, body: &str| {
+        let c = dir.path().join(format!("{name}.c"));
+        std::fs::write(&c, body).unwrap();
+        let ll = dir.path().join(format!("{name}.ll"));
+        clang_to_ll(&c, &ll, "-O0", &[]);
+        let text = std::fs::read_to_string(&ll).unwrap();
+        text.replace(&format!("{name}.c"), "sum.c")
+    };
+    let loop_body = "  for (int i = 0; i < n; i++)\n    s += a[i];\n  return s;\n}\n";
+    let old = compile(
+        "old",
+        &format!("int sum(int *a, int n) {{\n  int s = 0;\n{loop_body}"),
+    );
+    let new = compile(
+        "new",
+        &format!("int sum(int *a, int n) {{\n  int s = 0;\n  if (n < 0) return -1;\n{loop_body}"),
+    );
+    let (old_view, new_view) = (view(&old), view(&new));
+    let allocas = |v: &str| -> Vec<String> {
+        v.lines()
+            .filter(|l| l.contains(" = alloca "))
+            .map(str::to_string)
+            .collect()
+    };
+    let (before, after) = (allocas(&old_view), allocas(&new_view));
+    assert_eq!(after.len(), before.len() + 1, "{new_view}");
+    for a in &before {
+        assert!(after.contains(a), "renamed: {a}\n{old_view}\n{new_view}");
+    }
+    let lines = changed(&old_view, &new_view);
+    assert!(
+        lines * 2 < changed(&old, &new),
+        "view {lines} lines, git {}",
+        changed(&old, &new)
+    );
+}

@@ -157,6 +157,12 @@ impl Describe<'_, '_> {
             if let Some(t) = self.types.allocated(inst).filter(|_| deep) {
                 h = h.str(&without_numbering(&t));
             }
+            // clang's return slot, added above the variables when a
+            // function gains a `return`, is a role of its own: it takes
+            // no variable's name (the first of a role keeps it).
+            if deep && super::variables::is_return_slot(inst) {
+                h = h.str("return slot");
+            }
             return h.finish();
         }
         let mut parts = std::mem::take(&mut self.parts);

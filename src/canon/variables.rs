@@ -28,7 +28,7 @@ use llvm_sys::LLVMOpcode;
 
 use super::instructions::{is_commutative_binop, is_compare, is_output, OperandLists, Users};
 use crate::hash::StableHasher;
-use crate::ir::{Inst, ValKind};
+use crate::ir::{Inst, Val, ValKind};
 
 /// Rewrites `base` in place: each alloca's hash becomes its identity, each
 /// instruction with alloca operands absorbs their kinds, and a load
@@ -216,6 +216,9 @@ fn identities(
         if let Some(&arg) = spilled.get(&i) {
             key = key.str("holds").u64(arg);
         }
+        if is_return_slot(insts[i]) {
+            key = key.str("return slot");
+        }
         shapes.clear();
         shapes.extend(users.of(i).iter().map(|&(u, k)| (base[u], k)));
         shapes.sort_unstable();
@@ -249,4 +252,27 @@ fn identities(
         ids.insert(i, (kind, id));
     }
     ids
+}
+
+/// Whether alloca `i` is a function's return slot as clang writes one at
+/// -O0 for a function with several `return`s (`retval`): read at least
+/// once, and every read feeds a `ret`. Among the variables alike in their
+/// uses (stored a constant and a computed value, read), it is the one an
+/// added early `return` brings; a kind of its own leaves the others the
+/// ranks they had.
+///
+/// ```text
+/// %retval = alloca i32      store i32 -1, ptr %retval ... %r = load i32, ptr %retval; ret i32 %r
+/// ```
+pub(super) fn is_return_slot(alloca: Inst) -> bool {
+    let is = |v: Val, op: LLVMOpcode| v.as_inst().is_some_and(|i| i.opcode() == op);
+    let reads: Vec<Val> = (alloca.val().uses().into_iter())
+        .map(|(user, _)| user)
+        .filter(|&user| is(user, LLVMOpcode::LLVMLoad))
+        .collect();
+    !reads.is_empty()
+        && reads.iter().all(|read| {
+            let feeds = read.uses();
+            !feeds.is_empty() && feeds.iter().all(|&(user, _)| is(user, LLVMOpcode::LLVMRet))
+        })
 }

@@ -203,8 +203,10 @@ pub(crate) const FUNCTION_HEADER: &str = r#"^(define[^@]*@("[^"]*"|[-a-zA-Z$._0-
 /// of git's own diff and the views' diff ([`super::two_sided`]); when
 /// irgit is gone, git's own diff of the two files.
 pub(crate) fn smallest_diff_command() -> String {
+    // The lean program when it is there (it starts without LLVM).
+    let (program, _) = textconv_path(&irgit_path());
     guarded(
-        &irgit_path(),
+        &program,
         " diff --smallest",
         "showing git's own diff",
         "[ -z \"$GIT_EXTERNAL_DIFF\" ] || exec sh -c \"$GIT_EXTERNAL_DIFF \\\"\\$@\\\"\" \"$GIT_EXTERNAL_DIFF\" \"$@\"; \

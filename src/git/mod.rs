@@ -25,4 +25,4 @@ pub mod resident;
 pub(crate) mod strategy_option;
 pub mod textconv;
 pub(crate) mod textconv_cache;
-pub(crate) mod two_sided;
+pub mod two_sided;

@@ -61,12 +61,45 @@ impl<'a> ExternalArgs<'a> {
     }
 }
 
+/// `git diff` as installed: git's 7 (or 9) external-diff arguments in,
+/// the smaller diff out (or the user's own `GIT_EXTERNAL_DIFF`'s). Run by
+/// `irgit-textconv diff --smallest`, which starts in milliseconds (no
+/// LLVM), and by `irgit diff --smallest`. Always exits 0 on a diff, as git
+/// expects of an external diff.
+pub fn run_as_external_diff(git_args: &[String], colour: bool) -> std::process::ExitCode {
+    if let Some(code) = run_users_external_diff(git_args) {
+        return code;
+    }
+    let Some(external) = ExternalArgs::from_git(git_args) else {
+        eprintln!(
+            "irgit diff --smallest: expected git's 7 or 9 external-diff arguments, got {}",
+            git_args.len()
+        );
+        return std::process::ExitCode::from(2);
+    };
+    let text = smallest_diff(&external, colour);
+    // A pager that quit early closes the pipe; that is not an error.
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+    std::process::ExitCode::SUCCESS
+}
+
+/// Whether git wants colour from an external diff: `git diff` passes no
+/// flag, so as git decides for itself (not under `NO_COLOR`; a terminal, or
+/// git's pager, which git says is in use).
+pub fn colour_wanted() -> bool {
+    use std::io::IsTerminal;
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        return false;
+    }
+    std::io::stdout().is_terminal() || std::env::var("GIT_PAGER_IN_USE").is_ok_and(|v| v == "true")
+}
+
 /// The external diff the user's environment names (`GIT_EXTERNAL_DIFF`,
 /// which `git difftool` sets too), run with git's arguments as git runs
 /// it, when there is one: git prefers a driver's command to it, and
 /// irgit's driver steps aside so that `git difftool` and a user's own
 /// external diff work as without irgit. Returns its exit status.
-pub(crate) fn run_users_external_diff(git_args: &[String]) -> Option<std::process::ExitCode> {
+fn run_users_external_diff(git_args: &[String]) -> Option<std::process::ExitCode> {
     let program = std::env::var("GIT_EXTERNAL_DIFF")
         .ok()
         .filter(|p| !p.trim().is_empty())?;
@@ -107,18 +140,24 @@ fn chosen_body(args: &ExternalArgs, colour: bool) -> Result<String, String> {
     let dir = tempfile::tempdir().map_err(|e| format!("no temporary directory: {e}"))?;
     let old = side_bytes(args.old_file)?;
     let new = side_bytes(args.new_file)?;
-    let raw = git_diff_body(dir.path(), "raw", old.as_deref(), new.as_deref(), colour)?;
     let (Some(old_file), Some(new_file)) = (
         old.as_ref().map(|_| args.old_file),
         new.as_ref().map(|_| args.new_file),
     ) else {
-        return Ok(raw);
+        return git_diff_body(dir.path(), "raw", old.as_deref(), new.as_deref(), colour);
     };
-    let views = std::thread::scope(|scope| {
+    // git's diff and the two views at once: three child processes.
+    let (raw, views) = std::thread::scope(|scope| {
+        let raw = scope
+            .spawn(|| git_diff_body(dir.path(), "raw", old.as_deref(), new.as_deref(), colour));
         let old_view = scope.spawn(|| view_of(Path::new(old_file)));
         let new_view = view_of(Path::new(new_file));
-        (old_view.join().unwrap_or(None), new_view)
+        let raw = raw
+            .join()
+            .unwrap_or_else(|_| Err("git's diff panicked".into()));
+        (raw, (old_view.join().unwrap_or(None), new_view))
     });
+    let raw = raw?;
     let (Some(old_view), Some(new_view)) = views else {
         return Ok(raw);
     };

@@ -293,17 +293,10 @@ pub fn run(args: DiffArgs) -> ExitCode {
     }
     if external_call(&args) {
         if args.smallest {
-            if let Some(code) = crate::git::two_sided::run_users_external_diff(&args.args) {
-                return code;
-            }
+            let colour = colour_on(args.color, true);
+            return crate::git::two_sided::run_as_external_diff(&args.args, colour);
         }
-        match crate::git::two_sided::ExternalArgs::from_git(&args.args) {
-            Some(external) if args.smallest => {
-                let colour = colour_on(args.color, true);
-                write_stdout(&crate::git::two_sided::smallest_diff(&external, colour));
-            }
-            _ => run_external(&args),
-        }
+        run_external(&args);
         return ExitCode::SUCCESS;
     }
     if args.smallest {
