@@ -27,7 +27,7 @@ fn main() -> ExitCode {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     if all.len() >= 2 && all[0] == "diff" && all[1] == "--smallest" {
-        let colour = irgit::git::two_sided::colour_wanted();
+        let colour = irgit::git::two_sided::colour_wanted(true);
         return irgit::git::two_sided::run_as_external_diff(&all[2..], colour);
     }
     let mut args = std::env::args_os().skip(1);

@@ -254,7 +254,7 @@ fn identities(
     ids
 }
 
-/// Whether alloca `i` is a function's return slot as clang writes one at
+/// Whether `alloca` is a function's return slot as clang writes one at
 /// -O0 for a function with several `return`s (`retval`): read at least
 /// once, and every read feeds a `ret`. Among the variables alike in their
 /// uses (stored a constant and a computed value, read), it is the one an

@@ -22,7 +22,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::drivers::FUNCTION_HEADER;
+use super::drivers::{FUNCTION_HEADER, TEXTCONV_PROGRAM};
 
 /// The arguments git passes an external diff, by name.
 pub(crate) struct ExternalArgs<'a> {
@@ -83,15 +83,17 @@ pub fn run_as_external_diff(git_args: &[String], colour: bool) -> std::process::
     std::process::ExitCode::SUCCESS
 }
 
-/// Whether git wants colour from an external diff: `git diff` passes no
-/// flag, so as git decides for itself (not under `NO_COLOR`; a terminal, or
-/// git's pager, which git says is in use).
-pub fn colour_wanted() -> bool {
+/// Whether to colour unasked, as git decides for itself: not under
+/// `NO_COLOR`; on a terminal, or, for `external` (git's external diff,
+/// to which `git diff` passes no flag), in git's pager, which git says is
+/// in use.
+pub fn colour_wanted(external: bool) -> bool {
     use std::io::IsTerminal;
     if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
         return false;
     }
-    std::io::stdout().is_terminal() || std::env::var("GIT_PAGER_IN_USE").is_ok_and(|v| v == "true")
+    std::io::stdout().is_terminal()
+        || (external && std::env::var("GIT_PAGER_IN_USE").is_ok_and(|v| v == "true"))
 }
 
 /// The external diff the user's environment names (`GIT_EXTERNAL_DIFF`,
@@ -199,10 +201,10 @@ fn view_of(file: &Path) -> Option<Vec<u8>> {
 fn textconv_program() -> PathBuf {
     let beside = std::env::current_exe()
         .ok()
-        .and_then(|exe| exe.parent().map(|d| d.join("irgit-textconv")));
+        .and_then(|exe| exe.parent().map(|d| d.join(TEXTCONV_PROGRAM)));
     beside
         .filter(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from("irgit-textconv"))
+        .unwrap_or_else(|| PathBuf::from(TEXTCONV_PROGRAM))
 }
 
 /// git's own diff of two texts (`None`: /dev/null), from its first hunk or

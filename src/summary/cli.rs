@@ -14,7 +14,7 @@
 //! in a child process (as textconv's canonicalization does), so even an
 //! abort inside LLVM cannot take git down with it.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
@@ -253,14 +253,7 @@ fn colour_on(when: ColorWhen, external: bool) -> bool {
     match when {
         ColorWhen::Always => true,
         ColorWhen::Never => false,
-        ColorWhen::Auto => {
-            if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
-                return false;
-            }
-            // Git's pager is a pipe; git says it is in use.
-            std::io::stdout().is_terminal()
-                || (external && std::env::var("GIT_PAGER_IN_USE").is_ok_and(|v| v == "true"))
-        }
+        ColorWhen::Auto => crate::git::two_sided::colour_wanted(external),
     }
 }
 
