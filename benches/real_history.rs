@@ -356,8 +356,9 @@ const MERGE_NOTES: &str = "\n### The merge\n\n\
     it (bytes or canonical form). *Conflict, git clean & right*: irgit conflicts where the \
     expected is known and git's result is it, and names no clash; *clash named*: the same, where irgit's \
     stderr names the clash (a call to a signature the other side changed, a function removed that the other \
-    side calls, a value both sides renamed, git's clean result and the structured merge disagreeing), which \
-    issue 29 accepts: git's result is then right only by this bench's measure. *Broken*: neither clean nor a conflict with \
+    side calls, a value both sides renamed, git's clean result and the structured merge disagreeing, both \
+    sides changing one function's generated CHECK lines where FileCheck could not confirm the merge: issue 44 \
+    asks for a conflict there unless FileCheck passes), which issue 29 accepts: git's result is then right only by this bench's measure. *Broken*: neither clean nor a conflict with \
     markers (a crash, exit 1 without markers); in parentheses those where LLVM 22 rejects an \
     input (irgit then refuses the line merge's invalid result without markers, saying so). \
     *Conflict, git clean & right* and *fallbacks* count only triples whose inputs LLVM 22 \

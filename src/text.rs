@@ -226,6 +226,27 @@ pub fn rewrite(line: &str, mut f: impl FnMut(Ref<'_>) -> Option<String>) -> Stri
     out
 }
 
+/// The end (after the closing bracket) of the bracketed text that starts
+/// at `start` (`(`, `[`, `{` or `<`), quoted strings skipped.
+pub(crate) fn bracket_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let (mut depth, mut quoted) = (0i32, false);
+    for (i, &b) in bytes.iter().enumerate().skip(start) {
+        match b {
+            b'"' => quoted = !quoted,
+            _ if quoted => {}
+            b'[' | b'<' | b'{' | b'(' => depth += 1,
+            b']' | b'>' | b'}' | b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `@f` in `define ptr addrspace(1) @f(...`: the first `@name(` of a
 /// function's header or declaration, a quoted name read to its closing
 /// quote (`@"(T).m"` in `define void @"(T).m"(ptr %p)`).

@@ -14,8 +14,10 @@ use git_support::Repo;
 
 /// Version `n` of a module: the same function with one more instruction
 /// per version, so every commit renumbers the values below the change.
+/// Compiler output (its header), which the view shows canonical.
 fn version(n: usize) -> String {
-    let mut body = String::from("define i32 @f(i32 %0) {\n");
+    let mut body = String::from("; ModuleID = 'a.c'\nsource_filename = \"a.c\"\n\n");
+    body.push_str("define i32 @f(i32 %0) {\n");
     // %1 is the entry block.
     body.push_str("  %2 = add i32 %0, 1\n");
     let mut last = 2;

@@ -25,6 +25,7 @@
 //! 7. [`naming`]: every value, argument and block gets its canonical name
 //!    (in the view of compiler output, by [`roles`]).
 
+pub(crate) mod as_written;
 pub(crate) mod attribute_kinds;
 mod beside;
 pub(crate) mod blocks;
@@ -40,6 +41,7 @@ pub(crate) mod metadata;
 pub(crate) mod metadata_keys;
 pub(crate) mod naming;
 pub(crate) mod numbering;
+pub(crate) mod old_syntax;
 pub(crate) mod operands;
 pub mod order;
 pub(crate) mod own_names;
@@ -57,7 +59,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub(crate) const CANON_VERSION: u32 = 20;
+pub(crate) const CANON_VERSION: u32 = 21;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]
@@ -335,6 +337,29 @@ pub fn canonicalize_bytes_with(
         std::mem::forget(session);
     }
     Ok(text)
+}
+
+/// [`canonicalize_bytes_with`], the input checked first, with where each
+/// canonical name came from (what the view of IR a person wrote renames
+/// its numbered values by: [`as_written`]).
+pub(crate) fn canonicalize_bytes_with_names(
+    bytes: &[u8],
+    name: &str,
+    opts: &CanonOptions,
+    cleanup: Cleanup,
+) -> Result<(String, Option<source_map::SourceNames>), CanonError> {
+    let session = Session::new();
+    let module = parse_verified(&session, bytes, name)?;
+    let extras = Extras {
+        source_names: true,
+        verify_after: true,
+    };
+    let printed = canonical_text_for(&module, bytes, name, opts, extras)?;
+    if cleanup == Cleanup::LeaveToProcessExit {
+        std::mem::forget(module);
+        std::mem::forget(session);
+    }
+    Ok(printed)
 }
 
 /// Parses `bytes` and runs LLVM's verifier on the result.

@@ -5,16 +5,12 @@
 //! the names the file has (`%new`, `rundefers.loophead`; only numbered
 //! values and collision suffixes such as `%add5` are renamed:
 //! [`super::own_names`]), for compiler output: a file with a compiler's
-//! header (`; ModuleID =`, `source_filename =`) and no `RUN:` line. In a
-//! lit test and in IR a person wrote (no such header), the text is the
-//! author's (in a test, what FileCheck and `opt` read): function, block
-//! and instruction order and every name the author chose stay as written;
-//! only what is noise in a test is canonical: unnamed values and blocks get
-//! names instead of positions, and `!N` / `#N` are numbered by identity
-//! ([`super::numbering`]). In a lit test those names come from the value's
-//! content (deleting one use renames nothing); in IR with no `RUN:` line
-//! (a transform's input), from its role and place, as in compiler output
-//! (an argument added to a call renames nothing).
+//! header (`; ModuleID =`, `source_filename =`) and no `RUN:` line. Any
+//! other file is its author's text, and its view is that text with only
+//! its numbered values named ([`super::as_written`]): in a lit test by
+//! their content (deleting one use renames nothing), in IR with no `RUN:`
+//! line (a transform's input) by their role and place, as in compiler
+//! output (an argument added to a call renames nothing).
 //!
 //! ```text
 //! test as written                      view
@@ -72,7 +68,7 @@ pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
 /// Whether the view of `text` is the one for compiler output: it has a
 /// compiler's header (`; ModuleID =`, `source_filename =`) and no `RUN:`
 /// line. Any other text (a lit test, IR a person wrote) is shown in its
-/// own order and names.
+/// own text ([`super::as_written`]).
 fn is_compiler_output(text: &str) -> bool {
     crate::comments::has_compiler_header(text) && !crate::comments::is_lit_test(text)
 }
@@ -80,7 +76,9 @@ fn is_compiler_output(text: &str) -> bool {
 /// The view of `bytes` (text or bitcode); `name` names the input in errors.
 /// A view read again (its debug lines relative) gives itself. A text LLVM
 /// rejects only for its `target` strings (`target datalayout = "..."`) is
-/// viewed with them set aside and printed back ([`super::carried_header`]).
+/// viewed with them set aside and printed back ([`super::carried_header`]);
+/// one in the syntax before LLVM 3.7, with the types of its loads and
+/// geps written out ([`super::old_syntax`]).
 pub fn view_bytes(
     bytes: &[u8],
     name: &str,
@@ -91,17 +89,23 @@ pub fn view_bytes(
         Ok(view) => return Ok(view),
         Err(e) => e,
     };
-    let aside = (!is_bitcode(bytes))
-        .then(|| super::carried_header::set_aside(&decode_input(bytes)))
-        .flatten();
-    let Some(aside) = aside else {
+    if is_bitcode(bytes) {
         return Err(rejected);
-    };
-    let parsed = super::encode_like_input(aside.parsed.clone(), bytes);
-    match view_as_written(&parsed, name, base, run) {
-        Ok(view) => Ok(aside.put_back(&view)),
-        Err(_) => Err(rejected),
     }
+    let text = decode_input(bytes);
+    if let Some(aside) = super::carried_header::set_aside(&text) {
+        let parsed = super::encode_like_input(aside.parsed.clone(), bytes);
+        if let Ok(view) = view_as_written(&parsed, name, base, run) {
+            return Ok(aside.put_back(&view));
+        }
+    }
+    if let Some(upgraded) = super::old_syntax::upgraded(&text) {
+        let input = super::encode_like_input(upgraded, bytes);
+        if let Ok(view) = view_as_written(&input, name, base, run) {
+            return Ok(view);
+        }
+    }
+    Err(rejected)
 }
 
 /// [`view_bytes`] of the input as it is.
@@ -120,12 +124,51 @@ fn view_as_written(
         // No debug line to read back, no node to keep: the input as it is.
         return canonicalize_bytes_with(bytes, name, &opts, run);
     }
-    let mut text = super::debug_readback::absolute(&decoded);
-    if opts.names_as_written {
-        text = with_every_node_kept(text);
+    if !opts.names_as_written {
+        let text = super::debug_readback::absolute(&decoded);
+        let input = super::encode_like_input(text, bytes);
+        return canonicalize_bytes_with(&input, name, &opts, run);
     }
-    let input = super::encode_like_input(text, bytes);
-    canonicalize_bytes_with(&input, name, &opts, run)
+    // The file's own text renamed is its view when it is the same module
+    // with the same names: its printed view (comments aside, which the
+    // printed view places by anchors) is the file's.
+    let uncommented = CanonOptions {
+        keep_comments: false,
+        ..opts.clone()
+    };
+    let (printed, names) = super::canonicalize_bytes_with_names(
+        &prepared(&decoded, bytes),
+        name,
+        &uncommented,
+        run.0,
+    )?;
+    let written = names.and_then(|names| super::as_written::renamed(&decoded, &names));
+    if let Some(w) = written {
+        if printed_view(&w, bytes, name, &uncommented, run).ok() == Some(printed) {
+            return Ok(w);
+        }
+    }
+    Ok(decoded.into_owned())
+}
+
+/// The text of IR a person wrote as the printed view reads it: debug lines
+/// absolute, every numbered node kept; encoded as `bytes` was.
+fn prepared(text: &str, bytes: &[u8]) -> Vec<u8> {
+    let text = with_every_node_kept(super::debug_readback::absolute(text));
+    super::encode_like_input(text, bytes)
+}
+
+/// LLVM's printed view of `text` (IR a person wrote, with the options
+/// `opts` of its view): what the file's own text renamed must give again
+/// to be shown in its place ([`super::as_written`]).
+fn printed_view(
+    text: &str,
+    bytes: &[u8],
+    name: &str,
+    opts: &CanonOptions,
+    run: (Cleanup, InputCheck),
+) -> Result<String, CanonError> {
+    canonicalize_bytes_with(&prepared(text, bytes), name, opts, run)
 }
 
 /// The named metadata that keeps a test's numbered nodes in its view.
