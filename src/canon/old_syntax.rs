@@ -1,7 +1,9 @@
 //! The view of a file in the syntax before LLVM 3.7, which LLVM 22 no
 //! longer reads: `load` and `getelementptr` name the type they read or
-//! index only through the pointer's type, `alias` its aliasee's, and a
-//! call's function type is a pointer. Written out explicitly, such a
+//! index only through the pointer's type, `alias` its aliasee's (with its
+//! linkage after the keyword), `sret` and `byval` their parameter's, a
+//! call's function type is a pointer, and a `landingpad` names the
+//! function's personality. Written out explicitly, such a
 //! file is the module its authors meant, and its view is compared with its
 //! neighbours' as any other (emscripten's kept test cases, whose older
 //! versions LLVM 22 rejects, otherwise differ from their modernized
@@ -13,29 +15,172 @@
 //! getelementptr inbounds (%T* @g, i32 0)      getelementptr inbounds (%T, %T* @g, i32 0)
 //! @a = alias void ()* @f                      @a = alias void (), void ()* @f
 //! call i32 (i8*, ...)* @printf(i8* %s)         call i32 (i8*, ...) @printf(i8* %s)
+//! define void @f(%T* sret %r) {               define void @f(%T* sret(%T) %r) personality ... {
+//!   landingpad { i8*, i32 } personality ...     landingpad { i8*, i32 }
 //! ```
 //!
 //! Only the view reads it so; the merge and the hook never do.
 
 use crate::comments::layout::comment_start;
 
-/// `text` with each `load`, `getelementptr` and `alias` of the old syntax
-/// given its explicit type; `None` when there is none to give.
+/// `text` in today's syntax where it used the old one (the forms above);
+/// `None` when it uses none of them.
 pub(super) fn upgraded(text: &str) -> Option<String> {
-    if !KEYWORDS.iter().chain(&CALLS).any(|k| text.contains(k)) {
-        return None;
-    }
     let mut changed = false;
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for line in crate::text::lines_inclusive(text) {
         let code_end = comment_start(line).unwrap_or(line.len());
         let (code, rest) = line.split_at(code_end);
-        let new = with_callee_types(&upgraded_code(code));
+        let new =
+            with_pointee_attributes(&with_callee_types(&upgraded_code(&alias_upgraded(code))));
         changed |= new != code;
         out.push_str(&new);
         out.push_str(rest);
     }
-    changed.then_some(out)
+    match with_function_personalities(&out) {
+        Some(moved) => Some(moved),
+        None => changed.then_some(out),
+    }
+}
+
+/// Linkages an older `alias` wrote after the keyword (`alias internal`).
+const LINKAGES: [&str; 8] = [
+    "private ",
+    "internal ",
+    "weak ",
+    "weak_odr ",
+    "linkonce ",
+    "linkonce_odr ",
+    "external ",
+    "available_externally ",
+];
+
+/// An `alias` line of the older syntaxes in today's: a linkage after the
+/// keyword moved before it, and an aliasee that is a `bitcast (X to T*)`
+/// given its type (`alias T, T* bitcast (...)`).
+fn alias_upgraded(code: &str) -> std::borrow::Cow<'_, str> {
+    let Some(at) = code.find(" alias ").filter(|_| code.starts_with('@')) else {
+        return code.into();
+    };
+    let (head, mut rest) = (&code[..at], &code[at + " alias ".len()..]);
+    let mut linkage = "";
+    if let Some(l) = LINKAGES.iter().find(|l| rest.starts_with(**l)) {
+        linkage = l;
+        rest = &rest[l.len()..];
+    }
+    let typed = rest
+        .strip_prefix("bitcast ")
+        .and_then(|cast| cast_target(cast))
+        .and_then(|to| pointee_of(to).map(|p| format!("{p}, {to} ")));
+    if linkage.is_empty() && typed.is_none() {
+        return code.into();
+    }
+    let typed = typed.unwrap_or_default();
+    format!("{head} {linkage}alias {typed}{rest}").into()
+}
+
+/// The target type of a cast's operand list `(X to T)`.
+fn cast_target(cast: &str) -> Option<&str> {
+    let end = crate::text::bracket_end(cast.as_bytes(), 0)?;
+    let inner = &cast[1..end - 1];
+    let to = inner.rfind(" to ")?;
+    Some(inner[to + " to ".len()..].trim())
+}
+
+/// One line's code with each `sret` and `byval` written without its type
+/// (older syntax: the parameter's pointee) given it: `%T* sret %p` becomes
+/// `%T* sret(%T) %p`.
+fn with_pointee_attributes(code: &str) -> String {
+    let mut out = String::with_capacity(code.len() + 16);
+    let mut at = 0;
+    while let Some((start, len)) = next_of(code, at, &POINTEE_ATTRIBUTES) {
+        let attribute_end = start + len - 1;
+        out.push_str(&code[at..attribute_end]);
+        at = attribute_end;
+        let operand = operand_start(code, start);
+        let pointee = type_end(code, operand).and_then(|end| pointee_of(&code[operand..end]));
+        if let Some(pointee) = pointee {
+            out.push('(');
+            out.push_str(pointee);
+            out.push(')');
+        }
+    }
+    out.push_str(&code[at..]);
+    out
+}
+
+const POINTEE_ATTRIBUTES: [&str; 2] = ["sret ", "byval "];
+
+/// Where the parameter or argument that holds byte `at` starts: after the
+/// nearest `(` or `,` before it outside brackets, spaces skipped.
+fn operand_start(code: &str, at: usize) -> usize {
+    let bytes = code.as_bytes();
+    let mut depth = 0i32;
+    let mut i = at;
+    while i > 0 {
+        i -= 1;
+        match bytes[i] {
+            b')' | b']' | b'}' | b'>' => depth += 1,
+            b'(' | b'[' | b'{' | b'<' if depth > 0 => depth -= 1,
+            b'(' | b',' if depth == 0 => break,
+            _ => {}
+        }
+    }
+    let from = if i == 0 { 0 } else { i + 1 };
+    from + code[from..].len() - code[from..].trim_start().len()
+}
+
+/// `text` with each function's personality, which older syntax wrote on
+/// its `landingpad`s (`landingpad T personality P cleanup`), on its
+/// `define` line instead (`define ... personality P {`); `None` when no
+/// `landingpad` names one.
+fn with_function_personalities(text: &str) -> Option<String> {
+    if !text.contains(" personality ") {
+        return None;
+    }
+    let lines: Vec<&str> = crate::text::lines_inclusive(text).collect();
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let mut define = None;
+    let mut changed = false;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("define ") {
+            define = Some(i);
+        }
+        let Some((without, personality)) = landingpad_personality(line) else {
+            continue;
+        };
+        out[i] = without;
+        changed = true;
+        if let Some(d) = define.filter(|&d| !out[d].contains(" personality ")) {
+            let brace = out[d].rfind('{')?;
+            out[d].insert_str(brace, &format!("personality {personality} "));
+        }
+    }
+    changed.then(|| out.concat())
+}
+
+/// A `landingpad` line without its `personality <type> <value>`, and that
+/// personality.
+fn landingpad_personality(line: &str) -> Option<(String, String)> {
+    let code_end = comment_start(line).unwrap_or(line.len());
+    let code = &line[..code_end];
+    let pad = code.find(" landingpad ")?;
+    let at = pad + code[pad..].find(" personality ")?;
+    let value = at + " personality ".len();
+    let ty_end = type_end(code, value)?;
+    let value_start = ty_end + 1;
+    let rest = &code[value_start..];
+    let word = rest
+        .bytes()
+        .take_while(|b| crate::text::is_id_byte(*b) || matches!(b, b'@' | b'%' | b'"'))
+        .count();
+    let mut value_end = value_start + word;
+    if code[value_end..].starts_with(" (") {
+        value_end = crate::text::bracket_end(code.as_bytes(), value_end + 1)?;
+    }
+    let personality = code[value..value_end].to_string();
+    let without = format!("{}{}", &code[..at], &line[value_end..]);
+    Some((without, personality))
 }
 
 /// The keywords after which the old syntax wrote a pointer where the new
@@ -244,6 +389,21 @@ mod tests {
                    \x20 %a = load volatile i8, i8 addrspace(1)* %r\n\
                    @o = internal alias void (i32), void (i32)* @doit\n\
                    \x20 %c = tail call fastcc i32 (i8*, ...) @printf(i8* bitcast (void (i8*)* @f to i8*))\n";
+        assert_eq!(upgraded(old).as_deref(), Some(new));
+    }
+
+    #[test]
+    fn personalities_move_to_their_functions_and_attributes_get_types() {
+        let old = "@a = alias internal void ()* @f\n\
+                   @b = alias bitcast (void ()* @f to void (i32)*)\n\
+                   define void @g(%T* noalias sret %r, %U* byval(%U) %u) {\n\
+                   \x20 %x = landingpad { i8*, i32 } personality i8* bitcast (i32 (...)* @p to i8*) cleanup\n\
+                   \x20 ret void\n}\n";
+        let new = "@a = internal alias void (), void ()* @f\n\
+                   @b = alias void (i32), void (i32)* bitcast (void ()* @f to void (i32)*)\n\
+                   define void @g(%T* noalias sret(%T) %r, %U* byval(%U) %u) personality i8* bitcast (i32 (...)* @p to i8*) {\n\
+                   \x20 %x = landingpad { i8*, i32 } cleanup\n\
+                   \x20 ret void\n}\n";
         assert_eq!(upgraded(old).as_deref(), Some(new));
     }
 

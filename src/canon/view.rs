@@ -77,8 +77,8 @@ fn is_compiler_output(text: &str) -> bool {
 /// A view read again (its debug lines relative) gives itself. A text LLVM
 /// rejects only for its `target` strings (`target datalayout = "..."`) is
 /// viewed with them set aside and printed back ([`super::carried_header`]);
-/// one in the syntax before LLVM 3.7, with the types of its loads and
-/// geps written out ([`super::old_syntax`]).
+/// one in the syntax before LLVM 3.7, with the types it left implicit
+/// written out and its personality on its functions ([`super::old_syntax`]).
 pub fn view_bytes(
     bytes: &[u8],
     name: &str,
