@@ -28,8 +28,8 @@ use crate::text::{self, Ref};
 /// `text` with every numbered local (`%7`, a label `7:` or the `; <label>:7`
 /// of older printers) renamed as `names` (the view's names → the input's
 /// tokens) says; `None` where the file has what the rename does not cover
-/// (numbered types or globals, a numbered value in a function whose name
-/// is quoted).
+/// (numbered types or globals). A function whose name is quoted keeps its
+/// numbers (the source names key it unquoted).
 pub(super) fn renamed(text: &str, names: &SourceNames) -> Option<String> {
     if has_numbered_types_or_globals(text, names) {
         return None;
@@ -38,7 +38,7 @@ pub(super) fn renamed(text: &str, names: &SourceNames) -> Option<String> {
     let mut renames: Option<HashMap<&str, &str>> = None;
     for line in text::lines_inclusive(text) {
         if line.starts_with("define ") {
-            renames = Some(function_renames(line, names)?);
+            renames = Some(function_renames(line, names));
         }
         match &renames {
             Some(map) if !map.is_empty() && line.starts_with("define ") => {
@@ -58,32 +58,31 @@ pub(super) fn renamed(text: &str, names: &SourceNames) -> Option<String> {
 /// inside a function a local's rename would take) or `names` has a
 /// numbered global (`@0`).
 fn has_numbered_types_or_globals(text: &str, names: &SourceNames) -> bool {
-    let numbered = |token: &str| !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
-    names.globals.values().any(|g| numbered(g))
+    names.globals.values().any(|g| is_number(g))
         || text::lines_starting_with(text, "%").any(|l| {
             l[1..]
                 .split_once(" = type")
-                .is_some_and(|(n, _)| numbered(n))
+                .is_some_and(|(n, _)| is_number(n))
         })
 }
 
+/// Whether a token (without its sigil) is a slot number: `7`, not `x7`.
+fn is_number(token: &str) -> bool {
+    !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// The input's numbered tokens → the view's names in the function that
-/// `header` defines; `None` when it has numbered values but a quoted name
-/// (which the source names key unquoted).
-fn function_renames<'n>(header: &str, names: &'n SourceNames) -> Option<HashMap<&'n str, &'n str>> {
-    let name = text::function_name(header)?.trim_start_matches('@');
-    let locals = names.locals.get(name);
-    let numbered = |token: &str| token.bytes().all(|b| b.is_ascii_digit());
-    let map: HashMap<&str, &str> = locals
+/// `header` defines (none for a header without a name the source names
+/// know).
+fn function_renames<'n>(header: &str, names: &'n SourceNames) -> HashMap<&'n str, &'n str> {
+    let name = text::function_name(header).map(|n| n.trim_start_matches('@'));
+    let locals = name.and_then(|name| names.locals.get(name));
+    locals
         .into_iter()
         .flatten()
-        .filter(|(view, token)| numbered(token) && !numbered(view))
+        .filter(|(view, token)| is_number(token) && !is_number(view))
         .map(|(view, token)| (token.as_str(), view.as_str()))
-        .collect();
-    if name.starts_with('"') && !map.is_empty() {
-        return None;
-    }
-    Some(map)
+        .collect()
 }
 
 /// A `define` line whose arguments written without a name (`i8*, i32`:
@@ -102,7 +101,7 @@ fn with_arguments_named(header: &str, map: &HashMap<&str, &str>) -> Option<Strin
         }
         match last_word(param) {
             Some(word) if word.starts_with('%') && !is_type_word(param) => {
-                slot += word[1..].bytes().all(|b| b.is_ascii_digit()) as usize;
+                slot += is_number(&word[1..]) as usize;
             }
             _ => {
                 let end = open + from + param.len();

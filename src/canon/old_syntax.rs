@@ -192,7 +192,7 @@ const FLAGS: [&str; 6] = ["volatile ", "atomic ", "inbounds ", "nuw ", "nusw ", 
 fn upgraded_code(code: &str) -> String {
     let mut out = String::with_capacity(code.len() + 16);
     let mut at = 0;
-    while let Some((start, len)) = next_keyword(code, at) {
+    while let Some((start, len)) = next_of(code, at, &KEYWORDS) {
         let mut operand = start + len;
         while let Some(flag) = FLAGS.iter().find(|f| code[operand..].starts_with(**f)) {
             operand += flag.len();
@@ -291,12 +291,6 @@ fn starts_type(word: &str) -> bool {
         "x86_amx",
     ]
     .contains(&word)
-}
-
-/// The next `load ` or `getelementptr ` at or after `from` that is a whole
-/// word outside quoted strings: (its start, its length).
-fn next_keyword(code: &str, from: usize) -> Option<(usize, usize)> {
-    next_of(code, from, &KEYWORDS)
 }
 
 /// The next of `words` at or after `from` that is a whole word outside

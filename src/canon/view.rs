@@ -120,11 +120,11 @@ fn view_as_written(
         return canonicalize_bytes_with(bytes, name, &opts, run);
     }
     let decoded = decode_input(bytes);
-    if !opts.names_as_written && !super::debug_lines::has_lines(&decoded) {
-        // No debug line to read back, no node to keep: the input as it is.
-        return canonicalize_bytes_with(bytes, name, &opts, run);
-    }
     if !opts.names_as_written {
+        if !super::debug_lines::has_lines(&decoded) {
+            // No debug line to read back: the input as it is.
+            return canonicalize_bytes_with(bytes, name, &opts, run);
+        }
         let text = super::debug_readback::absolute(&decoded);
         let input = super::encode_like_input(text, bytes);
         return canonicalize_bytes_with(&input, name, &opts, run);
@@ -143,12 +143,12 @@ fn view_as_written(
         run.0,
     )?;
     let written = names.and_then(|names| super::as_written::renamed(&decoded, &names));
-    if let Some(w) = written {
-        if printed_view(&w, bytes, name, &uncommented, run).ok() == Some(printed) {
-            return Ok(w);
-        }
+    match written {
+        // Nothing renamed: the text LLVM just read, as it is.
+        Some(w) if w == decoded => Ok(w),
+        Some(w) if printed_view(&w, bytes, name, &uncommented, run).ok() == Some(printed) => Ok(w),
+        _ => Ok(decoded.into_owned()),
     }
-    Ok(decoded.into_owned())
 }
 
 /// The text of IR a person wrote as the printed view reads it: debug lines
