@@ -514,3 +514,26 @@ fn a_test_is_its_own_text_with_its_numbered_values_named() {
         "{shown_before}\n{shown_after}"
     );
 }
+
+/// A test in the syntax before LLVM 3.7 (a `load` whose type is the
+/// pointer's), which LLVM 22 reads only once irgit writes the type out, is
+/// shown in its own syntax, its numbered values named as in a test LLVM
+/// reads: the syntax irgit read it in is never shown as the file's.
+#[test]
+fn a_test_in_old_syntax_is_shown_in_its_own() {
+    let old = "; RUN: opt -S %s | FileCheck %s\n\
+               ; CHECK: load\n\
+               define i32 @f(i32* %p) {\n\
+               \x20 %1 = load i32* %p, align 4\n\
+               \x20 %2 = add i32 %1, 1\n\
+               \x20 ret i32 %2\n\
+               }\n";
+    let shown = view(old);
+    assert!(shown.contains(" = load i32* %p, align 4\n"), "{shown}");
+    assert!(
+        !shown.contains("%1") && !shown.contains("load i32, "),
+        "{shown}"
+    );
+    let modern = old.replace("load i32* %p", "load i32, i32* %p");
+    assert_eq!(changed(&shown, &view(&modern)), 2, "{shown}");
+}

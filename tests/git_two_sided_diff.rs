@@ -4,8 +4,10 @@
 //! real clang-22 output, real LLVM.
 //!
 //! ```text
+//! tests/two_sided/template-side: a template (`@MASK@`) filled in
+//!   git alone: 2 changed lines; the views' diff: more             ─► git's diff, byte for byte
 //! tests/two_sided/one-side-rejected: old syntax (`metadata !{!4}`) modernized
-//!   git alone: 2 changed lines; the views' diff: the whole file  ─► git's diff, byte for byte
+//!   git alone: 2 changed lines; the views' diff: 2 (read upgraded)
 //! structs.c at -O0, one statement inserted: every `%N` below renumbered
 //!   git alone: many lines; the views' diff: few                  ─► the views' diff
 //! ```
@@ -27,9 +29,10 @@ fn changed_lines(diff: &str) -> usize {
         .count()
 }
 
-fn fixture(name: &str) -> Vec<u8> {
+fn fixture(case: &str, name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/two_sided/one-side-rejected")
+        .join("tests/two_sided")
+        .join(case)
         .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -64,16 +67,35 @@ fn install_sets_up_the_external_diff_for_text_ir() {
     );
 }
 
+/// A template (`@MASK@` where the build writes a constant), which no
+/// version of LLVM reads, filled in: git's own diff, header and all.
 #[test]
 fn a_side_llvm_rejects_gets_gits_own_diff() {
-    let r = changed("t.ll", &fixture("old.ll"), &fixture("new.ll"));
+    let case = "template-side";
+    let r = changed("t.ll", &fixture(case, "old.ll"), &fixture(case, "new.ll"));
     let shown = r.git(&["diff", "--", "t.ll"]);
     let git = git_alone(&r, "t.ll");
     assert_eq!(changed_lines(&git), 2, "{git}");
     assert_eq!(shown, git, "irgit's diff is git's own, header and all");
-    // textconv alone (git log -p, --no-ext-diff) shows more: the case.
+    // textconv alone (git log -p, --no-ext-diff) shows more: the file LLVM
+    // rejects as written beside its neighbour's numbered values named.
     let textconv = r.git(&["diff", "--no-ext-diff", "--", "t.ll"]);
     assert!(changed_lines(&textconv) > changed_lines(&git), "{textconv}");
+}
+
+/// A test in metadata syntax LLVM 22 no longer reads (`metadata !{!4}`)
+/// modernized: the older version is read upgraded, so textconv alone
+/// (git log -p) shows what git shows, no longer one version as written and
+/// the other with its numbered values named (42 lines for git's 2).
+#[test]
+fn a_side_in_old_metadata_syntax_shows_what_git_shows() {
+    let case = "one-side-rejected";
+    let r = changed("t.ll", &fixture(case, "old.ll"), &fixture(case, "new.ll"));
+    let git = git_alone(&r, "t.ll");
+    let textconv = r.git(&["diff", "--no-ext-diff", "--", "t.ll"]);
+    assert_eq!(changed_lines(&git), 2, "{git}");
+    assert_eq!(changed_lines(&textconv), 2, "{textconv}");
+    assert!(changed_lines(&r.git(&["diff", "--", "t.ll"])) <= 2);
 }
 
 /// structs.c at -O0, and the same with one statement inserted into one

@@ -31,8 +31,9 @@ pub(super) fn upgraded(text: &str) -> Option<String> {
     for line in crate::text::lines_inclusive(text) {
         let code_end = comment_start(line).unwrap_or(line.len());
         let (code, rest) = line.split_at(code_end);
-        let new =
-            with_pointee_attributes(&with_callee_types(&upgraded_code(&alias_upgraded(code))));
+        let new = with_asm_element_types(&with_pointee_attributes(&with_callee_types(
+            &upgraded_code(&alias_upgraded(&with_metadata_upgraded(code))),
+        )));
         changed |= new != code;
         out.push_str(&new);
         out.push_str(rest);
@@ -111,6 +112,110 @@ fn with_pointee_attributes(code: &str) -> String {
 
 const POINTEE_ATTRIBUTES: [&str; 2] = ["sret ", "byval "];
 
+/// One line's code with each operand of an inline `asm` that an indirect
+/// constraint (`=*m`, `*m`) reads or writes given its `elementtype`, which
+/// LLVM 14 and older left to the pointer's type: `"=*m"(i32* %p)` becomes
+/// `"=*m"(i32* elementtype(i32) %p)`.
+fn with_asm_element_types(code: &str) -> String {
+    let Some(arguments) = asm_arguments(code) else {
+        return code.to_string();
+    };
+    let (constraints, open, close) = arguments;
+    let mut out = String::with_capacity(code.len() + 32);
+    out.push_str(&code[..=open]);
+    let mut operands = operands_of(&code[open + 1..close]).into_iter();
+    for indirect in constraints.split(',').filter_map(operand_indirection) {
+        let Some(operand) = operands.next() else {
+            break;
+        };
+        out.push_str(&with_element_type(operand, indirect));
+        out.push(',');
+    }
+    for operand in operands {
+        out.push_str(operand);
+        out.push(',');
+    }
+    if close > open + 1 {
+        out.pop();
+    }
+    out.push_str(&code[close..]);
+    out
+}
+
+/// The constraint string of the line's inline `asm` call and the bytes of
+/// its argument list's `(` and `)`.
+fn asm_arguments(code: &str) -> Option<(&str, usize, usize)> {
+    let (start, len) = next_of(code, 0, &["asm "])?;
+    let bytes = code.as_bytes();
+    let mut quotes = (start + len..bytes.len()).filter(|&i| bytes[i] == b'"');
+    let _asm_string = (quotes.next()?, quotes.next()?);
+    let (open_quote, close_quote) = (quotes.next()?, quotes.next()?);
+    let open = close_quote + 1;
+    if bytes.get(open) != Some(&b'(') {
+        return None;
+    }
+    let close = crate::text::bracket_end(bytes, open)? - 1;
+    Some((&code[open_quote + 1..close_quote], open, close))
+}
+
+/// For one constraint, whether the operand it takes is indirect; `None`
+/// for one that takes no operand (a clobber `~{...}`, a direct output).
+fn operand_indirection(constraint: &str) -> Option<bool> {
+    if constraint.starts_with('~') {
+        return None;
+    }
+    match constraint.strip_prefix('=') {
+        Some(output) => output
+            .trim_start_matches('&')
+            .starts_with('*')
+            .then_some(true),
+        None => Some(constraint.starts_with('*')),
+    }
+}
+
+/// The operands of an argument list (between its brackets), each as
+/// written with its leading space.
+fn operands_of(list: &str) -> Vec<&str> {
+    let bytes = list.as_bytes();
+    let mut operands = Vec::new();
+    let (mut from, mut i) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' | b'<' | b'"' => {
+                i = crate::text::bracket_end(bytes, i).unwrap_or(bytes.len());
+                continue;
+            }
+            b',' => {
+                operands.push(&list[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if from < bytes.len() {
+        operands.push(&list[from..]);
+    }
+    operands
+}
+
+/// An operand (`" i32* %p"`) given `elementtype(i32)` when `indirect`,
+/// its type a typed pointer and no element type written.
+fn with_element_type(operand: &str, indirect: bool) -> std::borrow::Cow<'_, str> {
+    let start = operand.len() - operand.trim_start().len();
+    let pointee =
+        type_end(operand, start).and_then(|end| Some((end, pointee_of(&operand[start..end])?)));
+    match pointee {
+        Some((end, pointee)) if indirect && !operand.contains("elementtype(") => format!(
+            "{} elementtype({pointee}){}",
+            &operand[..end],
+            &operand[end..]
+        )
+        .into(),
+        _ => operand.into(),
+    }
+}
+
 /// Where the parameter or argument that holds byte `at` starts: after the
 /// nearest `(` or `,` before it outside brackets, spaces skipped.
 fn operand_start(code: &str, at: usize) -> usize {
@@ -181,6 +286,71 @@ fn landingpad_personality(line: &str) -> Option<(String, String)> {
     let personality = code[value..value_end].to_string();
     let without = format!("{}{}", &code[..at], &line[value_end..]);
     Some((without, personality))
+}
+
+/// One line's code with metadata in the syntax of LLVM 3.6 on: a node's
+/// elements and a node itself written without the word `metadata`
+/// (`!0 = metadata !{metadata !"x", i32 1}` is `!0 = !{!"x", i32 1}`), and
+/// a value an intrinsic takes as metadata written as itself
+/// (`metadata !{i32 %x}` is `metadata i32 %x`).
+fn with_metadata_upgraded(code: &str) -> std::borrow::Cow<'_, str> {
+    const WORD: &str = "metadata ";
+    if next_of(code, 0, &[WORD]).is_none() {
+        return code.into();
+    }
+    let definition = code.starts_with('!');
+    let mut out = String::with_capacity(code.len());
+    let mut at = 0;
+    while let Some((start, len)) = next_of(code, at, &[WORD]) {
+        out.push_str(&code[at..start]);
+        at = start + len;
+        let node = &code[at..];
+        if !node.starts_with('!') {
+            out.push_str(WORD);
+        } else if !definition && !inside_node(&code[..start]) {
+            match wrapped_value(node) {
+                Some((value, end)) => {
+                    out.push_str(WORD);
+                    out.push_str(value);
+                    at += end;
+                }
+                None => out.push_str(WORD),
+            }
+        }
+    }
+    out.push_str(&code[at..]);
+    out.into()
+}
+
+/// Whether the end of `code` lies inside a metadata node's braces (`!{`),
+/// quoted strings aside.
+fn inside_node(code: &str) -> bool {
+    let mut open: Vec<bool> = Vec::new();
+    let mut quoted = false;
+    let bytes = code.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'{' if !quoted => open.push(i > 0 && bytes[i - 1] == b'!'),
+            b'}' if !quoted => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.contains(&true)
+}
+
+/// The one value a node of an intrinsic's operand wraps (`!{i32 %x}`
+/// gives `i32 %x`), and where the node ends; `None` for a node of
+/// metadata, an empty one or one of several elements.
+fn wrapped_value(node: &str) -> Option<(&str, usize)> {
+    let inner = node.strip_prefix("!{")?;
+    let end = crate::text::bracket_end(node.as_bytes(), 1)?;
+    let value = inner[..end - 3].trim();
+    let of_metadata = value.starts_with('!') || value.starts_with("metadata ");
+    let single = !value.is_empty() && !of_metadata && !value.contains(", ");
+    single.then_some((value, end))
 }
 
 /// The keywords after which the old syntax wrote a pointer where the new
@@ -402,8 +572,37 @@ mod tests {
     }
 
     #[test]
+    fn metadata_loses_its_word_and_intrinsics_take_their_values() {
+        let old = "!0 = metadata !{i32 786449, metadata !\"a.c\", metadata !1, null}\n\
+                   !llvm.ident = !{!0}\n\
+                   !2 = metadata !{metadata !\"metadata !{\"}\n\
+                   \x20 call void @llvm.dbg.value(metadata !{i32 %x}, i64 0, metadata !5), !dbg !6\n\
+                   \x20 call void @llvm.dbg.declare(metadata !{i32* %p}, metadata !{metadata !7})\n\
+                   declare void @llvm.dbg.value(metadata, i64, metadata)\n";
+        let new = "!0 = !{i32 786449, !\"a.c\", !1, null}\n\
+                   !llvm.ident = !{!0}\n\
+                   !2 = !{!\"metadata !{\"}\n\
+                   \x20 call void @llvm.dbg.value(metadata i32 %x, i64 0, metadata !5), !dbg !6\n\
+                   \x20 call void @llvm.dbg.declare(metadata i32* %p, metadata !{!7})\n\
+                   declare void @llvm.dbg.value(metadata, i64, metadata)\n";
+        assert_eq!(upgraded(old).as_deref(), Some(new));
+    }
+
+    #[test]
+    fn indirect_asm_operands_get_their_element_types() {
+        let old = "  call void asm sideeffect \"mov $0, $1\", \"=*m,r,*m,~{eax}\"(i32* %a, i32 %b, { i8, i16 }* %c)\n\
+                   \x20 %r = call i32 asm \"f\", \"=r,=*&m,*m\"(i8* %d, i8* elementtype(i8) %e)\n";
+        let new = "  call void asm sideeffect \"mov $0, $1\", \"=*m,r,*m,~{eax}\"(i32* elementtype(i32) %a, i32 %b, { i8, i16 }* elementtype({ i8, i16 }) %c)\n\
+                   \x20 %r = call i32 asm \"f\", \"=r,=*&m,*m\"(i8* elementtype(i8) %d, i8* elementtype(i8) %e)\n";
+        assert_eq!(upgraded(old).as_deref(), Some(new));
+    }
+
+    #[test]
     fn the_new_syntax_and_strings_are_left_alone() {
         let text = "  %v = load i32, ptr %p\n  %g = getelementptr i8, ptr %p, i64 1\n\
+                    \x20 call void @llvm.dbg.value(metadata i32 %x, metadata !5, metadata !{})\n\
+                    !0 = !{!\"metadata !x\"}\n\
+                    \x20 call void asm \"\", \"=*m\"(ptr elementtype(i32) %p)\n\
                     @s = constant [9 x i8] c\"load i8* \\00\"\n";
         assert_eq!(upgraded(text), None);
     }

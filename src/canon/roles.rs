@@ -19,7 +19,7 @@
 //! values swapping names) shows on the lines that name them, as in the
 //! text. Constants, types, flags and call arguments stay out: changing one
 //! of them changes its line, and no other. Two values of one role in a function are told apart by their
-//! *local* facts (constants, indices, predicate, call arguments), but the
+//! *local* facts (constants, `undef` and `poison` alike; indices, predicate, call arguments), but the
 //! first of them in the canonical order keeps the plain role: a twin
 //! added below it renames nothing. A value whose line has no such fact (a
 //! load of a variable) is told apart by the roles of its users instead; a
@@ -304,7 +304,7 @@ impl Describe<'_, '_> {
                 (v, NOT_LOCAL) => match self.leaf_at(at) {
                     SlotLeaf { constant: true, .. } => {
                         constants = true;
-                        self.cx.sigs.leaf.get(&v).copied().unwrap_or(0)
+                        placeholder_or_content(v, self.cx.sigs)
                     }
                     leaf => leaf.hash,
                 },
@@ -331,6 +331,17 @@ impl Describe<'_, '_> {
             }
         }
         h.finish()
+    }
+}
+
+/// A constant's part of the facts that tell twins apart: its content, but
+/// `undef` and `poison` alike, both "no value" (LLVM moved from one to the
+/// other as shuffles' and insertions' placeholder: a file modernized so
+/// shows that on the lines that change, and renames none of their users).
+fn placeholder_or_content(v: Val, sigs: &Signatures) -> u64 {
+    match v.is_undef() {
+        true => StableHasher::new().str("undef or poison").finish(),
+        false => sigs.leaf.get(&v).copied().unwrap_or(0),
     }
 }
 

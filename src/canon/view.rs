@@ -101,7 +101,7 @@ pub fn view_bytes(
     }
     if let Some(upgraded) = super::old_syntax::upgraded(&text) {
         let input = super::encode_like_input(upgraded, bytes);
-        if let Ok(view) = view_as_written(&input, name, base, run) {
+        if let Ok(view) = view_read_as(&input, Some(&text), name, base, run) {
             return Ok(view);
         }
     }
@@ -111,6 +111,21 @@ pub fn view_bytes(
 /// [`view_bytes`] of the input as it is.
 fn view_as_written(
     bytes: &[u8],
+    name: &str,
+    base: &CanonOptions,
+    run: (Cleanup, InputCheck),
+) -> Result<String, CanonError> {
+    view_read_as(bytes, None, name, base, run)
+}
+
+/// The view of `bytes`, or, where they are the file's `own_text` read in
+/// today's syntax ([`super::old_syntax`]), of that file: IR a person wrote
+/// is then shown in its own text, renamed as the text LLVM read is (the
+/// upgrade keeps every line and every numbered token), never in the
+/// syntax irgit read it in.
+fn view_read_as(
+    bytes: &[u8],
+    own_text: Option<&str>,
     name: &str,
     base: &CanonOptions,
     run: (Cleanup, InputCheck),
@@ -142,12 +157,21 @@ fn view_as_written(
         &uncommented,
         run.0,
     )?;
-    let written = names.and_then(|names| super::as_written::renamed(&decoded, &names));
-    match written {
-        // Nothing renamed: the text LLVM just read, as it is.
-        Some(w) if w == decoded => Ok(w),
-        Some(w) if printed_view(&w, bytes, name, &uncommented, run).ok() == Some(printed) => Ok(w),
-        _ => Ok(decoded.into_owned()),
+    let renamed = |text: &str| {
+        let names = names.as_ref()?;
+        super::as_written::renamed(text, names)
+    };
+    let own = own_text.unwrap_or(&decoded);
+    match renamed(&decoded) {
+        // Nothing renamed: the file's text as it is.
+        Some(w) if w == decoded => Ok(own.to_string()),
+        Some(w) if printed_view(&w, bytes, name, &uncommented, run).ok() == Some(printed) => {
+            Ok(match own_text {
+                Some(own) => renamed(own).unwrap_or_else(|| own.to_string()),
+                None => w,
+            })
+        }
+        _ => Ok(own.to_string()),
     }
 }
 

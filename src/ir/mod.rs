@@ -588,6 +588,11 @@ impl Val {
         }
     }
 
+    /// Whether the value is `undef` or `poison` (a kind of undef to LLVM).
+    pub fn is_undef(self) -> bool {
+        unsafe { LLVMIsUndef(self.raw) != 0 }
+    }
+
     pub fn kind(self) -> ValKind {
         use LLVMValueKind::*;
         match unsafe { LLVMGetValueKind(self.raw) } {
