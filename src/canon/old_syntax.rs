@@ -1,9 +1,12 @@
-//! The view of a file in the syntax before LLVM 3.7, which LLVM 22 no
-//! longer reads: `load` and `getelementptr` name the type they read or
-//! index only through the pointer's type, `alias` its aliasee's (with its
-//! linkage after the keyword), `sret` and `byval` their parameter's, a
-//! call's function type is a pointer, and a `landingpad` names the
-//! function's personality. Written out explicitly, such a
+//! The view of a file in a syntax LLVM 22 no longer reads. Before LLVM
+//! 3.7, `load` and `getelementptr` name the type they read or index only
+//! through the pointer's type, `alias` its aliasee's (with its linkage
+//! after the keyword), `sret` and `byval` their parameter's, a call's
+//! function type is a pointer, and a `landingpad` names the function's
+//! personality; before 3.6, metadata is written with the word `metadata`
+//! (`!0 = metadata !{metadata !"x"}`) and an intrinsic's value wrapped in a
+//! node (`metadata !{i32 %x}`); before 15, an inline `asm` operand of an
+//! indirect constraint (`=*m`) has no `elementtype`. Written out explicitly, such a
 //! file is the module its authors meant, and its view is compared with its
 //! neighbours' as any other (emscripten's kept test cases, whose older
 //! versions LLVM 22 rejects, otherwise differ from their modernized
@@ -15,11 +18,14 @@
 //! getelementptr inbounds (%T* @g, i32 0)      getelementptr inbounds (%T, %T* @g, i32 0)
 //! @a = alias void ()* @f                      @a = alias void (), void ()* @f
 //! call i32 (i8*, ...)* @printf(i8* %s)         call i32 (i8*, ...) @printf(i8* %s)
+//! !0 = metadata !{metadata !"a.c", i32 1}     !0 = !{!"a.c", i32 1}
+//! asm "...", "=*m"(i32* %p)                    asm "...", "=*m"(i32* elementtype(i32) %p)
 //! define void @f(%T* sret %r) {               define void @f(%T* sret(%T) %r) personality ... {
 //!   landingpad { i8*, i32 } personality ...     landingpad { i8*, i32 }
 //! ```
 //!
-//! Only the view reads it so; the merge and the hook never do.
+//! Only the view reads it so; the merge and the hook never do. IR a person
+//! wrote, read so, is shown in its own text ([`super::view`]).
 
 use crate::comments::layout::comment_start;
 
