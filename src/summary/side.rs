@@ -303,20 +303,6 @@ fn parameter_names(header: &str) -> impl Iterator<Item = &str> {
         .filter_map(|w| w.strip_prefix('%'))
 }
 
-/// The printed name of the function a `define` line defines.
-fn defined_name(line: &str) -> Option<&str> {
-    let at = line.find('@')?;
-    let rest = &line[at + 1..];
-    let len = if let Some(q) = rest.strip_prefix('"') {
-        q.find('"')? + 2
-    } else {
-        rest.bytes()
-            .take_while(|&c| c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-'))
-            .count()
-    };
-    Some(&line[at..at + 1 + len])
-}
-
 /// Fingerprints every function definition of an input text in one pass
 /// (text order), without building keyed lines: equal fingerprints mean
 /// equal functions up to the names of their locals. `None` if the text is
@@ -464,7 +450,7 @@ struct FunctionHasher<'s, 't> {
 impl<'s, 't> FunctionHasher<'s, 't> {
     fn function(&mut self, lines: &[&'s str], ty: &str) -> Fingerprint {
         use std::hash::Hasher;
-        self.own = lines.first().and_then(|l| defined_name(l)).unwrap_or("");
+        self.own = lines.first().and_then(|l| crate::text::function_name(l)).unwrap_or("");
         self.h = rustc_hash::FxHasher::default();
         self.h.write(ty.as_bytes());
         self.serial.clear();
