@@ -64,33 +64,10 @@ pub struct CanonOptions {
     /// source (which git shows in the source's own diff) and says nothing
     /// about the IR. The canonical form always keeps it.
     pub view_source_checksums: bool,
-    /// Keep every name the input gives (values, arguments, blocks) and name
-    /// only the unnamed ones (`%5`, `6:`): the diff view of a lit test,
-    /// whose names are its text (not a setting: see `canon::view`).
+    /// Which diff view this is, if any (not a setting: `canon::view`
+    /// decides it from the file).
     #[serde(skip)]
-    pub names_as_written: bool,
-    /// Write debug lines relative to their subprogram (`line: sp+3`): the
-    /// diff view, not IR (see `canon::debug_lines`).
-    #[serde(skip)]
-    pub relative_debug_lines: bool,
-    /// The diff view's naming, not the canonical form's, whose names the
-    /// merge pairs values by: where values alike are told apart, one of
-    /// them keeps the name they shared; no flag, alignment or struct layout
-    /// enters a name (see `canon::signature`); attribute groups are
-    /// numbered by the kinds of attributes they hold (`canon::attribute_kinds`).
-    #[serde(skip)]
-    pub names_for_diffs: bool,
-    /// Keep the names a file has (`%new`, `loop.body`) and name only what
-    /// numbers (`%5`, `%add5`, `@.str.3`): the diff view of compiler output
-    /// (see `canon::own_names`). The canonical form names everything.
-    #[serde(skip)]
-    pub keep_own_names: bool,
-    /// Name the values the view must name by their role and place (see
-    /// `canon::roles`) rather than by their content: the view of compiler
-    /// output and of IR without a `RUN:` line. A lit test keeps content
-    /// names, which do not move when an unrelated use is deleted.
-    #[serde(skip)]
-    pub names_by_role: bool,
+    pub view: ViewKind,
 }
 
 impl Default for CanonOptions {
@@ -106,12 +83,64 @@ impl Default for CanonOptions {
             rename_private_constants: true,
             keep_comments: true,
             view_source_checksums: false,
-            names_as_written: false,
-            relative_debug_lines: false,
-            names_for_diffs: false,
-            keep_own_names: false,
-            names_by_role: false,
+            view: ViewKind::Canonical,
         }
+    }
+}
+
+/// What a canonicalization prints: the canonical form, or one of the three
+/// diff views (`canon::view`), which differ from it in how they name and
+/// what they keep of the file's own text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ViewKind {
+    /// The canonical form: what the hook stores and the merge decides in.
+    /// It names everything by content.
+    #[default]
+    Canonical,
+    /// The view of compiler output: canonical order, the file's own names
+    /// kept, what numbers named by role and place (`canon::roles`).
+    CompilerOutput,
+    /// The view of a lit test: the file's own text, its numbered values
+    /// named by content, which does not move when an unrelated use is
+    /// deleted (`canon::as_written`).
+    Test,
+    /// The view of IR a person wrote, with no `RUN:` line: its own text,
+    /// its numbered values named by role and place.
+    WrittenByHand,
+}
+
+impl ViewKind {
+    /// Keep every name the input gives (values, arguments, blocks) and
+    /// name only the unnamed ones (`%5`, `6:`).
+    pub fn names_as_written(self) -> bool {
+        matches!(self, ViewKind::Test | ViewKind::WrittenByHand)
+    }
+
+    /// Debug lines relative to their subprogram (`line: sp+3`): a view,
+    /// not IR (`canon::debug_lines`).
+    pub fn relative_debug_lines(self) -> bool {
+        self != ViewKind::Canonical
+    }
+
+    /// The views' naming, not the canonical form's, whose names the merge
+    /// pairs values by: where values alike are told apart, one of them
+    /// keeps the name they shared; no flag, alignment or struct layout
+    /// enters a name (`canon::signature`); attribute groups are numbered by
+    /// the kinds of attributes they hold (`canon::attribute_kinds`).
+    pub fn names_for_diffs(self) -> bool {
+        self != ViewKind::Canonical
+    }
+
+    /// Keep the names a file has (`%new`, `loop.body`) and name only what
+    /// numbers (`%5`, `%add5`, `@.str.3`) (`canon::own_names`).
+    pub fn keeps_own_names(self) -> bool {
+        self != ViewKind::Canonical
+    }
+
+    /// Name the values the view must name by their role and place
+    /// (`canon::roles`) rather than by their content.
+    pub fn names_by_role(self) -> bool {
+        matches!(self, ViewKind::CompilerOutput | ViewKind::WrittenByHand)
     }
 }
 

@@ -206,9 +206,7 @@ fn outside_tests_the_view_is_the_canonical_form() {
     let test = unnamed_test(dir.path());
     let module = test.split_once('\n').unwrap().1;
     let for_diffs = irgit::config::CanonOptions {
-        names_for_diffs: true,
-        keep_own_names: true,
-        names_by_role: true,
+        view: irgit::config::ViewKind::CompilerOutput,
         ..Default::default()
     };
     let named_for_diffs = irgit::canon::canonicalize_bytes_with(

@@ -156,7 +156,7 @@ fn resident_memory() -> String {
 /// Canonicalizes a whole module in place.
 pub fn canonicalize(module: &IrModule<'_>, opts: &CanonOptions) {
     let global_keys = if opts.rename_private_constants {
-        globals::name_private_constants(module, opts.keep_own_names)
+        globals::name_private_constants(module, opts.view.keeps_own_names())
     } else {
         Default::default()
     };
@@ -195,10 +195,10 @@ fn canonicalize_function(
     // input's history; put it in block order.
     func.sort_block_uses();
     timer.lap("  blocks");
-    let mut sigs = if opts.names_as_written {
+    let mut sigs = if opts.view.names_as_written() {
         written::signatures(func, &layout, global_keys)
     } else {
-        signature::compute(func, &layout, global_keys, opts.names_for_diffs)
+        signature::compute(func, &layout, global_keys, opts.view.names_for_diffs())
     };
     timer.lap("  signatures");
     // The operands as read, kept as they stand from here on.
@@ -231,7 +231,7 @@ fn canonicalize_function(
         };
         let by_role;
         let hashes = match kept {
-            own_names::Kept::Own | own_names::Kept::Written if opts.names_by_role => {
+            own_names::Kept::Own | own_names::Kept::Written if opts.view.names_by_role() => {
                 by_role = roles::hashes(&roles::RoleContext {
                     func,
                     sigs: &sigs,
@@ -253,9 +253,9 @@ fn canonicalize_function(
 
 /// Which of a function's input names `opts` keeps.
 fn kept_names(opts: &CanonOptions) -> own_names::Kept {
-    if opts.names_as_written {
+    if opts.view.names_as_written() {
         own_names::Kept::Written
-    } else if opts.keep_own_names {
+    } else if opts.view.keeps_own_names() {
         own_names::Kept::Own
     } else {
         own_names::Kept::Nothing
@@ -463,27 +463,28 @@ pub(crate) fn canonical_text_for(
     timer.lap("print");
     // The list that kept a test's nodes is no user of theirs: a tuple that
     // one node alone names is numbered by that node.
-    let printed = match opts.names_as_written {
+    let printed = match opts.view.names_as_written() {
         true => view::without_kept_list(printed),
         false => printed,
     };
     // Without a `line:` field there is no debug line to inline, make
     // relative or chain: those passes would copy the text as it is.
-    let debug_lines_in = |text: &str| opts.relative_debug_lines && debug_lines::has_lines(text);
+    let debug_lines_in =
+        |text: &str| opts.view.relative_debug_lines() && debug_lines::has_lines(text);
     let printed = if debug_lines_in(&printed) {
         debug_lines::relative(&debug_locations::inline(&printed))
     } else {
         printed
     };
     let keys = numbering::metadata_keys(&printed, |rhs| {
-        if opts.relative_debug_lines {
+        if opts.view.relative_debug_lines() {
             let text = debug_lines::without_positions(rhs);
             view::without_source_directory(&view::naming_fields_only(&text)).into_owned()
         } else {
             rhs.to_string()
         }
     });
-    let attributes = match opts.names_for_diffs {
+    let attributes = match opts.view.names_for_diffs() {
         true => numbering::AttributeNumbers::ByKinds,
         false => numbering::AttributeNumbers::ByContent,
     };
@@ -492,7 +493,7 @@ pub(crate) fn canonical_text_for(
         true => debug_chain::chained(&printed),
         false => printed,
     };
-    let printed = match opts.relative_debug_lines {
+    let printed = match opts.view.relative_debug_lines() {
         true => view::with_source_checksums(printed, opts),
         false => printed,
     };

@@ -33,16 +33,13 @@
 //! with every edit of the source file and says nothing about the IR.
 
 use super::{canonicalize_bytes_with, decode_input, is_bitcode, CanonError, Cleanup, InputCheck};
-use crate::config::CanonOptions;
+use crate::config::{CanonOptions, ViewKind};
 
 /// The options the view of `input` is printed with: `base` for compiler
 /// output, the author's order and names (the rule above) for the rest.
 pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
     let base = CanonOptions {
-        relative_debug_lines: true,
-        names_for_diffs: true,
-        keep_own_names: true,
-        names_by_role: true,
+        view: ViewKind::CompilerOutput,
         ..base.clone()
     };
     if is_bitcode(input) {
@@ -59,8 +56,10 @@ pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
         order_operands: false,
         reorder_globals: false,
         rename_private_constants: false,
-        names_as_written: true,
-        names_by_role: !crate::comments::is_lit_test(&text),
+        view: match crate::comments::is_lit_test(&text) {
+            true => ViewKind::Test,
+            false => ViewKind::WrittenByHand,
+        },
         ..base
     }
 }
@@ -135,7 +134,7 @@ fn view_read_as(
         return canonicalize_bytes_with(bytes, name, &opts, run);
     }
     let decoded = decode_input(bytes);
-    if !opts.names_as_written {
+    if !opts.view.names_as_written() {
         if !super::debug_lines::has_lines(&decoded) {
             // No debug line to read back: the input as it is.
             return canonicalize_bytes_with(bytes, name, &opts, run);

@@ -450,7 +450,10 @@ struct FunctionHasher<'s, 't> {
 impl<'s, 't> FunctionHasher<'s, 't> {
     fn function(&mut self, lines: &[&'s str], ty: &str) -> Fingerprint {
         use std::hash::Hasher;
-        self.own = lines.first().and_then(|l| crate::text::function_name(l)).unwrap_or("");
+        self.own = lines
+            .first()
+            .and_then(|l| crate::text::function_name(l))
+            .unwrap_or("");
         self.h = rustc_hash::FxHasher::default();
         self.h.write(ty.as_bytes());
         self.serial.clear();
