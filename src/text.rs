@@ -226,6 +226,30 @@ pub fn rewrite(line: &str, mut f: impl FnMut(Ref<'_>) -> Option<String>) -> Stri
     out
 }
 
+/// The byte spans (from just after `(` or `,` to the next `,` or `)`) of
+/// the items of a bracketed list (a function's parameters, a call's
+/// arguments) in `list`, which starts with `(`; `None` when the list
+/// does not close.
+pub(crate) fn item_spans(list: &str) -> Option<Vec<(usize, usize)>> {
+    let bytes = list.as_bytes();
+    let close = bracket_end(bytes, 0)? - 1;
+    let (mut spans, mut start, mut i) = (Vec::new(), 1, 1);
+    while i < close {
+        match bytes[i] {
+            b'"' => i += 2 + bytes[i + 1..].iter().position(|&b| b == b'"')?,
+            b'(' | b'[' | b'{' | b'<' => i = bracket_end(bytes, i)?,
+            b',' => {
+                spans.push((start, i));
+                start = i + 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    spans.push((start, close));
+    Some(spans)
+}
+
 /// The end (after the closing bracket) of the bracketed text that starts
 /// at `start` (`(`, `[`, `{` or `<`), quoted strings skipped.
 pub(crate) fn bracket_end(bytes: &[u8], start: usize) -> Option<usize> {

@@ -91,7 +91,7 @@ fn function_renames<'n>(header: &str, names: &'n SourceNames) -> HashMap<&'n str
 fn with_arguments_named(header: &str, map: &HashMap<&str, &str>) -> Option<String> {
     let name = text::function_name(header)?;
     let open = header.find(name)? + name.len();
-    let params = parameter_spans(&header[open..])?;
+    let params = text::item_spans(&header[open..])?;
     let mut out = String::with_capacity(header.len() + 32);
     let (mut copied, mut slot) = (0, 0usize);
     for (from, to) in params {
@@ -117,29 +117,6 @@ fn with_arguments_named(header: &str, map: &HashMap<&str, &str>) -> Option<Strin
     }
     out.push_str(&header[copied..]);
     Some(out)
-}
-
-/// The byte spans (from just after `(` or `,` to the next `,` or `)`) of
-/// the parameters in `list`, which starts with `(`; `None` when the list
-/// does not close.
-fn parameter_spans(list: &str) -> Option<Vec<(usize, usize)>> {
-    let bytes = list.as_bytes();
-    let close = text::bracket_end(bytes, 0)? - 1;
-    let (mut spans, mut start, mut i) = (Vec::new(), 1, 1);
-    while i < close {
-        match bytes[i] {
-            b'"' => i += 2 + bytes[i + 1..].iter().position(|&b| b == b'"')?,
-            b'(' | b'[' | b'{' | b'<' => i = text::bracket_end(bytes, i)?,
-            b',' => {
-                spans.push((start, i));
-                start = i + 1;
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    spans.push((start, close));
-    Some(spans)
 }
 
 /// The last word of a parameter (`%x` in `ptr nocapture %x`).

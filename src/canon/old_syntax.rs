@@ -123,29 +123,24 @@ const POINTEE_ATTRIBUTES: [&str; 2] = ["sret ", "byval "];
 /// LLVM 14 and older left to the pointer's type: `"=*m"(i32* %p)` becomes
 /// `"=*m"(i32* elementtype(i32) %p)`.
 fn with_asm_element_types(code: &str) -> String {
-    let Some(arguments) = asm_arguments(code) else {
-        return code.to_string();
-    };
-    let (constraints, open, close) = arguments;
+    element_types_written(code).unwrap_or_else(|| code.to_string())
+}
+
+/// [`with_asm_element_types`] of a line with an inline `asm` call.
+fn element_types_written(code: &str) -> Option<String> {
+    let (constraints, open, close) = asm_arguments(code)?;
+    let list = &code[open..=close];
+    let spans = crate::text::item_spans(list)?;
+    let mut indirection = constraints.split(',').filter_map(operand_indirection);
+    let operands: Vec<_> = spans
+        .into_iter()
+        .map(|(from, to)| with_element_type(&list[from..to], indirection.next() == Some(true)))
+        .collect();
     let mut out = String::with_capacity(code.len() + 32);
     out.push_str(&code[..=open]);
-    let mut operands = operands_of(&code[open + 1..close]).into_iter();
-    for indirect in constraints.split(',').filter_map(operand_indirection) {
-        let Some(operand) = operands.next() else {
-            break;
-        };
-        out.push_str(&with_element_type(operand, indirect));
-        out.push(',');
-    }
-    for operand in operands {
-        out.push_str(operand);
-        out.push(',');
-    }
-    if close > open + 1 {
-        out.pop();
-    }
+    out.push_str(&operands.join(","));
     out.push_str(&code[close..]);
-    out
+    Some(out)
 }
 
 /// The constraint string of the line's inline `asm` call and the bytes of
@@ -177,32 +172,6 @@ fn operand_indirection(constraint: &str) -> Option<bool> {
             .then_some(true),
         None => Some(constraint.starts_with('*')),
     }
-}
-
-/// The operands of an argument list (between its brackets), each as
-/// written with its leading space.
-fn operands_of(list: &str) -> Vec<&str> {
-    let bytes = list.as_bytes();
-    let mut operands = Vec::new();
-    let (mut from, mut i) = (0, 0);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' | b'[' | b'{' | b'<' | b'"' => {
-                i = crate::text::bracket_end(bytes, i).unwrap_or(bytes.len());
-                continue;
-            }
-            b',' => {
-                operands.push(&list[from..i]);
-                from = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    if from < bytes.len() {
-        operands.push(&list[from..]);
-    }
-    operands
 }
 
 /// An operand (`" i32* %p"`) given `elementtype(i32)` when `indirect`,
@@ -608,7 +577,8 @@ mod tests {
         let text = "  %v = load i32, ptr %p\n  %g = getelementptr i8, ptr %p, i64 1\n\
                     \x20 call void @llvm.dbg.value(metadata i32 %x, metadata !5, metadata !{})\n\
                     !0 = !{!\"metadata !x\"}\n\
-                    \x20 call void asm \"\", \"=*m\"(ptr elementtype(i32) %p)\n\
+                    \x20 call void asm \"\", \"=*m\"(ptr elementtype(i32) %p)\n
+                    \x20 call void asm sideeffect \"nop\", \"~{eax}\"()\n\
                     @s = constant [9 x i8] c\"load i8* \\00\"\n";
         assert_eq!(upgraded(text), None);
     }
