@@ -15,6 +15,7 @@
 pub mod canon;
 pub(crate) mod checks;
 pub mod comments;
+pub mod compare;
 pub mod config;
 pub(crate) mod forked;
 pub mod git;

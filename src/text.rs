@@ -23,52 +23,120 @@ pub fn is_id_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')
 }
 
-/// Calls `f(start, end, reference)` for every reference in `line` (byte
-/// range of the whole token, sigil included), skipping quoted strings
-/// (`c"..."`, `!"..."`).
-pub fn scan_refs<'a>(line: &'a str, mut f: impl FnMut(usize, usize, Ref<'a>)) {
+/// The value a line defines (`%x = ...`), if any: a bare name (a quoted
+/// one, `%"a b" = `, is `None`).
+pub fn def_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix('%')?;
+    let end = rest.bytes().position(|c| !is_id_byte(c))?;
+    rest[end..].starts_with(" = ").then_some(&rest[..end])
+}
+
+/// The opcode of an instruction line (`store`, `add`, `call`...): its first
+/// word once the `%name = ` it defines (bare or quoted) is set aside.
+pub fn opcode(line: &str) -> &str {
+    let rest = match line.find(" = ") {
+        Some(p) if line.starts_with('%') => &line[p + 3..],
+        _ => line,
+    };
+    rest.split_whitespace().next().unwrap_or("")
+}
+
+/// The name a block label defines, given the line's code without its
+/// comment and surrounding space: `entry:` → `entry`, `12:` → `12`,
+/// `"a b":` → `"a b"` (quotes kept); `None` for any other line.
+pub fn label_name(code: &str) -> Option<&str> {
+    let name = code.strip_suffix(':')?;
+    let quoted = name.len() >= 2 && name.starts_with('"') && name.ends_with('"');
+    (quoted || !name.is_empty() && name.bytes().all(is_id_byte)).then_some(name)
+}
+
+/// Calls `f(start, end, sigil, name)` for every reference in `line` to a
+/// local (`%x`, `%"a b"`), a global (`@g`, `@"a b"`), a metadata node
+/// (`!7`) or an attribute group (`#2`): `start..end` spans the token, sigil
+/// included, and `name` is what follows the sigil (quotes kept). Quoted
+/// strings (`c"..."`, `!"..."`) are skipped. The one reference scanner:
+/// [`scan_refs`] and [`rewrite_tokens`] read it.
+pub fn scan_tokens<'a>(line: &'a str, mut f: impl FnMut(usize, usize, u8, &'a str)) {
     let bytes = line.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
         if c == b'"' {
-            i += 1;
-            while i < bytes.len() && bytes[i] != b'"' {
-                i += 1;
-            }
-            i += 1;
+            i = quoted_end(bytes, i + 1);
             continue;
         }
-        if (c == b'%' || c == b'!' || c == b'#') && i + 1 < bytes.len() {
+        if matches!(c, b'%' | b'@' | b'!' | b'#') && i + 1 < bytes.len() {
             let start = i + 1;
-            let mut j = start;
-            if c == b'%' {
-                while j < bytes.len() && is_id_byte(bytes[j]) {
-                    j += 1;
-                }
-            } else {
-                while j < bytes.len() && bytes[j].is_ascii_digit() {
-                    j += 1;
-                }
-                // `!12abc` is not a numbered reference (names start with a letter anyway).
-                if j < bytes.len() && is_id_byte(bytes[j]) {
-                    j = start;
-                }
-            }
-            if j > start {
-                let tok = &line[start..j];
-                let r = match c {
-                    b'%' => Ref::Local(tok),
-                    b'!' => Ref::Meta(tok.parse().unwrap_or(u32::MAX)),
-                    _ => Ref::Attr(tok.parse().unwrap_or(u32::MAX)),
-                };
-                f(i, j, r);
-                i = j;
+            let end = token_end(bytes, c, start);
+            if end > start {
+                f(i, end, c, &line[start..end]);
+                i = end;
                 continue;
             }
         }
         i += 1;
     }
+}
+
+/// Where a quoted run that starts at `from` (after its opening quote) ends:
+/// just past its closing quote, or at the end of `bytes`.
+fn quoted_end(bytes: &[u8], from: usize) -> usize {
+    match memchr::memchr(b'"', &bytes[from.min(bytes.len())..]) {
+        Some(at) => from + at + 1,
+        None => bytes.len() + 1,
+    }
+}
+
+/// The end of the name after `sigil` at `start` (`start` when there is
+/// none): a bare or quoted name for `%` and `@`, a number for `!` and `#`
+/// (`!12abc` is not a numbered reference).
+fn token_end(bytes: &[u8], sigil: u8, start: usize) -> usize {
+    if matches!(sigil, b'%' | b'@') {
+        if bytes[start] == b'"' {
+            return quoted_end(bytes, start + 1).min(bytes.len());
+        }
+        let run = bytes[start..].iter().take_while(|&&b| is_id_byte(b)).count();
+        return start + run;
+    }
+    let digits = bytes[start..].iter().take_while(|b| b.is_ascii_digit()).count();
+    match bytes.get(start + digits) {
+        Some(&b) if is_id_byte(b) => start,
+        _ => start + digits,
+    }
+}
+
+/// Calls `f(start, end, reference)` for every reference in `line` to a
+/// bare local, a metadata node or an attribute group (byte range of the
+/// whole token, sigil included), skipping quoted strings (`c"..."`,
+/// `!"..."`) and quoted names.
+pub fn scan_refs<'a>(line: &'a str, mut f: impl FnMut(usize, usize, Ref<'a>)) {
+    scan_tokens(line, |i, j, sigil, tok| {
+        let r = match sigil {
+            b'%' if !tok.starts_with('"') => Ref::Local(tok),
+            b'!' => Ref::Meta(tok.parse().unwrap_or(u32::MAX)),
+            b'#' => Ref::Attr(tok.parse().unwrap_or(u32::MAX)),
+            _ => return,
+        };
+        f(i, j, r);
+    });
+}
+
+/// `code` with the references [`scan_tokens`] finds rewritten through
+/// `map(sigil, name)`: `Some(new)` puts `new` after the sigil, `None` keeps
+/// the reference as it is.
+pub fn rewrite_tokens(code: &str, mut map: impl FnMut(u8, &str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(code.len() + 8);
+    let mut copied = 0;
+    scan_tokens(code, |i, j, sigil, name| {
+        if let Some(new) = map(sigil, name) {
+            out.push_str(&code[copied..i]);
+            out.push(sigil as char);
+            out.push_str(&new);
+            copied = j;
+        }
+    });
+    out.push_str(&code[copied..]);
+    out
 }
 
 /// Calls `f(start, end, number)` for every `!N` (`sigil` `b'!'`) or `#N`

@@ -9,9 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use irgit::compare::matching;
+use irgit::compare::model::{self, Numbering, Side, SideTables};
 use irgit::config::CanonOptions;
-use irgit::merge::model::{self, Numbering, Side, SideTables};
-use irgit::merge::{matching, merge_bytes, Markers, Style};
+use irgit::merge::{merge_bytes, Markers, Style};
 
 fn canon(text: &str) -> String {
     let t = irgit::canon::canonicalize_bytes(text.as_bytes(), "m.ll", &CanonOptions::default())
@@ -415,7 +416,7 @@ fn canonical_model(text: &str, name: &str) -> model::ModuleText {
 /// base function; an unrelated new function with the same signature is not.
 #[test]
 fn renamed_functions_are_found_by_structure_not_by_name() {
-    use irgit::merge::rename;
+    use irgit::compare::rename;
     let o = canonical_model(RENAME_BASE, "base");
     let renamed = RENAME_BASE
         .replace("@f(", "@g(")

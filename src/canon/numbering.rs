@@ -566,7 +566,10 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
             continue;
         }
         let starts_entity = !line.is_empty() && !line.starts_with([' ', '}', ';']);
-        if line.starts_with("define ") || starts_entity && !is_label(line) {
+        // A block label (`bb.1:`, `"a b":`) belongs to the function it is in.
+        let code = crate::comments::layout::comment_start(line).map_or(line, |at| &line[..at]);
+        let is_label = crate::text::label_name(code.trim_end()).is_some();
+        if line.starts_with("define ") || starts_entity && !is_label {
             let name = crate::text::anchor_name(line)
                 .filter(|_| line.starts_with("define "))
                 .or_else(|| line.split_once(" = ").map(|(e, _)| e))
@@ -608,17 +611,6 @@ fn mark_declared(defs: &mut [MetaDef], mut variables: Vec<DeclaredVariable>) {
             defs[scope].declares = Some(name);
         }
     }
-}
-
-/// Whether `line` is a block label (`bb.1:`, `"a b":`), which belongs to
-/// the function it is in: not an entity of its own.
-fn is_label(line: &str) -> bool {
-    let bytes = line.as_bytes();
-    let head = memchr::memchr_iter(b';', bytes)
-        .find(|&k| k > 0 && bytes[k - 1] == b' ')
-        .map_or(line, |k| &line[..k - 1])
-        .trim_end();
-    head.ends_with(':') && !head.contains(" = ")
 }
 
 /// `text` without its `checksumkind:` and `checksum: "..."` fields (the

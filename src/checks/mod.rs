@@ -193,13 +193,13 @@ fn changed_parts(
 ) -> std::collections::BTreeSet<usize> {
     let side: Vec<&str> = side.lines().collect();
     let mut matched = vec![None; base.len()];
-    for (b, s) in crate::merge::diff::common(base, &side) {
+    for (b, s) in crate::compare::diff::common(base, &side) {
         matched[b] = Some(s);
     }
     let last = part_of.last().copied().unwrap_or(0);
-    let hunks = crate::merge::diff::hunks(&side, &matched, (0, base.len()), (0, side.len()));
+    let hunks = crate::compare::diff::hunks(&side, &matched, (0, base.len()), (0, side.len()));
     let mut parts = std::collections::BTreeSet::new();
-    let touches_checks = |h: &crate::merge::diff::Hunk<&str>| {
+    let touches_checks = |h: &crate::compare::diff::Hunk<&str>| {
         base[h.start..h.end]
             .iter()
             .chain(&h.new)

@@ -352,8 +352,8 @@ fn twin_notes(
             StmtKind::Inst { .. } if keys[i].is_some() => {
                 let line = &layout.lines[s.first];
                 let code = line.text[..line.comment_at.unwrap_or(line.text.len())].trim_end();
-                let shape = crate::merge::model::rewrite(code, |r| match r {
-                    crate::merge::model::Ref::Local(n) => {
+                let shape = crate::text::rewrite(code, |r| match r {
+                    crate::text::Ref::Local(n) => {
                         Some(format!("%{}", without_twin_suffix(n)))
                     }
                     _ => None,

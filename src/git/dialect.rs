@@ -100,7 +100,7 @@ fn reduce(line: &str) -> Option<String> {
         None => line,
     };
     let code = code.trim();
-    if code.is_empty() || is_label(code) {
+    if code.is_empty() || crate::text::label_name(code).is_some() {
         return None;
     }
     let mut out = String::with_capacity(code.len());
@@ -151,15 +151,6 @@ fn copy_string(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, out: &mut S
             break;
         }
     }
-}
-
-/// A block label definition: `name:`, `"name":` or `12:`.
-fn is_label(code: &str) -> bool {
-    let Some(name) = code.strip_suffix(':') else {
-        return false;
-    };
-    (name.starts_with('"') && name.ends_with('"') && name.len() >= 2)
-        || (!name.is_empty() && name.chars().all(|c| is_name_char(c, false)))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! lines) merge by name: the side that changed an entity wins; both changed
 //! it differently → conflict. Functions merge block by block over the
 //! base's identities: each side's lines are rewritten into the base's names
-//! through the [`matching`](super::matching), so an instruction one side
+//! through the [`matching`](crate::compare::matching), so an instruction one side
 //! added keeps pointing at the base value the other side edited (the rebase):
 //!
 //! ```text
@@ -29,12 +29,10 @@ use super::attribute_edits;
 use super::conflict::Chunk;
 use super::kept_declarations::{is_declaration, names_global};
 use super::locations::Variables;
-use super::matching::{match_function, Matching, Matchings};
-use super::model::{
-    def_name, local_refs_str, scan_refs, FuncText, Line, ModuleText, Numbering, Ref, Side,
-    SideTables,
-};
 use super::render::Piece;
+use crate::compare::matching::{match_function, Matching, Matchings};
+use crate::compare::model::{local_refs_str, FuncText, Line, ModuleText, Numbering, Side, SideTables};
+use crate::text::{def_name, scan_refs, Ref};
 
 /// The merged module, possibly with conflicts.
 #[derive(Debug, Default)]

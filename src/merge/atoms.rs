@@ -18,8 +18,10 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::model::{scan_refs, ModuleText, Ref, SideTables};
 use crate::canon::debug_lines::field;
+use crate::compare::model::{ModuleText, SideTables};
+use crate::text::{scan_refs, Ref};
+
 use crate::hash::StableHasher;
 
 /// The locations of one version that have an atom group, by the key

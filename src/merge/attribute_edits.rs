@@ -20,7 +20,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::model::{rewrite, scan_refs, ModuleText, Numbering, Ref, Side, SideTables};
+use crate::compare::model::{ModuleText, Numbering, Side, SideTables};
+
+use crate::text::{rewrite, scan_refs, Ref};
 
 /// Where a line that names attribute groups stands, the same on every side
 /// when the line is: its entity or function, its text with the group
@@ -192,7 +194,7 @@ pub(crate) fn read_in_place(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::merge::model::parse;
+    use crate::compare::model::parse;
 
     fn module(text: &str) -> ModuleText {
         parse(text, "test").unwrap()

@@ -21,11 +21,12 @@ use super::disputes;
 use super::git_merge::GitMerge;
 use super::kept_declarations;
 use super::loading::{canonical_of, verifies};
-use super::model::Side;
-use super::ours_text::{faithful, llvm_comments, placed, result_in_ours_layout, OursText};
+use super::ours_text::{llvm_comments, placed, result_in_ours_layout, OursText};
 use super::outcome::{debug_dump, MergeError, Outcome};
 use super::render::{self, Markers};
 use super::structured::Structured;
+use crate::compare::faithful;
+use crate::compare::model::Side;
 use crate::config::CanonOptions;
 
 /// The ways of writing a clean result, in order of preference. (Before

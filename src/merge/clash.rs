@@ -23,7 +23,7 @@
 
 use std::collections::BTreeMap;
 
-use super::model::{ModuleText, Side};
+use crate::compare::model::{ModuleText, Side};
 use crate::ir::Session;
 
 /// A function of the merged module that calls `callee` with another type
@@ -108,7 +108,7 @@ fn calls_to_removed([base, ours, theirs]: [&ModuleText; 3], merged: &str) -> Vec
     let mut caller: Option<&str> = None;
     for line in merged.lines() {
         if line.starts_with("define ") {
-            caller = super::model::function_name(line);
+            caller = crate::text::function_name(line);
             continue;
         }
         let Some(here) = caller else { continue };

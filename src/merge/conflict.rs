@@ -24,8 +24,9 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::diff::{self, Hunk};
-use super::model::{def_name, local_refs, Line};
+use crate::compare::diff::{self, Hunk};
+use crate::compare::model::{local_refs, Line};
+use crate::text::def_name;
 
 /// A stretch of merged output.
 #[derive(Debug, Clone, PartialEq, Eq)]

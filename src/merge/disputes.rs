@@ -9,8 +9,8 @@
 //! disputed:   ["close_state"]  ->  one conflict over @close_state, the rest ours' text
 //! ```
 
-use super::model::{self, ModuleText, Numbering, Side, SideTables};
 use super::render::{self, Markers, Region};
+use crate::compare::model::{self, ModuleText, Numbering, Side, SideTables};
 
 /// The functions (by name) and module-level entities whose lines differ
 /// between two canonical forms, metadata and attribute groups compared by
@@ -64,7 +64,7 @@ pub(crate) fn function_ranges(text: &str) -> Vec<(String, std::ops::Range<usize>
     for line in text.split_inclusive('\n') {
         let t = line.trim_end();
         if t.starts_with("define ") {
-            if let Some(name) = model::function_name(t) {
+            if let Some(name) = crate::text::function_name(t) {
                 open = Some((name.to_string(), at));
             }
         } else if t == "}" {
@@ -202,7 +202,7 @@ fn conflict_functions(text: &str, markers: &Markers) -> (Vec<String>, bool) {
                 functions.extend(
                     sections
                         .filter(|line| line.starts_with("define "))
-                        .filter_map(|line| model::function_name(line.trim_end()))
+                        .filter_map(|line| crate::text::function_name(line.trim_end()))
                         .map(str::to_string),
                 );
                 outside |= functions.len() == before;
@@ -219,7 +219,7 @@ fn conflict_functions(text: &str, markers: &Markers) -> (Vec<String>, bool) {
 fn enclosing_after<'t>(current: Option<&'t str>, line: &'t str) -> Option<&'t str> {
     let line = line.trim_end();
     if line.starts_with("define ") {
-        model::function_name(line)
+        crate::text::function_name(line)
     } else if line == "}" {
         None
     } else {

@@ -33,7 +33,9 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::model::{bracket_depth, function_name, is_id_byte, scan_refs, Ref};
+use crate::compare::model::bracket_depth;
+
+use crate::text::{function_name, scan_refs, Ref};
 
 /// Whether `a` prints the same module as `b`, a text LLVM printed (see the
 /// module doc).
@@ -224,7 +226,7 @@ enum Token<'a> {
 /// references.
 fn tokens<'l>(line: &'l str, mut out: impl FnMut(Token<'l>)) {
     // A block's label names a local like `%label` does.
-    if let Some(label) = line.strip_suffix(':').filter(|l| is_label(l)) {
+    if let Some(label) = crate::text::label_name(line).filter(|l| !l.starts_with('"')) {
         out(Token::Local(label));
         out(Token::Text(":"));
         return;
@@ -240,11 +242,6 @@ fn tokens<'l>(line: &'l str, mut out: impl FnMut(Token<'l>)) {
         copied = j;
     });
     out(Token::Text(&line[copied..]));
-}
-
-/// `bb.1f2e` in the line `bb.1f2e:` (as [`code_of`] leaves it).
-fn is_label(l: &str) -> bool {
-    !l.is_empty() && l.bytes().all(is_id_byte)
 }
 
 /// A printed module cut into top-level entities.

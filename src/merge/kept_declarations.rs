@@ -11,8 +11,8 @@
 //! merged: declare ptr @alloc(i32)  +  @make, with its call
 //! ```
 
-use super::model::{function_name, is_id_byte};
 use super::render::Piece;
+use crate::text::{function_name, is_id_byte};
 
 /// Whether a module-level line only declares something defined elsewhere
 /// (a function's `declare`, an `external` global).

@@ -36,9 +36,11 @@ use std::borrow::Cow;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::conflict::{merge3, Chunk};
-use super::diff;
-use super::model::{def_name, Line, ModuleText, SideTables};
 use crate::canon::debug_lines::field;
+use crate::compare::diff;
+use crate::compare::model::{Line, ModuleText, SideTables};
+use crate::text::def_name;
+
 use crate::hash::StableHasher;
 
 /// How a `!dbg` attachment starts.

@@ -22,7 +22,7 @@
 //! | rebase debug lines | [`rebase_lines`] |
 //! | where every hunk of both sides is text-safe: git's clean result, checked by one LLVM load | [`text_safe`] |
 //! | load the three sides (parse, verify, canonicalize) | [`loading`], [`structured`] |
-//! | structured merge (match, diff, union) with git's line merge beside it | [`structured`] ([`model`], [`matching`] with [`matching::renamed_layout`], [`diff`], [`conflict`], [`apply`], [`locations`], [`rename`]), [`git_merge`] |
+//! | structured merge (match, diff, union) with git's line merge beside it | [`structured`] ([`crate::compare`]: model, matching, line diff, renames; [`conflict`], [`apply`], [`locations`]), [`git_merge`] |
 //! | check with LLVM | [`structured::Structured::finish`] |
 //! | find clashes (calls to changed signatures) | [`clash`] |
 //! | choose what to write | [`choose`] (writers in [`ours_text`], conflicts in [`disputes`], [`render`]) |
@@ -37,7 +37,6 @@ pub(crate) mod clash;
 pub mod cli;
 pub(crate) mod conflict;
 pub(crate) mod debug_values;
-pub(crate) mod diff;
 pub(crate) mod disputes;
 pub(crate) mod fallback;
 pub(crate) mod favor;
@@ -46,12 +45,9 @@ pub(crate) mod isomorphic;
 pub(crate) mod kept_declarations;
 pub(crate) mod loading;
 pub(crate) mod locations;
-pub mod matching;
-pub mod model;
 pub(crate) mod ours_text;
 pub(crate) mod outcome;
 pub(crate) mod rebase_lines;
-pub mod rename;
 pub(crate) mod render;
 pub(crate) mod structured;
 pub mod text_safe;

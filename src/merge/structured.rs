@@ -17,7 +17,8 @@ use crate::ir::Session;
 use super::loading::{comment_free, debug_info_dropped, load, version_name};
 use super::outcome::{debug_dump, MergeError, Outcome};
 use super::render::{self, Markers};
-use super::{apply, clash, isomorphic, matching, model, rename};
+use super::{apply, clash, isomorphic};
+use crate::compare::{matching, model, rename};
 
 /// What the structured merge decided, with what the writers need.
 pub(crate) struct Structured {

@@ -29,10 +29,13 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use crate::compare::model::{self, local_refs};
+
+use crate::text::def_name;
+
 use crate::config::CanonOptions;
 use crate::ir::Session;
 use crate::merge::apply;
-use crate::merge::model::{self, def_name, local_refs};
 use crate::merge::render::{resolved, Keep, Piece};
 
 use super::run::{ModuleOutputs, PassesError};

@@ -53,7 +53,7 @@ impl SmallDiff {
 /// The function a `define` line defines (`@f`), if `line` is one.
 pub(crate) fn function_of(line: &str) -> Option<String> {
     line.starts_with("define ")
-        .then(|| crate::merge::model::function_name(line))
+        .then(|| crate::text::function_name(line))
         .flatten()
         .map(str::to_string)
 }

@@ -1,5 +1,5 @@
 //! What changed inside one function: blocks and values of the new version
-//! are matched to the old one ([`crate::merge::matching`], the merge's
+//! are matched to the old one ([`crate::compare::matching`], the merge's
 //! congruence), the new lines are rewritten into old names, and each
 //! matched block pair is diffed line by line.
 //!
@@ -18,10 +18,14 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::side::{instruction_body, opcode, FuncKeys};
-use crate::merge::diff;
-use crate::merge::matching::{match_function, Matching};
-use crate::merge::model::{def_name, rewrite, BlockText, FuncText, Ref};
+use super::side::{instruction_body, FuncKeys};
+
+use crate::text::opcode;
+
+use crate::compare::diff;
+use crate::compare::matching::{match_function, Matching};
+use crate::compare::model::{BlockText, FuncText};
+use crate::text::{def_name, rewrite, Ref};
 
 /// The edit of one function, counted.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -526,7 +530,7 @@ fn anchor_identical_lines(
     o: &FuncKeys,
     n: &FuncKeys,
     old_block: &HashMap<&str, usize>,
-    m: &mut crate::merge::matching::Matching,
+    m: &mut crate::compare::matching::Matching,
 ) {
     let mut image: HashSet<String> = m.values.values().cloned().collect();
     for (old_lines, new_lines) in block_pairs(o, n, old_block, m) {

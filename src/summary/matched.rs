@@ -2,7 +2,7 @@
 //! the new file in the old file's own names wherever the merge's matching
 //! pairs its values, blocks, globals, attribute groups and metadata (the
 //! merge writes theirs in ours' names the same way:
-//! [`crate::merge::ours_text::faithful::translate`], with the old file as base and as
+//! [`crate::compare::faithful::translate`], with the old file as base and as
 //! ours). Unchanged lines are then equal, and only real changes show.
 //!
 //! ```text
@@ -24,8 +24,10 @@ use std::collections::BTreeMap;
 use super::render::{write_hunks, Paint, BOLD};
 use super::SummaryError;
 use crate::canon::source_map::SourceNames;
-use crate::merge::model::{self, Ref, Side};
-use crate::merge::ours_text::faithful::{self, SideText, PLACEHOLDER};
+use crate::compare::faithful::{self, SideText, PLACEHOLDER};
+use crate::compare::model::{self, Side};
+use crate::text::Ref;
+
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// One input, loaded as the merge's translation and `-p`'s matching need it.
@@ -124,7 +126,7 @@ fn with_matched_locals(old: &Loaded, new: &Loaded, translated: &str) -> String {
     let mut names: Option<LocalNames> = None;
     for (raw, line) in new.text.lines().zip(translated.lines()) {
         if raw.starts_with("define ") {
-            names = model::function_name(raw).and_then(|f| local_names(old, new, f));
+            names = crate::text::function_name(raw).and_then(|f| local_names(old, new, f));
         }
         out.push(match &names {
             Some(m) => relabel(raw, line, m),
@@ -157,7 +159,7 @@ fn relabel(raw: &str, translated: &str, m: &LocalNames) -> String {
     };
     let label = locals_label_len(translated);
     let mut k = usize::from(label.is_some());
-    let body = model::rewrite(&translated[label.unwrap_or(0)..], |r| match r {
+    let body = crate::text::rewrite(&translated[label.unwrap_or(0)..], |r| match r {
         Ref::Local(_) => {
             k += 1;
             Some(format!("%{}", name(k - 1)))
@@ -173,7 +175,7 @@ fn relabel(raw: &str, translated: &str, m: &LocalNames) -> String {
 /// The length of a line's own label (`7:`, `bb.3:`), if it is a label line.
 fn locals_label_len(line: &str) -> Option<usize> {
     line.bytes()
-        .position(|c| !model::is_id_byte(c))
+        .position(|c| !crate::text::is_id_byte(c))
         .filter(|&e| e > 0 && line[e..].starts_with(':'))
 }
 
@@ -211,7 +213,7 @@ fn name_new_values(new: &str, translated: &str) -> Vec<String> {
             if !l.contains(PLACEHOLDER) {
                 return l.to_string();
             }
-            let l = model::rewrite(l, |r| match r {
+            let l = crate::text::rewrite(l, |r| match r {
                 Ref::Local(x) => names.get(x).map(|n| format!("%{n}")),
                 _ => None,
             });
@@ -269,7 +271,7 @@ pub(crate) fn key(line: &str) -> String {
 }
 
 fn without_meta_numbers(line: &str) -> String {
-    model::rewrite(line, |r| matches!(r, Ref::Meta(_)).then(|| "!".to_string()))
+    crate::text::rewrite(line, |r| matches!(r, Ref::Meta(_)).then(|| "!".to_string()))
 }
 
 /// The `define` line old line `at` (0-based) is in.

@@ -5,7 +5,7 @@
 //! which functions changed and how much, which were only renamed, where did
 //! this code go. This module answers them from the engine the merge uses:
 //! both modules are canonicalized ([`crate::canon`]), parsed
-//! ([`crate::merge::model`]), and compared function by function.
+//! ([`crate::compare::model`]), and compared function by function.
 //!
 //! ```text
 //! old.ll                                   new.ll
@@ -542,7 +542,7 @@ fn undo_renames(new: &mut Side, undo: &BTreeMap<String, String>) {
         map.remove(&f.name);
         let fix = |s: &mut String| {
             if s.contains('@') {
-                *s = crate::merge::rename::replace_globals(s, &map);
+                *s = crate::compare::rename::replace_globals(s, &map);
             }
         };
         fix(&mut f.header);

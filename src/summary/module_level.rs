@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::side::Side;
-use crate::merge::model::{rewrite_with, Ref};
+use crate::text::{rewrite_with, Ref};
 
 /// What kind of module-level entity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -136,7 +136,7 @@ fn entities(side: &Side, renames: &BTreeMap<String, String>) -> BTreeMap<String,
         let kind = kind_of(key, line);
         let mut k = side.key(line, None);
         if !renames.is_empty() {
-            k = crate::merge::rename::replace_globals(&k, renames);
+            k = crate::compare::rename::replace_globals(&k, renames);
         }
         out.insert(key.clone(), (kind, k));
     }

@@ -26,9 +26,14 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::side::{instruction_body, opcode, FuncKeys};
+use super::side::{instruction_body, FuncKeys};
+
+use crate::text::opcode;
+
+use crate::compare::model::local_refs_str;
+use crate::text::def_name;
+
 use crate::hash::StableHasher;
-use crate::merge::model::{def_name, local_refs_str};
 
 /// A run of instructions inside one block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

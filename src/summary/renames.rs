@@ -26,8 +26,9 @@ use rustc_hash::FxHashMap as HashMap;
 use super::compare::{compare, FuncDiff};
 use super::moved::shape_hash;
 use super::side::{FuncKeys, Side};
+use crate::text::{rewrite, Ref};
+
 use crate::hash::StableHasher;
-use crate::merge::model::{rewrite, Ref};
 
 /// Most exact comparisons the similarity stage runs.
 const MAX_COMPARISONS: usize = 2000;

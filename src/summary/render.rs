@@ -21,8 +21,8 @@ use std::fmt::Write;
 
 use super::side::Side;
 use super::{FunctionReport, MoveKind, Report, Status};
-use crate::merge::diff;
-use crate::merge::rename::replace_globals;
+use crate::compare::diff;
+use crate::compare::rename::replace_globals;
 
 /// ANSI colours, or none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -374,8 +374,8 @@ pub fn patch<'a>(r: &Report, old: &'a Side, new: &'a Side, paint: Paint) -> Stri
 
 /// `line` with every attribute group reference written `#`.
 fn without_attribute_numbers(line: &str) -> String {
-    crate::merge::model::rewrite(line, |r| {
-        matches!(r, crate::merge::model::Ref::Attr(_)).then(|| "#".to_string())
+    crate::text::rewrite(line, |r| {
+        matches!(r, crate::text::Ref::Attr(_)).then(|| "#".to_string())
     })
 }
 
@@ -385,13 +385,13 @@ fn in_names(line: &str, names: &rustc_hash::FxHashMap<String, String>) -> String
     if names.is_empty() {
         return line.to_string();
     }
-    let out = crate::merge::model::rewrite(line, |r| match r {
-        crate::merge::model::Ref::Local(x) => names.get(x).map(|n| format!("%{n}")),
+    let out = crate::text::rewrite(line, |r| match r {
+        crate::text::Ref::Local(x) => names.get(x).map(|n| format!("%{n}")),
         _ => None,
     });
     let label_end = out
         .bytes()
-        .position(|c| !crate::merge::model::is_id_byte(c))
+        .position(|c| !crate::text::is_id_byte(c))
         .filter(|&e| e > 0 && out[e..].starts_with(':'));
     match label_end.and_then(|e| names.get(&out[..e]).map(|n| (e, n))) {
         Some((e, n)) => format!("{n}{}", &out[e..]),
@@ -402,8 +402,8 @@ fn in_names(line: &str, names: &rustc_hash::FxHashMap<String, String>) -> String
 /// Appends `; #N = { ... }` for every attribute group a line names.
 fn annotate_attribute_groups(line: &mut String, side: &Side) {
     let mut groups = Vec::new();
-    crate::merge::model::rewrite_with(line, |r, _| {
-        if let crate::merge::model::Ref::Attr(n) = r {
+    crate::text::rewrite_with(line, |r, _| {
+        if let crate::text::Ref::Attr(n) = r {
             if let Some(text) = side.attribute_group(n) {
                 groups.push(format!("#{n} = {text}"));
             }

@@ -20,8 +20,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::SummaryError;
-use crate::merge::model::{self, def_name, FuncText, ModuleText, Numbering, SideTables};
-use crate::merge::rename::replace_globals;
+use crate::compare::model::{self, FuncText, ModuleText, Numbering, SideTables};
+use crate::text::def_name;
+
+use crate::compare::rename::replace_globals;
 
 /// One side, parsed and keyed.
 pub struct Side {
@@ -115,7 +117,7 @@ impl FuncKeys {
             .blocks
             .iter()
             .flat_map(|b| &b.insts)
-            .filter_map(|l| model::def_name(l));
+            .filter_map(|l| crate::text::def_name(l));
         labels
             .chain(values)
             .chain(parameter_names(&self.header))
@@ -412,8 +414,8 @@ fn private_content_ids<'t>(
     let mut by_content: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for (name, rhs) in privates {
         let rhs = strip_debug_location(rhs);
-        let content = model::rewrite_with(&rhs, |r, out| match r {
-            model::Ref::Meta(n) => {
+        let content = crate::text::rewrite_with(&rhs, |r, out| match r {
+            crate::text::Ref::Meta(n) => {
                 out.push_str(keys.key(&format!("!{n}")));
                 true
             }
@@ -536,7 +538,7 @@ fn token_end(b: &[u8], start: usize) -> usize {
     if b[start] != b'"' {
         let len = b[start..]
             .iter()
-            .take_while(|&&c| crate::merge::model::is_id_byte(c))
+            .take_while(|&&c| crate::text::is_id_byte(c))
             .count();
         return start + len;
     }
@@ -653,14 +655,6 @@ fn own_name_map(name: &str) -> BTreeMap<String, String> {
 /// An instruction line without the `%name = ` it defines.
 pub(crate) fn instruction_body(line: &str) -> &str {
     def_name(line).map_or(line, |d| &line[d.len() + 4..])
-}
-
-/// The opcode of an instruction line (`store`, `add`, `call`...).
-pub(crate) fn opcode(line: &str) -> &str {
-    instruction_body(line)
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
 }
 
 /// `#dbg_value(...)`, `#dbg_declare(...)`: debug records, not instructions.

@@ -11,13 +11,13 @@
 //! ```
 //!
 //! Each side is a list of hunks (a base range and its replacement), from
-//! the merge's Myers diff ([`crate::merge::diff`]). Two hunks conflict when their
+//! the merge's Myers diff ([`crate::compare::diff`]). Two hunks conflict when their
 //! base ranges overlap, when one inserts strictly inside a range the other
 //! replaces, or when both insert at the same place different lines. Identical hunks are taken once;
 //! overlapping deletions (no new lines on either side) delete their union.
 //! Conflicts are written with markers around the conflicting lines only.
 
-use crate::merge::diff;
+use crate::compare::diff;
 use crate::merge::render::{conflict_hunk, Markers};
 
 /// A change of one side: base lines `start..end` become `new`.

@@ -20,7 +20,6 @@
 //! ```
 
 pub(crate) mod entities;
-pub(crate) mod faithful;
 pub(crate) mod lines;
 pub(crate) mod llvm_comments;
 pub(crate) mod placed;
@@ -29,11 +28,11 @@ use crate::canon::source_map::SourceNames;
 use crate::ir::Session;
 
 use super::loading::load;
-use super::matching;
-use super::model::{self, ModuleText, Side};
 use super::outcome::{debug_dump, MergeError};
 use super::render::Markers;
 use super::structured::Structured;
+use crate::compare::model::{self, ModuleText, Side};
+use crate::compare::{faithful, matching};
 
 /// Base and theirs in ours' names, and their line merge with ours.
 pub(crate) struct OursText {

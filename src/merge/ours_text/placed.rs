@@ -256,7 +256,7 @@ fn place_in(places: Places<'_>, ours: &str, theirs: &str) -> Option<String> {
     let mut deleted = vec![false; o.len()];
     let mut after: HashMap<usize, Vec<&str>> = HashMap::default();
     let mut before: HashMap<usize, Vec<&str>> = HashMap::default();
-    let mut kept = crate::merge::diff::common(b, &t);
+    let mut kept = crate::compare::diff::common(b, &t);
     kept.push((b.len(), t.len()));
     let (mut bi, mut ti) = (0, 0);
     for (bk, tk) in kept {

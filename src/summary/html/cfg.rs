@@ -17,7 +17,10 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::merge::model::{local_refs_str, rewrite, Ref};
+use crate::compare::model::local_refs_str;
+
+use crate::text::{rewrite, Ref};
+
 use crate::summary::compare::{block_index, names_in_old};
 use crate::summary::side::FuncKeys;
 

@@ -15,8 +15,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::merge::diff;
-use crate::merge::model::{function_name, rewrite, Ref};
+use crate::compare::diff;
+use crate::text::{function_name, rewrite, Ref};
+
 use crate::summary::side::Written;
 
 /// One block as written: its label token (`7`, `for.body`) and its lines
@@ -105,7 +106,7 @@ pub(crate) fn label_of(line: &str) -> Option<&str> {
         line[1..].find('"')? + 2
     } else {
         line.bytes()
-            .position(|c| !crate::merge::model::is_id_byte(c))?
+            .position(|c| !crate::text::is_id_byte(c))?
     };
     line[end..].starts_with(':').then(|| &line[..end])
 }

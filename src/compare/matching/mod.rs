@@ -27,7 +27,9 @@ mod renamed_layout;
 mod same_callee;
 
 use super::diff;
-use super::model::{def_name, local_refs, local_refs_str, rewrite, rewrite_with, FuncText, Ref};
+use super::model::{local_refs, local_refs_str, FuncText};
+use crate::text::{def_name, opcode, rewrite, rewrite_with, Ref};
+
 use renamed_layout::renamed_layout;
 
 /// Side name -> base name, for blocks and values.
@@ -85,14 +87,6 @@ pub(crate) fn successors(f: &FuncText, labels: &HashSet<&str>, bi: usize) -> Vec
         .enumerate()
         .map(|(i, r)| (i.to_string(), r))
         .collect()
-}
-
-pub(crate) fn opcode(line: &str) -> &str {
-    let rest = match line.find(" = ") {
-        Some(p) if line.starts_with('%') => &line[p + 3..],
-        _ => line,
-    };
-    rest.split_whitespace().next().unwrap_or("")
 }
 
 /// `var.8263.1` -> `var.8263`; `add.0405` stays.
@@ -711,7 +705,7 @@ fn gaps(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::merge::model;
+    use crate::compare::model;
 
     fn canonical_func(ir: &str) -> FuncText {
         let opts = crate::config::CanonOptions {

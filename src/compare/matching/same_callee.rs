@@ -23,7 +23,7 @@ use std::ops::Range;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::State;
-use crate::merge::model::def_name;
+use crate::text::def_name;
 
 impl State<'_> {
     /// Matches, in one gap of a block pair's diff, the calls to one callee

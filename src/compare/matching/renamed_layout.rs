@@ -31,11 +31,10 @@ use std::borrow::Cow;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{
-    ambiguous_names, blank_numbering, mnemonic, opcode, similar, stem, successors, Matching,
+    ambiguous_names, blank_numbering, mnemonic, similar, stem, successors, Matching,
 };
-use crate::merge::model::{
-    def_name, local_refs, local_refs_str, rewrite_with, scan_refs, BlockText, FuncText, Ref,
-};
+use crate::compare::model::{local_refs, local_refs_str, BlockText, FuncText};
+use crate::text::{def_name, opcode, rewrite_with, scan_refs, Ref};
 
 /// The matching of `s` to `o` by position when `s` kept `o`'s layout up to
 /// renamed values (see the module doc); `None` when it did not.
@@ -238,8 +237,8 @@ fn positional_matching(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::merge::matching::match_full;
-    use crate::merge::model;
+    use crate::compare::matching::match_full;
+    use crate::compare::model;
 
     /// The canonical model of `ir`.
     fn canonical(ir: &str) -> model::ModuleText {

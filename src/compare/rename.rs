@@ -109,9 +109,9 @@ fn shape(f: &FuncText) -> (String, HashMap<String, usize>, usize) {
     self_map.insert(f.name.clone(), "@SELF".to_string());
     let norm = |l: &str| {
         let l = replace_globals(l, &self_map);
-        super::model::rewrite(&l, |r| match r {
-            super::model::Ref::Meta(_) => Some("!".into()),
-            super::model::Ref::Attr(_) => Some("#".into()),
+        crate::text::rewrite(&l, |r| match r {
+            crate::text::Ref::Meta(_) => Some("!".into()),
+            crate::text::Ref::Attr(_) => Some("#".into()),
             _ => None,
         })
     };

@@ -27,7 +27,7 @@ pub enum Side {
     Theirs,
 }
 
-pub use crate::text::{function_name, is_id_byte, rewrite, rewrite_with, scan_refs, Ref};
+use crate::text::{def_name, function_name, rewrite, scan_refs, Ref};
 
 /// The local names a line refers to, in order.
 pub(crate) fn local_refs(line: &str) -> Vec<String> {
@@ -49,13 +49,6 @@ pub(crate) fn local_refs_str(line: &str) -> Vec<&str> {
         }
     });
     v
-}
-
-/// The value a line defines (`%x = ...`), if any.
-pub(crate) fn def_name(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix('%')?;
-    let end = rest.bytes().position(|c| !is_id_byte(c))?;
-    rest[end..].starts_with(" = ").then_some(&rest[..end])
 }
 
 /// Unclosed `[` in a line, not counting quoted text.

@@ -29,8 +29,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::canon::source_map::SourceNames;
 use crate::comments::layout::{self, Layout, LineKind, StmtKind};
-use crate::merge::matching::{match_function, Matching, Matchings};
-use crate::merge::model::{ModuleText, Side, SideTables};
+use crate::compare::matching::{match_function, Matching, Matchings};
+use crate::compare::model::{ModuleText, Side, SideTables};
 
 /// The prefix of a placeholder for a new unnamed value; the renumbering
 /// pass gives each one its number.
@@ -205,7 +205,7 @@ struct Translation {
     metas: HashMap<u32, u32>,
 }
 
-fn func_by_name<'m>(m: &'m ModuleText, name: &str) -> Option<&'m crate::merge::model::FuncText> {
+fn func_by_name<'m>(m: &'m ModuleText, name: &str) -> Option<&'m crate::compare::model::FuncText> {
     m.funcs.iter().find(|f| f.name == name)
 }
 
@@ -287,7 +287,7 @@ fn masked(code: &str) -> String {
         Some(l) if is_number(l) => return "#:".to_string(),
         _ => code,
     };
-    rewrite_code(code, |sigil, name| {
+    crate::text::rewrite_tokens(code, |sigil, name| {
         (sigil != b'@' && is_number(name)).then(|| "#".to_string())
     })
 }
@@ -301,7 +301,7 @@ fn line_tokens(code: &str) -> Vec<String> {
             return v;
         }
     }
-    scan_tokens(code, |_, _, sigil, name| {
+    crate::text::scan_tokens(code, |_, _, sigil, name| {
         if sigil == b'%' {
             v.push(name.to_string());
         }
@@ -354,7 +354,7 @@ fn align(a: &str, undo: &BTreeMap<String, String>, b: &str) -> Aligned {
     let (ca, cb) = (count(&ka), count(&kb));
     let mut out: Aligned = HashMap::default();
     let mut taken: HashSet<(String, String)> = HashSet::default();
-    for (ia, ib) in crate::merge::diff::common(&ka, &kb) {
+    for (ia, ib) in crate::compare::diff::common(&ka, &kb) {
         let (func, code_a) = &la[ia];
         let (_, code_b) = &lb[ib];
         let key = ka[ia].as_str();
@@ -556,8 +556,8 @@ fn fill_by_tokens(
 /// has one (`known`, by function name), else computed.
 fn matching<'k>(
     known: &'k Matchings,
-    o: &crate::merge::model::FuncText,
-    s: &crate::merge::model::FuncText,
+    o: &crate::compare::model::FuncText,
+    s: &crate::compare::model::FuncText,
     name: &str,
 ) -> std::borrow::Cow<'k, Matching> {
     match known.get(name) {
@@ -786,69 +786,6 @@ fn fresh_number<K: std::hash::Hash + Eq>(
     })
 }
 
-/// A reference token in code: its sigil and the name after it (quotes kept).
-fn scan_tokens(code: &str, mut f: impl FnMut(usize, usize, u8, &str)) {
-    let b = code.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' {
-            i += 1;
-            while i < b.len() && b[i] != b'"' {
-                i += 1;
-            }
-            i += 1;
-            continue;
-        }
-        if matches!(c, b'%' | b'@' | b'#' | b'!') && i + 1 < b.len() {
-            let start = i + 1;
-            let mut j = start;
-            if b[j] == b'"' && matches!(c, b'%' | b'@') {
-                j += 1;
-                while j < b.len() && b[j] != b'"' {
-                    j += 1;
-                }
-                j = (j + 1).min(b.len());
-            } else if matches!(c, b'#' | b'!') {
-                while j < b.len() && b[j].is_ascii_digit() {
-                    j += 1;
-                }
-                if j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_' || b[j] == b'.') {
-                    j = start;
-                }
-            } else {
-                while j < b.len()
-                    && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'$' | b'.' | b'_' | b'-'))
-                {
-                    j += 1;
-                }
-            }
-            if j > start {
-                f(i, j, c, &code[start..j]);
-                i = j;
-                continue;
-            }
-        }
-        i += 1;
-    }
-}
-
-/// Rewrites the references in `code` through `map` (`None`: keep).
-fn rewrite_code(code: &str, mut map: impl FnMut(u8, &str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(code.len() + 8);
-    let mut copied = 0;
-    scan_tokens(code, |i, j, sigil, name| {
-        if let Some(new) = map(sigil, name) {
-            out.push_str(&code[copied..i]);
-            out.push(sigil as char);
-            out.push_str(&new);
-            copied = j;
-        }
-    });
-    out.push_str(&code[copied..]);
-    out
-}
-
 /// The text of `side` with every reference written in ours' names.
 fn apply_translation(text: &str, t: &Translation) -> String {
     let layout = layout::lex(text);
@@ -871,7 +808,7 @@ fn apply_translation(text: &str, t: &Translation) -> String {
                 _ => line.text.len(),
             };
             let code = &line.text[..end];
-            let new = rewrite_code(code, |sigil, name| match sigil {
+            let new = crate::text::rewrite_tokens(code, |sigil, name| match sigil {
                 b'%' => func.and_then(|m| m.get(name)).cloned(),
                 b'@' => t
                     .globals
@@ -1200,7 +1137,7 @@ fn slot_numbers(layout: &Layout<'_>, define: usize, end: usize) -> HashMap<Strin
         .map(|l| l.code())
         .collect::<Vec<_>>()
         .join(" ");
-    scan_tokens(&header, |_, after, sigil, name| {
+    crate::text::scan_tokens(&header, |_, after, sigil, name| {
         let next = header[after..].trim_start().as_bytes().first().copied();
         if sigil == b'%' && numbered(name) && matches!(next, Some(b',') | Some(b')')) {
             map.insert(name.to_string(), slot.to_string());
@@ -1233,7 +1170,7 @@ fn slot_numbers(layout: &Layout<'_>, define: usize, end: usize) -> HashMap<Strin
 /// placeholder in `map` replaced, its comment as it was.
 fn renumbered_line(line: &layout::Line<'_>, map: &HashMap<String, String>) -> String {
     let end = line.comment_at.unwrap_or(line.text.len());
-    let code = rewrite_code(&line.text[..end], |sigil, name| {
+    let code = crate::text::rewrite_tokens(&line.text[..end], |sigil, name| {
         (sigil == b'%').then(|| map.get(name).cloned()).flatten()
     });
     // A numbered label (`7:`) is a definition too.
@@ -1279,7 +1216,7 @@ mod tests {
 
     #[test]
     fn tokens_outside_strings_are_rewritten() {
-        let out = rewrite_code(
+        let out = crate::text::rewrite_tokens(
             "call void @f(ptr @\"a b\", i32 %x), !dbg !12 #3 c\"%x\"",
             |s, n| Some(format!("<{}{n}>", s as char)),
         );
