@@ -25,6 +25,7 @@ pub mod merge;
 pub mod passes;
 pub mod summary;
 pub mod text;
+pub mod three;
 
 /// An I/O error in words, without the OS's `(os error N)`: "no such file".
 pub fn io_problem(e: &std::io::Error) -> String {

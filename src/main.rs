@@ -87,6 +87,22 @@ enum Command {
     FilterProcess,
     /// Clear what only git's size check sees as modified (after a checkout, merge or stash pop)
     Refresh(irgit::git::refresh::RefreshArgs),
+    /// Write a generated test's CHECK lines anew for its IR (after a merge left them in conflict)
+    #[command(after_help = "Examples:\n  \
+        irgit regenerate test/Transforms/InstCombine/and.ll\n  \
+        git -c irgit.opt=$HOME/llvm/build/bin/opt irgit regenerate t.ll\n  \
+        git config irgit.updateTestChecks $HOME/llvm/utils/update_test_checks.py\n\n\
+        For tests whose NOTE line says update_test_checks.py wrote their CHECK lines. Conflicts \
+        that differ only in CHECK lines are resolved, the CHECK lines are written anew from what \
+        opt prints (by the script `irgit.updateTestChecks` names in your git config, else by \
+        irgit's own writer of its format), and the file is written only when FileCheck passes \
+        on every RUN line. opt is `irgit.opt`, else the LLVM irgit was built with, else `opt` on \
+        PATH; nothing the file or the repository names is run.")]
+    Regenerate {
+        /// The tests to regenerate, in place
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     Passes(irgit::passes::cli::PassesArgs),
     /// What changed between two modules, function by function (also git's external diff)
     Diff(irgit::summary::cli::DiffArgs),
@@ -259,6 +275,7 @@ fn main() -> ExitCode {
         Command::Hook(args) => return irgit::git::hook::run(args, config),
         Command::FilterProcess => return irgit::git::filter::run(config),
         Command::Refresh(args) => return irgit::git::refresh::run(args),
+        Command::Regenerate { files } => return irgit::git::regenerate::run(&files),
         Command::Passes(args) => return irgit::passes::cli::run(args),
         Command::Diff(args) => return irgit::summary::cli::run(args),
         Command::TextconvServer(args) => return irgit::git::resident::server::run(args),

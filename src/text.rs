@@ -95,10 +95,16 @@ fn token_end(bytes: &[u8], sigil: u8, start: usize) -> usize {
         if bytes[start] == b'"' {
             return quoted_end(bytes, start + 1).min(bytes.len());
         }
-        let run = bytes[start..].iter().take_while(|&&b| is_id_byte(b)).count();
+        let run = bytes[start..]
+            .iter()
+            .take_while(|&&b| is_id_byte(b))
+            .count();
         return start + run;
     }
-    let digits = bytes[start..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let digits = bytes[start..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
     match bytes.get(start + digits) {
         Some(&b) if is_id_byte(b) => start,
         _ => start + digits,

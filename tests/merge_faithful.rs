@@ -285,6 +285,10 @@ fn a_clean_valid_derivation_that_disagrees_is_a_conflict() {
     assert!(git_clean, "the case needs a clean git merge");
     let (r, text) = merge_in_process(&base, &ours, &theirs);
     assert_eq!(r.conflicts, 1, "{text}");
+    assert_eq!(
+        r.made_by,
+        irgit::merge::MadeBy::Conflict(irgit::merge::Conflict::Disagreement)
+    );
     let notes = r.notes.join("\n");
     assert!(
         notes.contains("git merge-file") && notes.contains("@f"),

@@ -98,12 +98,17 @@ fn the_fixture_is_a_clean_line_merge_that_filecheck_rejects() {
     assert!(!filecheck_passes(&merged), "and wrongly:\n{merged}");
 }
 
+/// The fixture with UTC_ARGS irgit's own regeneration does not cover.
+fn version_4(text: &str) -> String {
+    text.replace("UTC_ARGS: --version 5", "UTC_ARGS: --version 4")
+}
+
 #[test]
-fn stale_merged_checks_are_a_conflict_naming_the_function() {
+fn stale_merged_checks_without_a_regenerator_are_a_conflict_naming_the_function() {
     let (clean, text, stderr) = git_merge(
-        &fixture("base.ll"),
-        &fixture("ours.ll"),
-        &fixture("theirs.ll"),
+        &version_4(&fixture("base.ll")),
+        &version_4(&fixture("ours.ll")),
+        &version_4(&fixture("theirs.ll")),
         &[],
     );
     assert!(!clean, "a clean merge that FileCheck rejects:\n{text}");
@@ -111,9 +116,114 @@ fn stale_merged_checks_are_a_conflict_naming_the_function() {
     assert!(
         stderr.contains("update_test_checks.py")
             && stderr.contains("in @f")
-            && stderr.contains("RUN line 2"),
+            && stderr.contains("RUN line 2")
+            && stderr.contains("did not regenerate them: UTC_ARGS `--version 4`"),
         "{stderr}"
     );
+}
+
+/// The wrong merge of the issue, merged right: the IR of both sides, and
+/// the CHECK lines opt's folding of it needs, written anew once irgit's
+/// own regeneration has written each side's checks as they are.
+#[test]
+fn stale_merged_checks_are_written_anew_for_the_merged_ir() {
+    let (clean, text, stderr) = git_merge(
+        &fixture("base.ll"),
+        &fixture("ours.ll"),
+        &fixture("theirs.ll"),
+        &[],
+    );
+    assert!(clean, "{stderr}\n{text}");
+    assert!(filecheck_passes(&text), "{text}");
+    assert!(
+        text.contains("  %a = and i32 %x, 15\n")
+            && text.contains("  %c = icmp ult i32 %a, 20\n")
+            && text.contains("; CHECK-NEXT:    ret i1 [[D]]\n"),
+        "{text}"
+    );
+    assert!(
+        stderr.contains("written anew for the merged IR by irgit's own regeneration"),
+        "{stderr}"
+    );
+}
+
+/// An executable at `dir/name` that leaves `dir/name.ran`, then runs `body`.
+fn recording_script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    let script = format!("#!/bin/sh\ntouch '{}.ran'\n{body}\n", path.display());
+    std::fs::write(&path, script).unwrap();
+    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&path, perms).unwrap();
+    path
+}
+
+/// `irgit.updateTestChecks` is run as `SCRIPT --opt-binary OPT FILE`; this
+/// one regenerates FILE with `irgit regenerate` (irgit's own writer, as
+/// no git config reaches it).
+#[test]
+fn the_script_git_config_names_regenerates_once_it_proves_itself() {
+    let tools = tempfile::tempdir().unwrap();
+    let body = format!(
+        "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null exec '{}' regenerate \"$3\"",
+        irgit_bin().display()
+    );
+    let script = recording_script(tools.path(), "utc", &body);
+    let config = [("irgit.updateTestChecks", script.to_str().unwrap())];
+    let (base, ours, theirs) = (fixture("base.ll"), fixture("ours.ll"), fixture("theirs.ll"));
+    let (clean, text, stderr) = git_merge(&base, &ours, &theirs, &config);
+    assert!(clean, "{stderr}\n{text}");
+    assert!(filecheck_passes(&text), "{text}");
+    assert!(
+        tools.path().join("utc.ran").exists(),
+        "the script did not run"
+    );
+    assert!(stderr.contains("(irgit.updateTestChecks)"), "{stderr}");
+}
+
+/// A script that does not write the sides' own CHECK lines (this one
+/// writes nothing) is not used: the merge conflicts and says why.
+#[test]
+fn a_regenerator_that_does_not_reproduce_the_sides_is_not_used() {
+    let tools = tempfile::tempdir().unwrap();
+    let script = recording_script(tools.path(), "utc", "exit 0");
+    let config = [("irgit.updateTestChecks", script.to_str().unwrap())];
+    let (base, ours, theirs) = (fixture("base.ll"), fixture("ours.ll"), fixture("theirs.ll"));
+    let (clean, text, stderr) = git_merge(&base, &ours, &theirs, &config);
+    assert!(!clean, "{text}");
+    assert!(has_conflict_markers(&text, 7), "{text}");
+    assert!(tools.path().join("utc.ran").exists());
+    assert!(
+        stderr.contains("does not write base's CHECK lines from its own IR as they are"),
+        "{stderr}"
+    );
+}
+
+/// A script the branch brought (in the repository, where the NOTE line
+/// says it is) never runs: with no git config naming one, irgit's own
+/// regeneration merges.
+#[test]
+fn a_script_in_the_repository_never_runs() {
+    let marker = tempfile::tempdir().unwrap();
+    let ran = marker.path().join("ran");
+    let evil = format!(
+        "import pathlib\npathlib.Path('{}').write_text('ran')\n",
+        ran.display()
+    );
+    let repo = Repo::new();
+    repo.install_driver();
+    repo.commit_file("utils/update_test_checks.py", &evil, "the branch's script");
+    repo.commit_file("update_test_checks.py", &evil, "and another");
+    repo.commit_file("t.ll", &fixture("base.ll"), "base");
+    repo.ok(&["checkout", "-q", "-b", "theirs"]);
+    repo.commit_file("t.ll", &fixture("theirs.ll"), "theirs");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.commit_file("t.ll", &fixture("ours.ll"), "ours");
+    let out = repo.git(&["merge", "-q", "--no-edit", "theirs"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!ran.exists(), "a script from the repository ran");
+    assert!(filecheck_passes(&repo.read("t.ll")));
 }
 
 #[test]
@@ -131,17 +241,8 @@ fn edits_in_two_functions_stay_clean_and_pass_filecheck() {
 /// A stand-in `opt` at `dir/name` that leaves `dir/name.ran` and then runs
 /// LLVM 22's opt with its arguments.
 fn recording_opt(dir: &Path, name: &str) -> PathBuf {
-    let path = dir.join(name);
-    let script = format!(
-        "#!/bin/sh\ntouch '{}.ran'\nexec '{}' \"$@\"\n",
-        path.display(),
-        llvm_tool("opt").display()
-    );
-    std::fs::write(&path, script).unwrap();
-    let mut perms = std::fs::metadata(&path).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&path, perms).unwrap();
-    path
+    let run_opt = format!("exec '{}' \"$@\"", llvm_tool("opt").display());
+    recording_script(dir, name, &run_opt)
 }
 
 #[test]
@@ -192,27 +293,99 @@ fn nothing_the_branch_brought_runs() {
         !tools.path().join("evil.ran").exists(),
         "the opt of UTC_ARGS ran"
     );
+    assert!(stderr.contains("its UTC_ARGS name a program"), "{stderr}");
 }
 
 #[test]
 fn the_command_outside_git_checks_too() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["base", "ours", "theirs"] {
-        std::fs::write(dir.path().join(name), fixture(&format!("{name}.ll"))).unwrap();
-    }
+    let merge = |edit: &dyn Fn(&str) -> String| {
+        for name in ["base", "ours", "theirs"] {
+            let text = edit(&fixture(&format!("{name}.ll")));
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let out = Command::new(irgit_bin())
+            .current_dir(dir.path())
+            .args(["merge", "base", "ours", "theirs", "-o", "out"])
+            .output()
+            .unwrap();
+        let text = std::fs::read_to_string(dir.path().join("out")).unwrap();
+        (
+            out.status.code(),
+            text,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, text, stderr) = merge(&version_4);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(has_conflict_markers(&text, 7), "{text}");
+    let (code, text, stderr) = merge(&|t: &str| t.to_string());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(filecheck_passes(&text), "{text}");
+}
+
+/// `irgit regenerate` on `text` in a directory of its own: (exit code,
+/// the file after, stderr).
+fn regenerate(text: &str) -> (Option<i32>, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.ll"), text).unwrap();
     let out = Command::new(irgit_bin())
         .current_dir(dir.path())
-        .args(["merge", "base", "ours", "theirs", "-o", "out"])
+        .args(["regenerate", "t.ll"])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .output()
         .unwrap();
-    assert_eq!(
+    let after = std::fs::read_to_string(dir.path().join("t.ll")).unwrap();
+    (
         out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        after,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A test left with its CHECK lines in conflict (the IR merged): `irgit
+/// regenerate` writes them anew and removes the markers; a conflict in
+/// the IR itself is left for the user, the file as it was.
+#[test]
+fn regenerate_resolves_a_test_whose_check_lines_conflict() {
+    let (ours, theirs) = (fixture("ours.ll"), fixture("theirs.ll"));
+    let checks = |text: &str| -> String {
+        let start = text.find("; CHECK-LABEL: define i1 @f(").unwrap();
+        let end = text[start..].find("\n;\n").unwrap() + start + 1;
+        text[start..end].to_string()
+    };
+    let merged_ir = ours.replace("icmp ult i32 %a, 10", "icmp ult i32 %a, 20");
+    let conflicted = merged_ir.replace(
+        &checks(&ours),
+        &format!(
+            "<<<<<<< ours\n{}=======\n{}>>>>>>> theirs\n",
+            checks(&ours),
+            checks(&theirs)
+        ),
     );
-    let text = std::fs::read_to_string(dir.path().join("out")).unwrap();
-    assert!(has_conflict_markers(&text, 7), "{text}");
+    assert!(has_conflict_markers(&conflicted, 7));
+    let (code, after, stderr) = regenerate(&conflicted);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        !has_conflict_markers(&after, 7) && filecheck_passes(&after),
+        "{after}"
+    );
+    assert!(after.contains("; CHECK-NEXT:    ret i1 [[D]]\n"), "{after}");
+    assert_eq!(
+        regenerate(&after).1,
+        after,
+        "regenerating again changes nothing"
+    );
+
+    let in_ir = format!(
+        "{}<<<<<<< ours\n  %w = mul i32 %v, 2\n=======\n  %w = mul i32 %v, 4\n>>>>>>> theirs\n",
+        &after[..after.rfind("  %w = mul i32 %v, 2\n").unwrap()]
+    ) + "  ret i32 %w\n}\n";
+    let (code, left, stderr) = regenerate(&in_ir);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(left, in_ir, "the file is left as it was");
+    assert!(stderr.contains("more than its CHECK lines"), "{stderr}");
 }
 
 /// A RUN line irgit does not run (another project's tool) says nothing

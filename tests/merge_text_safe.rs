@@ -21,7 +21,8 @@ use std::path::Path;
 use std::process::Command;
 
 use irgit::merge::text_safe::text_safe_merge;
-use irgit::merge::{merge_bytes_by, Markers, Outcome, Route};
+use irgit::merge::{merge_bytes_by, MadeBy, Markers, Outcome, Route, Writer};
+use irgit::three::Three;
 use merge_support::{clang, git_merge_file, irgit_bin, llvm_stress};
 
 /// The lap `IRGIT_TIMINGS=1` prints when the text-safe merge wrote the result.
@@ -30,7 +31,7 @@ const TAKEN: &str = "merge: text-safe: git's result checked and taken";
 /// The merge by `route`, in process.
 fn merge_by(route: Route, [base, ours, theirs]: [&str; 3]) -> Outcome {
     let inputs = [base.as_bytes(), ours.as_bytes(), theirs.as_bytes()];
-    merge_bytes_by(route, inputs, "m.ll", &Markers::default())
+    merge_bytes_by(route, inputs.into(), "m.ll", &Markers::default())
         .unwrap_or_else(|e| panic!("merge failed: {e}"))
 }
 
@@ -67,7 +68,11 @@ fn declined_and_structured(triple: [&str; 3]) -> Outcome {
         irgit::ir::text_parses_and_verifies(&git_text),
         "the shape needs git's result to be valid IR:\n{git_text}"
     );
-    assert_eq!(text_safe_merge(triple), None, "the criterion must decline");
+    assert_eq!(
+        text_safe_merge(triple.into()),
+        None,
+        "the criterion must decline"
+    );
     let merged = same_by_both_routes(triple);
     assert!(
         merged.conflicts > 0 || written(&merged) != git_text,
@@ -246,14 +251,14 @@ fn hunks_outside_bodies_decline() {
         "call i32 @use(i32 noundef 4)",
         "call i32 @use(i32 noundef 5)",
     );
-    assert_eq!(text_safe_merge([&base, &ours, &theirs]), None);
+    assert_eq!(text_safe_merge(Three::new(&base, &ours, &theirs)), None);
     same_by_both_routes([&base, &ours, &theirs]);
     let ours = edited(
         &base,
         "!{i32 1, !\"wchar_size\", i32 4}",
         "!{i32 1, !\"wchar_size\", i32 2}",
     );
-    assert_eq!(text_safe_merge([&base, &ours, &theirs]), None);
+    assert_eq!(text_safe_merge(Three::new(&base, &ours, &theirs)), None);
     same_by_both_routes([&base, &ours, &theirs]);
     // A type written over several lines: its field lines read like lines
     // that continue an instruction, but they are outside every body.
@@ -263,7 +268,7 @@ fn hunks_outside_bodies_decline() {
                 ret i32 %v\n}\n";
     let ours = edited(base, "  i32\n}", "  i64\n}");
     let theirs = edited(base, "@use(i32 0)", "@use(i32 1)");
-    assert_eq!(text_safe_merge([base, &ours, &theirs]), None);
+    assert_eq!(text_safe_merge([base, &ours, &theirs].into()), None);
     same_by_both_routes([base, &ours, &theirs]);
 }
 
@@ -294,7 +299,26 @@ fn merge_cases_merge_the_same_by_both_routes() {
             "{}",
             dir.display()
         );
-        taken += usize::from(text_safe_merge(triple).is_some());
+        let safe = text_safe_merge(triple.into()).is_some();
+        if safe && fast.conflicts == 0 {
+            // The fast route says it made the result; the structured route,
+            // by itself, finds git's result means the same (or the two
+            // agreed earlier: a side that changed nothing).
+            assert_eq!(fast.made_by, MadeBy::TextSafe, "{}", dir.display());
+            assert!(
+                matches!(
+                    structured.made_by,
+                    MadeBy::Written(Writer::GitResult) | MadeBy::UnchangedSide
+                ),
+                "{}: {:?}",
+                dir.display(),
+                structured.made_by
+            );
+        }
+        if !safe {
+            assert_ne!(fast.made_by, MadeBy::TextSafe, "{}", dir.display());
+        }
+        taken += usize::from(safe);
     }
     assert!(cases.len() > 30, "{} cases", cases.len());
     assert!(taken > 0, "no case is text-safe");
@@ -337,11 +361,12 @@ fn constant_edits_take_gits_result_after_one_load() {
     let (git_clean, git_text, _) = git_merge_file(&base, &ours, &theirs);
     assert!(git_clean);
     assert_eq!(
-        text_safe_merge([&base, &ours, &theirs]).as_deref(),
+        text_safe_merge(Three::new(&base, &ours, &theirs)).as_deref(),
         Some(git_text.as_str())
     );
     let merged = same_by_both_routes([&base, &ours, &theirs]);
     assert_eq!(written(&merged), git_text);
+    assert_eq!(merged.made_by, MadeBy::TextSafe);
 
     let dir = tempfile::tempdir().unwrap();
     for (name, text) in [

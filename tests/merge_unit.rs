@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use irgit::compare::matching;
-use irgit::compare::model::{self, Numbering, Side, SideTables};
+use irgit::compare::model::{self, Numbering, SideTables};
+use irgit::three::Side;
+
 use irgit::config::CanonOptions;
 use irgit::merge::{merge_bytes, Markers, Style};
 
@@ -567,6 +569,7 @@ fn an_unchanged_side_does_not_make_invalid_ir_clean() {
     )
     .unwrap();
     assert_eq!(r.bytes.as_deref(), Some(BASE.as_bytes()));
+    assert_eq!(r.made_by, irgit::merge::MadeBy::UnchangedSide);
 }
 
 /// Theirs removes `@helper`, ours' new code in `@f` calls it (the case
@@ -580,6 +583,10 @@ fn a_call_to_a_function_the_other_side_removed_conflicts_where_they_clash() {
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let merged = merge(&read("Base.ll"), &read("Left.ll"), &read("Right.ll"));
     let notes = merged.notes.join("\n");
+    assert_eq!(
+        merged.made_by,
+        irgit::merge::MadeBy::Conflict(irgit::merge::Conflict::CallClash)
+    );
     assert!(
         notes.contains("theirs removed @helper, which ours calls in @f"),
         "{notes}"

@@ -22,6 +22,8 @@ pub(crate) struct Tools {
     pub(crate) opt: Option<PathBuf>,
     pub(crate) llc: Option<PathBuf>,
     pub(crate) file_check: Option<PathBuf>,
+    /// `update_test_checks.py`, only ever from `irgit.updateTestChecks`.
+    pub(crate) update_test_checks: Option<PathBuf>,
 }
 
 impl Tools {
@@ -139,14 +141,17 @@ fn open(file: &Path) -> Result<std::fs::File, String> {
 }
 
 /// What a finished command left.
-struct Finished {
-    success: bool,
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
+pub(crate) struct Finished {
+    pub(crate) success: bool,
+    pub(crate) stdout: Vec<u8>,
+    pub(crate) stderr: Vec<u8>,
 }
 
 /// Runs `command` (its stdin `input`, if given) under [`TIME_LIMIT`].
-fn output_within(mut command: Command, input: Option<&[u8]>) -> Result<Finished, String> {
+pub(crate) fn output_within(
+    mut command: Command,
+    input: Option<&[u8]>,
+) -> Result<Finished, String> {
     let program = command.get_program().to_string_lossy().into_owned();
     if input.is_some() {
         command.stdin(Stdio::piped());

@@ -20,6 +20,7 @@
 //! the tools the user's git config names.
 
 pub(crate) mod filecheck;
+pub(crate) mod regenerate;
 pub(crate) mod run_lines;
 
 /// What a test's `NOTE:` line says wrote its CHECK lines.

@@ -353,9 +353,7 @@ fn twin_notes(
                 let line = &layout.lines[s.first];
                 let code = line.text[..line.comment_at.unwrap_or(line.text.len())].trim_end();
                 let shape = crate::text::rewrite(code, |r| match r {
-                    crate::text::Ref::Local(n) => {
-                        Some(format!("%{}", without_twin_suffix(n)))
-                    }
+                    crate::text::Ref::Local(n) => Some(format!("%{}", without_twin_suffix(n))),
                     _ => None,
                 });
                 groups.entry(shape).or_default().push(i);

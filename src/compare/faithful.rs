@@ -30,7 +30,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::canon::source_map::SourceNames;
 use crate::comments::layout::{self, Layout, LineKind, StmtKind};
 use crate::compare::matching::{match_function, Matching, Matchings};
-use crate::compare::model::{ModuleText, Side, SideTables};
+use crate::compare::model::{ModuleText, SideTables};
+use crate::three::Side;
 
 /// The prefix of a placeholder for a new unnamed value; the renumbering
 /// pass gives each one its number.

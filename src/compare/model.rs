@@ -19,15 +19,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 
-/// Which input a piece of text came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Side {
-    Base,
-    Ours,
-    Theirs,
-}
-
 use crate::text::{def_name, function_name, rewrite, scan_refs, Ref};
+use crate::three::Side;
 
 /// The local names a line refers to, in order.
 pub(crate) fn local_refs(line: &str) -> Vec<String> {

@@ -25,6 +25,7 @@ pub(crate) fn configured(cwd: &Path) -> Tools {
         opt: tool(cwd, "irgit.opt", "opt"),
         llc: tool(cwd, "irgit.llc", "llc"),
         file_check: tool(cwd, "irgit.fileCheck", "FileCheck"),
+        update_test_checks: configured_path(cwd, "irgit.updateTestChecks"),
     }
 }
 

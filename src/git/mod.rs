@@ -20,6 +20,7 @@ pub(crate) mod llvm_tools;
 pub(crate) mod notes_cache;
 pub(crate) mod process;
 pub mod refresh;
+pub mod regenerate;
 pub(crate) mod renamed;
 pub mod resident;
 pub(crate) mod strategy_option;

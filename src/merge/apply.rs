@@ -31,7 +31,9 @@ use super::kept_declarations::{is_declaration, names_global};
 use super::locations::Variables;
 use super::render::Piece;
 use crate::compare::matching::{match_function, Matching, Matchings};
-use crate::compare::model::{local_refs_str, FuncText, Line, ModuleText, Numbering, Side, SideTables};
+use crate::compare::model::{local_refs_str, FuncText, Line, ModuleText, Numbering, SideTables};
+use crate::three::{Side, Three};
+
 use crate::text::{def_name, scan_refs, Ref};
 
 /// The merged module, possibly with conflicts.
@@ -277,7 +279,7 @@ pub(crate) fn merge_with(
     theirs: &ModuleText,
     renamed: &[(String, String, String)],
 ) -> Merged {
-    let mut merge = ModuleMerge::new([base, ours, theirs]);
+    let mut merge = ModuleMerge::new(Three::new(base, ours, theirs));
     let removed_declarations = merge.module_entities();
     let [match_ours, match_theirs] = merge.match_functions();
     let variables = Variables::new(merge.versions());
@@ -305,30 +307,30 @@ pub(crate) fn merge_with(
     merge.finish(removed_declarations, [match_ours, match_theirs])
 }
 
-const BASE: usize = 0;
-const OURS: usize = 1;
-const THEIRS: usize = 2;
+const BASE: Side = Side::Base;
+const OURS: Side = Side::Ours;
+const THEIRS: Side = Side::Theirs;
 
 /// The state of one module-wide merge: the three versions (base, ours,
 /// theirs), their tables, the numbering shared by their rewritten lines and
 /// the merged pieces so far.
 struct ModuleMerge<'m> {
-    modules: [&'m ModuleText; 3],
-    tables: [SideTables; 3],
+    modules: Three<&'m ModuleText>,
+    tables: Three<SideTables>,
     numbering: Numbering,
     out: Merged,
     /// Each version's function index by name.
-    positions: [HashMap<&'m str, usize>; 3],
+    positions: Three<HashMap<&'m str, usize>>,
     /// Each version's grouped locations, built on first use.
-    atoms: [std::cell::OnceCell<Atoms>; 3],
+    atoms: Three<std::cell::OnceCell<Atoms>>,
     /// Functions one side removed and the other left alone, with the
     /// base's text.
     removed_definitions: Vec<(String, Vec<String>)>,
 }
 
 impl<'m> ModuleMerge<'m> {
-    fn new(modules: [&'m ModuleText; 3]) -> Self {
-        let [base, ours, theirs] = modules;
+    fn new(modules: Three<&'m ModuleText>) -> Self {
+        let Three { base, ours, theirs } = modules;
         let base_tables = SideTables::new(Side::Base, base);
         let mut ours_tables = SideTables::new(Side::Ours, ours);
         let mut theirs_tables = SideTables::new(Side::Theirs, theirs);
@@ -347,7 +349,7 @@ impl<'m> ModuleMerge<'m> {
         });
         ModuleMerge {
             modules,
-            tables: [base_tables, ours_tables, theirs_tables],
+            tables: Three::new(base_tables, ours_tables, theirs_tables),
             numbering,
             out: Merged::default(),
             positions,
@@ -356,15 +358,15 @@ impl<'m> ModuleMerge<'m> {
         }
     }
 
-    fn versions(&self) -> [(&'m ModuleText, &SideTables); 3] {
-        [0, 1, 2].map(|k| (self.modules[k], &self.tables[k]))
+    fn versions(&self) -> Three<(&'m ModuleText, &SideTables)> {
+        self.modules.zip(self.tables.as_ref())
     }
 
-    fn position(&self, version: usize, name: &str) -> Option<usize> {
+    fn position(&self, version: Side, name: &str) -> Option<usize> {
         self.positions[version].get(name).copied()
     }
 
-    fn atoms(&self, version: usize) -> &Atoms {
+    fn atoms(&self, version: Side) -> &Atoms {
         self.atoms[version].get_or_init(|| Atoms::new(self.modules[version], &self.tables[version]))
     }
 
@@ -373,7 +375,7 @@ impl<'m> ModuleMerge<'m> {
     /// merged module still uses them.
     fn module_entities(&mut self) -> Vec<(&'m str, String)> {
         let none = |_: &str| -> Option<String> { None };
-        let indexes: [HashMap<&str, &str>; 3] = self.modules.map(|m| {
+        let indexes: Three<HashMap<&str, &str>> = self.modules.map(|m| {
             m.entities
                 .iter()
                 .map(|(k, t)| (k.as_str(), t.as_str()))
@@ -384,7 +386,7 @@ impl<'m> ModuleMerge<'m> {
             self.modules
                 .map(|m| m.entities.iter().map(|(k, _)| k.as_str())),
         ) {
-            let [base, ours, theirs] = [BASE, OURS, THEIRS].map(|k| {
+            let Three { base, ours, theirs } = Three::new(BASE, OURS, THEIRS).map(|k| {
                 indexes[k]
                     .get(key)
                     .map(|t| self.numbering.line(&self.tables[k], t, &none))
@@ -420,7 +422,7 @@ impl<'m> ModuleMerge<'m> {
     /// sides in parallel.
     fn match_functions(&self) -> [HashMap<usize, Matching>; 2] {
         let (modules, base_positions) = (&self.modules, &self.positions[BASE]);
-        let match_side = |version: usize| -> HashMap<usize, Matching> {
+        let match_side = |version: Side| -> HashMap<usize, Matching> {
             modules[version]
                 .funcs
                 .iter()
@@ -444,7 +446,7 @@ impl<'m> ModuleMerge<'m> {
     /// `version`'s function `name` rewritten into the base's names.
     fn rewritten(
         &mut self,
-        version: usize,
+        version: Side,
         name: &str,
         matching: Option<&Matching>,
         prefixes: (&str, &str),
@@ -464,7 +466,7 @@ impl<'m> ModuleMerge<'m> {
     /// A base function the two sides renamed differently: one conflict of
     /// the whole function, ours' and theirs' new functions shown there.
     fn renamed_apart(&mut self, name: &str, in_ours: &str, in_theirs: &str) {
-        let mut text = |version: usize, name: &str| {
+        let mut text = |version: Side, name: &str| {
             self.rewritten(version, name, None, ("", ""))
                 .map(|f| func_text(&f))
                 .unwrap_or_default()
@@ -537,13 +539,7 @@ impl<'m> ModuleMerge<'m> {
     /// unless the keeping side changed nothing the removal would lose (a
     /// side that only renumbered atom groups changed nothing; the removal
     /// is then noted in `removed_definitions`).
-    fn removed_on_one_side(
-        &mut self,
-        name: &str,
-        base: &SideFunc,
-        kept: &SideFunc,
-        kept_by: usize,
-    ) {
+    fn removed_on_one_side(&mut self, name: &str, base: &SideFunc, kept: &SideFunc, kept_by: Side) {
         if unchanged(base, kept) || renumbered(base, kept, self.atoms(BASE), self.atoms(kept_by)) {
             self.removed_definitions
                 .push((name.to_string(), func_text(base)));
@@ -579,8 +575,12 @@ impl<'m> ModuleMerge<'m> {
             }
         }
         self.out.text(String::new());
-        let [base, ours, theirs] = &self.tables;
-        let [base_module, ours_module, theirs_module] = self.modules;
+        let Three { base, ours, theirs } = &self.tables;
+        let Three {
+            base: base_module,
+            ours: ours_module,
+            theirs: theirs_module,
+        } = self.modules;
         for line in self.numbering.definitions(&[
             (base, base_module),
             (ours, ours_module),
@@ -604,7 +604,7 @@ impl<'m> ModuleMerge<'m> {
 
 /// The distinct keys of three versions, in the order first seen: the base's,
 /// then ours' additions, then theirs'.
-fn first_seen<'m>(versions: [impl Iterator<Item = &'m str>; 3]) -> Vec<&'m str> {
+fn first_seen<'m>(versions: Three<impl Iterator<Item = &'m str>>) -> Vec<&'m str> {
     let mut seen = HashSet::default();
     versions
         .into_iter()
@@ -700,7 +700,7 @@ fn merge_function<'a>(
     local.text("}".into());
 
     if local.conflicts == 0
-        && !defines_each_local_once(header, &labels, &merged_lines, [so, sa, sb])
+        && !defines_each_local_once(header, &labels, &merged_lines, Three::new(so, sa, sb))
     {
         let mut whole = Merged::default();
         whole.conflict(func_text(sa), func_text(so), func_text(sb));
@@ -716,7 +716,7 @@ fn defines_each_local_once(
     header: &Line<'_>,
     labels: &[&str],
     merged_lines: &[Line<'_>],
-    sides: [&SideFunc<'_>; 3],
+    sides: Three<&SideFunc<'_>>,
 ) -> bool {
     let is_local = |r: &str| sides.iter().any(|s| s.names.contains(r));
     let mut defs: HashSet<&str> =

@@ -20,7 +20,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::compare::model::{ModuleText, Numbering, Side, SideTables};
+use crate::compare::model::{ModuleText, Numbering, SideTables};
+
+use crate::three::Side;
 
 use crate::text::{rewrite, scan_refs, Ref};
 

@@ -22,56 +22,13 @@ use super::git_merge::GitMerge;
 use super::kept_declarations;
 use super::loading::{canonical_of, verifies};
 use super::ours_text::{llvm_comments, placed, result_in_ours_layout, OursText};
-use super::outcome::{debug_dump, MergeError, Outcome};
+use super::outcome::{debug_dump, Conflict, MadeBy, MergeError, Outcome, Writer};
 use super::render::{self, Markers};
 use super::structured::Structured;
 use crate::compare::faithful;
-use crate::compare::model::Side;
 use crate::config::CanonOptions;
-
-/// The ways of writing a clean result, in order of preference. (Before
-/// all of them, `merge_bytes` writes one input byte for byte when the
-/// other side changed nothing: nothing needs to be loaded for that.)
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Writer {
-    /// `git merge-file`'s clean result.
-    GitResult,
-    /// Base and theirs translated into ours' names, merged line by line.
-    OursText,
-    /// [`Writer::OursText`] with each declaration theirs removed that the
-    /// merge kept (ours' new code calls it) put back ([`kept_declarations`]).
-    OursTextDeclarationsKept,
-    /// [`Writer::OursText`] with the debug values both sides changed
-    /// written unknown ([`debug_values`]).
-    OursTextUnknownDebugValues,
-    /// Theirs' change placed in ours' layout (ours was reprinted).
-    PlacedLines,
-    /// The structured result itself, written into ours' text: only the
-    /// lines the merge changes are written anew, in ours' names where ours
-    /// has the values ([`super::ours_text::result_in_ours_layout`]).
-    ResultInOursLayout,
-    /// The structured merge in canonical form (no comments).
-    CanonicalForm,
-}
-
-impl Writer {
-    /// Who derived a result written this way, for messages.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Writer::GitResult => "git merge-file",
-            Writer::OursText => "the line merge in ours' names",
-            Writer::OursTextDeclarationsKept => {
-                "the line merge in ours' names, with the declarations kept"
-            }
-            Writer::OursTextUnknownDebugValues => {
-                "the line merge with its conflicting debug values unknown"
-            }
-            Writer::PlacedLines => "theirs' change placed in ours' layout",
-            Writer::ResultInOursLayout => "the structured result in ours' layout",
-            Writer::CanonicalForm => "the canonical form",
-        }
-    }
-}
+use crate::three::Side;
+use crate::three::Three;
 
 /// The clean writers tried once the result is known to need ours' names.
 const IN_OURS_NAMES: [Writer; 7] = [
@@ -161,9 +118,9 @@ pub(crate) struct Evidence<'a> {
     /// Calls in the clean result to a signature the other side changed.
     pub(crate) clashes: Vec<Clash>,
     /// Base, ours, theirs as bytes.
-    pub(crate) inputs: [&'a [u8]; 3],
+    pub(crate) inputs: Three<&'a [u8]>,
     /// The same as text, when all three are textual IR in UTF-8.
-    pub(crate) texts: Option<[&'a str; 3]>,
+    pub(crate) texts: Option<Three<&'a str>>,
     pub(crate) path: &'a str,
     pub(crate) markers: &'a Markers,
 }
@@ -201,11 +158,16 @@ pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
             // another thread, which would free them while the copies are
             // made): a large merge's peak memory is here.
             drop((structured, git));
-            return Ok(git_text_written(agreed, texts[1], path));
+            return Ok(git_text_written(
+                agreed,
+                texts.ours,
+                path,
+                MadeBy::Written(Writer::GitResult),
+            ));
         }
     }
     let ours_text = OursText::write(&mut structured, inputs, texts, path, markers)?;
-    let sides = ours_text.sides(texts[1]);
+    let sides = ours_text.sides(texts.ours);
     let outcome = if !clashes.is_empty() {
         call_clash(&ours_text.merged, &clashes, sides, markers)
     } else if clean && !ours_text.rename_clashes.is_empty() {
@@ -218,9 +180,9 @@ pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
             structured: &structured,
             git: git.as_ref(),
             ours_text: &ours_text,
-            base: texts[0],
-            ours: texts[1],
-            theirs: texts[2],
+            base: texts.base,
+            ours: texts.ours,
+            theirs: texts.theirs,
             path,
             markers,
             has_comments: texts.iter().any(|t| crate::comments::has_user_comments(t)),
@@ -237,16 +199,20 @@ pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
 /// git's clean result, once known to be the merge, as it is written: in
 /// ours' form (canonical when ours is), with LLVM's `; preds` comments
 /// that no longer match their branches written again.
-pub(crate) fn git_text_written(text: String, ours: &str, path: &str) -> Outcome {
-    without_stale_comments(in_ours_form(Outcome::exact_text(text), ours, path))
+pub(crate) fn git_text_written(text: String, ours: &str, path: &str, made_by: MadeBy) -> Outcome {
+    without_stale_comments(in_ours_form(Outcome::exact_text(text, made_by), ours, path))
 }
 
 /// Bitcode inputs: the structured merge's result (canonical form, or its
 /// conflicts); a clash makes it a conflict, written as text for review.
 fn bitcode_result(structured: Structured, clashes: &[Clash]) -> Outcome {
     let mut outcome = structured.outcome;
+    if outcome.conflicts > 0 {
+        outcome.made_by = Conflict::Structured.into();
+    }
     if !clashes.is_empty() {
         outcome.conflicts = clashes.len();
+        outcome.made_by = Conflict::CallClash.into();
         let said: Vec<String> = clashes.iter().map(Clash::describe).collect();
         outcome.notes.push(format!(
             "{}; the merged module is written as text, without markers",
@@ -416,7 +382,10 @@ fn first_agreeing(w: &Writers<'_>) -> Chosen {
         .flat_map(|&writer| w.candidates(writer));
     let outcome = match decide(candidates, path, &expected) {
         Decision::Write(c) if c.writer == Writer::CanonicalForm => return Chosen::Canonical,
-        Decision::Write(c) => in_ours_form(Outcome::exact(c.text.as_bytes(), 0), w.ours, path),
+        Decision::Write(c) => {
+            let outcome = Outcome::exact(c.text.as_bytes(), 0, MadeBy::Written(c.writer));
+            in_ours_form(outcome, w.ours, path)
+        }
         Decision::Disagree(c, meaning) => {
             let sides = w.ours_text.sides(w.ours);
             disagreement(&c, &meaning, &expected, sides, w.markers)
@@ -436,6 +405,7 @@ fn in_canonical_form(structured: Structured, path: &str) -> Result<Outcome, Merg
         ));
     }
     let mut outcome = structured.outcome;
+    outcome.made_by = MadeBy::Written(Writer::CanonicalForm);
     outcome.notes.push(
         "the merge could not be written in ours' text; it is written in canonical form".into(),
     );
@@ -445,7 +415,12 @@ fn in_canonical_form(structured: Structured, path: &str) -> Result<Outcome, Merg
 /// No candidate decided: the line merge for review, never a comment
 /// dropped silently.
 fn for_review(merged: &super::ours_text::lines::LineMerge) -> Outcome {
-    let mut outcome = Outcome::exact(merged.text.as_bytes(), merged.conflicts.max(1));
+    let conflicts = merged.conflicts.max(1);
+    let mut outcome = Outcome::exact(
+        merged.text.as_bytes(),
+        conflicts,
+        Conflict::ForReview.into(),
+    );
     outcome.notes.push(
         "the structured merge is clean, but it could not be written in ours' text; the \
          line merge of the three versions (in ours' names) is written for review"
@@ -479,8 +454,12 @@ fn without_stale_comments(outcome: Outcome) -> Outcome {
 /// parse).
 fn either_side_parses(
     outcome: Outcome,
-    [base_in_ours, ours, theirs_in_ours]: [&str; 3],
-    raw: [&str; 3],
+    Three {
+        base: base_in_ours,
+        ours,
+        theirs: theirs_in_ours,
+    }: Three<&str>,
+    raw: Three<&str>,
     markers: &Markers,
 ) -> Outcome {
     if outcome.conflicts == 0 {
@@ -495,10 +474,11 @@ fn either_side_parses(
     let [base, theirs] = if parses(theirs_in_ours) {
         [base_in_ours, theirs_in_ours]
     } else {
-        [raw[0], raw[2]]
+        [raw.base, raw.theirs]
     };
     let hunk = render::narrowed_hunk(ours, base, theirs, markers);
     let mut widened = outcome.replaced_by(hunk.as_bytes(), 1);
+    widened.made_by = Conflict::Widened.into();
     widened.notes.push(
         "the conflicts, taken all ours' or all theirs', would not parse: written as one \
          conflict over the lines where the files differ"
@@ -516,12 +496,19 @@ fn disagreement(
     c: &Candidate,
     meaning: &str,
     expected: &str,
-    [base, ours, theirs]: [&str; 3],
+    Three { base, ours, theirs }: Three<&str>,
     markers: &Markers,
 ) -> Outcome {
     let disputed = disputes::disputed(meaning, expected);
     let written = (!disputed.is_empty())
-        .then(|| disputes::conflict_on_functions(&c.text, &disputed, [base, ours, theirs], markers))
+        .then(|| {
+            disputes::conflict_on_functions(
+                &c.text,
+                &disputed,
+                Three::new(base, ours, theirs),
+                markers,
+            )
+        })
         .flatten();
     let (text, conflicts) =
         written.unwrap_or_else(|| (render::conflict_hunk(ours, base, theirs, markers), 1));
@@ -530,7 +517,7 @@ fn disagreement(
     } else {
         disputed.join(", ")
     };
-    let mut outcome = Outcome::exact(text.as_bytes(), conflicts);
+    let mut outcome = Outcome::exact(text.as_bytes(), conflicts, Conflict::Disagreement.into());
     outcome.notes.push(format!(
         "{} and the structured merge are both clean but disagree on {what}; \
          written as a conflict for review",
@@ -544,7 +531,7 @@ fn disagreement(
 fn rename_clash(
     host: &str,
     clashes: &[(String, String)],
-    texts: [&str; 3],
+    texts: Three<&str>,
     markers: &Markers,
 ) -> Outcome {
     let functions: Vec<String> = clashes.iter().map(|(_, f)| f.clone()).collect();
@@ -556,7 +543,13 @@ fn rename_clash(
         "both sides renamed the same value differently ({}); written as a conflict",
         named.join(", ")
     );
-    conflict_on(host, functions, texts, markers, note)
+    conflict_on(
+        host,
+        functions,
+        texts,
+        markers,
+        (note, Conflict::RenameClash),
+    )
 }
 
 /// Calls that clash with a signature the other side changed: a conflict
@@ -565,7 +558,7 @@ fn rename_clash(
 fn call_clash(
     merged: &super::ours_text::lines::LineMerge,
     clashes: &[Clash],
-    texts: [&str; 3],
+    texts: Three<&str>,
     markers: &Markers,
 ) -> Outcome {
     let mut functions: Vec<String> = clashes.iter().map(|c| c.caller.clone()).collect();
@@ -580,16 +573,22 @@ fn call_clash(
     // the host where the line merge took the removal.
     for clash in clashes.iter().filter(|c| c.removed) {
         let keeper = if clash.changed_by == Some(Side::Theirs) {
-            texts[1]
+            texts.ours
         } else {
-            texts[2]
+            texts.theirs
         };
         if !host.is_empty() {
             host = disputes::with_function_of(&host, keeper, &clash.callee).unwrap_or_default();
         }
         functions.push(clash.callee.clone());
     }
-    conflict_on(&host, functions, texts, markers, note)
+    conflict_on(
+        &host,
+        functions,
+        texts,
+        markers,
+        (note, Conflict::CallClash),
+    )
 }
 
 /// A conflict on `functions` (ours', base's and theirs' versions) in
@@ -598,17 +597,17 @@ fn call_clash(
 fn conflict_on(
     host: &str,
     mut functions: Vec<String>,
-    [base, ours, theirs]: [&str; 3],
+    Three { base, ours, theirs }: Three<&str>,
     markers: &Markers,
-    note: String,
+    (note, why): (String, Conflict),
 ) -> Outcome {
     functions.sort();
     functions.dedup();
     let (text, conflicts) =
-        disputes::conflict_on_functions(host, &functions, [base, ours, theirs], markers)
+        disputes::conflict_on_functions(host, &functions, Three::new(base, ours, theirs), markers)
             .filter(|(_, n)| *n > 0)
             .unwrap_or_else(|| (render::conflict_hunk(ours, base, theirs, markers), 1));
-    let mut outcome = Outcome::exact(text.as_bytes(), conflicts);
+    let mut outcome = Outcome::exact(text.as_bytes(), conflicts, why.into());
     outcome.notes.push(note);
     outcome
 }
@@ -622,13 +621,18 @@ fn conflict_on(
 fn conflicts_in_ours_text(
     structured: Structured,
     ours_text: &OursText,
-    texts: [&str; 3],
+    texts: Three<&str>,
     markers: &Markers,
 ) -> Outcome {
     debug_dump(&[("structured-conflicts.ll", &structured.outcome.text)]);
     let merged = &ours_text.merged;
     if merged.conflicts > 0 {
-        let mut outcome = Outcome::exact(merged.text.as_bytes(), merged.conflicts);
+        let conflicts = merged.conflicts;
+        let mut outcome = Outcome::exact(
+            merged.text.as_bytes(),
+            conflicts,
+            Conflict::Structured.into(),
+        );
         outcome
             .notes
             .push("conflicts are written in ours' text".into());
@@ -644,13 +648,13 @@ fn conflicts_in_ours_text(
             None => "outside functions".to_string(),
         }
     );
-    let sides = ours_text.sides(texts[1]);
+    let sides = ours_text.sides(texts.ours);
     conflict_on(
         &merged.text,
         functions.unwrap_or_default(),
         sides,
         markers,
-        note,
+        (note, Conflict::Structured),
     )
 }
 
@@ -671,7 +675,7 @@ fn in_ours_form(outcome: Outcome, ours: &str, path: &str) -> Outcome {
         return outcome;
     }
     match canon(bytes) {
-        Some(canonical) => Outcome::exact(canonical.as_bytes(), 0),
+        Some(canonical) => Outcome::exact(canonical.as_bytes(), 0, outcome.made_by),
         None => outcome,
     }
 }

@@ -21,9 +21,13 @@
 //! `@helper`, which ours calls in `@f`"), written as a conflict on the
 //! callers and on the removal.
 
+use crate::three::Three;
 use std::collections::BTreeMap;
 
-use crate::compare::model::{ModuleText, Side};
+use crate::compare::model::ModuleText;
+
+use crate::three::Side;
+
 use crate::ir::Session;
 
 /// A function of the merged module that calls `callee` with another type
@@ -65,18 +69,13 @@ impl Clash {
 /// `merged` is the clean result's canonical text; `ours` and `theirs` the
 /// inputs (their own clashes are not the merge's).
 pub(crate) fn stale_calls(
-    [base, ours_model, theirs_model]: [&ModuleText; 3],
+    models: Three<&ModuleText>,
     merged: &str,
     [ours, theirs]: [&[u8]; 2],
     path: &str,
 ) -> Vec<Clash> {
-    let mut clashes = calls_to_removed([base, ours_model, theirs_model], merged);
-    clashes.extend(signature_clashes(
-        [base, ours_model, theirs_model],
-        merged,
-        [ours, theirs],
-        path,
-    ));
+    let mut clashes = calls_to_removed(models, merged);
+    clashes.extend(signature_clashes(models, merged, [ours, theirs], path));
     clashes
 }
 
@@ -88,7 +87,7 @@ pub(crate) fn stale_calls(
 /// base: define @helper ...   theirs: @helper removed   ours: @f calls @helper
 /// merged: @helper kept, @f calls it  ->  "theirs removed @helper, which ours calls in @f"
 /// ```
-fn calls_to_removed([base, ours, theirs]: [&ModuleText; 3], merged: &str) -> Vec<Clash> {
+fn calls_to_removed(Three { base, ours, theirs }: Three<&ModuleText>, merged: &str) -> Vec<Clash> {
     let defines = |m: &ModuleText, name: &str| m.funcs.iter().any(|f| f.name == name);
     let removed: Vec<(&str, Side)> = base
         .funcs
@@ -135,7 +134,11 @@ fn calls_to_removed([base, ours, theirs]: [&ModuleText; 3], merged: &str) -> Vec
 /// Calls in the merged module whose type is not their callee's, where a
 /// side changed the callee's signature.
 fn signature_clashes(
-    [base, ours_model, theirs_model]: [&ModuleText; 3],
+    Three {
+        base,
+        ours: ours_model,
+        theirs: theirs_model,
+    }: Three<&ModuleText>,
     merged: &str,
     [ours, theirs]: [&[u8]; 2],
     path: &str,

@@ -15,6 +15,7 @@
 //! ([`super::text_safe`]): the result is the same, reached by the
 //! structured merge, to compare the two routes' time.
 
+use crate::three::Three;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -256,7 +257,7 @@ fn structured_merge(
                 markers,
             } = inputs;
             let r = std::panic::catch_unwind(|| {
-                let inputs = [&base[..], &ours[..], &theirs[..]];
+                let inputs = Three::new(&base[..], &ours[..], &theirs[..]);
                 merge_bytes_by(route(), inputs, &display, &markers).and_then(|o| {
                     let bytes = output_bytes(&ours, &o, &display)?;
                     Ok((o, bytes))
@@ -290,9 +291,12 @@ fn structured_merge(
     }
 }
 
-/// A clean result of a test whose CHECK lines a script wrote, combining
-/// both sides: kept only when FileCheck passes on every RUN line of it
-/// ([`crate::checks::refusal`]). Else git's conflicts, or one conflict
+/// A result of a test whose CHECK lines a script wrote. A clean one that
+/// combines both sides' changes to one function's checks is kept only when
+/// FileCheck passes on it ([`crate::checks::refusal`]). Where it is not,
+/// or where the CHECK lines conflict, the checks are written anew for the
+/// merged IR when a regenerator proves itself on the three versions
+/// ([`crate::checks::regenerate`]); else git's conflicts, or one conflict
 /// over the lines where the files differ when git's merge is clean.
 fn checked_if_generated(
     mut o: Outcome,
@@ -300,26 +304,86 @@ fn checked_if_generated(
     args: &MergeArgs,
     markers: &Markers,
 ) -> (Outcome, Vec<u8>) {
-    if o.conflicts > 0 {
-        return (o, bytes);
-    }
-    let read = |p: &PathBuf| std::fs::read(p);
+    let read = |p: &PathBuf| std::fs::read_to_string(p);
     let (Ok(base), Ok(ours), Ok(theirs)) = (read(&args.base), read(&args.ours), read(&args.theirs))
     else {
         return (o, bytes);
     };
+    let versions = Three::new(base.as_str(), ours.as_str(), theirs.as_str());
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let tools = || crate::git::llvm_tools::configured(&cwd);
-    let merged = crate::checks::Merged {
-        base: &base,
-        ours: &ours,
-        theirs: &theirs,
-        result: &bytes,
+    let tools = std::cell::OnceCell::new();
+    let tools = || {
+        tools
+            .get_or_init(|| crate::git::llvm_tools::configured(&cwd))
+            .clone()
     };
-    let Some(why) = crate::checks::refusal(&merged, tools) else {
-        return (o, bytes);
+    let refused = match o.conflicts {
+        0 => {
+            let merged = crate::checks::Merged {
+                base: base.as_bytes(),
+                ours: ours.as_bytes(),
+                theirs: theirs.as_bytes(),
+                result: &bytes,
+            };
+            match crate::checks::refusal(&merged, tools) {
+                Some(why) => why,
+                None => return (o, bytes),
+            }
+        }
+        _ if crate::checks::generated_by(&ours).is_none() => return (o, bytes),
+        _ => String::new(),
     };
-    o.notes.push(why);
+    let merge_ir = |bare: Three<&str>| merged_ir(bare, args);
+    match crate::checks::regenerate::merged_by_regeneration(versions, &tools(), merge_ir) {
+        Ok(text) => {
+            let by = crate::checks::regenerate::regenerator_name(&tools());
+            let mut done = Outcome::exact(text.as_bytes(), 0, super::MadeBy::Regenerated);
+            done.notes.push(format!(
+                "its CHECK lines were written by a script; the IR merged, and they were written \
+                 anew for the merged IR by {by}, which first wrote each version's own CHECK \
+                 lines as they are; FileCheck passes on every RUN line"
+            ));
+            (done, text.into_bytes())
+        }
+        Err(not) if refused.is_empty() => {
+            o.notes.push(format!(
+                "its CHECK lines were not regenerated ({not}); after the merge, `irgit \
+                 regenerate {}` writes them anew",
+                args.path.as_deref().unwrap_or("FILE")
+            ));
+            (o, bytes)
+        }
+        Err(not) => {
+            o.notes
+                .push(format!("{refused}; irgit did not regenerate them: {not}"));
+            as_generated_conflict(o, bytes, args, markers)
+        }
+    }
+}
+
+/// The merge of the IR of three versions whose CHECK lines were set
+/// aside: clean, or why not.
+fn merged_ir(bare: Three<&str>, args: &MergeArgs) -> Result<String, String> {
+    let path = args.path.as_deref().unwrap_or("test.ll");
+    let [base, ours, theirs] = [bare.base, bare.ours, bare.theirs].map(str::as_bytes);
+    let o = super::merge_bytes(base, ours, theirs, path, &Markers::default())
+        .map_err(|e| e.to_string())?;
+    if o.conflicts > 0 {
+        return Err("its IR does not merge cleanly once the CHECK lines are set aside".into());
+    }
+    let bytes = output_bytes(ours, &o, path).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|_| "the merged IR is not UTF-8".into())
+}
+
+/// A clean result FileCheck refused, written as git's conflicts, or one
+/// conflict over the lines where the files differ when git's merge is clean.
+fn as_generated_conflict(
+    mut o: Outcome,
+    bytes: Vec<u8>,
+    args: &MergeArgs,
+    markers: &Markers,
+) -> (Outcome, Vec<u8>) {
+    o.made_by = super::Conflict::GeneratedChecks.into();
     let git = line_merge_favoring(&args.base, &args.ours, &args.theirs, markers, None);
     let marked = match git {
         Ok(lm) if !lm.clean => Some(lm.text),

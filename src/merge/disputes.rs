@@ -10,7 +10,9 @@
 //! ```
 
 use super::render::{self, Markers, Region};
-use crate::compare::model::{self, ModuleText, Numbering, Side, SideTables};
+use crate::compare::model::{self, ModuleText, Numbering, SideTables};
+use crate::three::Side;
+use crate::three::Three;
 
 /// The functions (by name) and module-level entities whose lines differ
 /// between two canonical forms, metadata and attribute groups compared by
@@ -125,7 +127,7 @@ pub(crate) fn with_function_of(host: &str, source: &str, name: &str) -> Option<S
 pub(crate) fn conflict_on_functions(
     host: &str,
     disputed: &[String],
-    [base, ours, theirs]: [&str; 3],
+    Three { base, ours, theirs }: Three<&str>,
     markers: &Markers,
 ) -> Option<(String, usize)> {
     let host_fns = function_ranges(host);

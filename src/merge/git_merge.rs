@@ -12,6 +12,7 @@ use super::fallback;
 use super::loading::canonical_of;
 use super::outcome::MergeError;
 use super::render::Markers;
+use crate::three::Three;
 
 /// A line merge of three texts.
 pub(crate) struct TextMerge {
@@ -30,14 +31,14 @@ impl GitMerge {
     /// bytes; `known` when it was run already), with the canonical form of
     /// a clean result; tells `verdict` as soon as cleanliness is known.
     pub(crate) fn run(
-        texts: Option<[&str; 3]>,
+        texts: Option<Three<&str>>,
         known: Option<TextMerge>,
         path: &str,
         markers: &Markers,
         verdict: &GitVerdict,
     ) -> Option<GitMerge> {
         let _on_exit = VerdictOnExit(verdict);
-        let [base, ours, theirs] = texts?;
+        let Three { base, ours, theirs } = texts?;
         let mut timer = crate::canon::PhaseTimer::new();
         let merged = match known {
             Some(merged) => merged,

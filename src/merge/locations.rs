@@ -31,6 +31,7 @@
 //! merged: #dbg_value(i32 -1, !23, !DIExpression(), !24)
 //! ```
 
+use crate::three::Three;
 use std::borrow::Cow;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -59,7 +60,7 @@ pub(crate) struct Variables(HashMap<u64, u64>);
 
 impl Variables {
     /// The variables of base, ours and theirs.
-    pub(crate) fn new(versions: [(&ModuleText, &SideTables); 3]) -> Variables {
+    pub(crate) fn new(versions: Three<(&ModuleText, &SideTables)>) -> Variables {
         let mut out = HashMap::default();
         for (m, t) in versions {
             for (&n, rhs) in &m.meta {

@@ -53,11 +53,12 @@ pub(crate) mod structured;
 pub mod text_safe;
 
 use crate::ir::Session;
+use crate::three::Three;
 use choose::Evidence;
 use git_merge::{GitMerge, GitVerdict};
 use loading::verifies;
 
-pub use outcome::{MergeError, Outcome};
+pub use outcome::{Conflict, MadeBy, MergeError, Outcome, Writer};
 pub use render::{Markers, Style};
 
 /// Bytes to write for a merge result: bitcode when ours was bitcode and the
@@ -91,7 +92,12 @@ pub fn merge_bytes(
     path: &str,
     markers: &Markers,
 ) -> Result<Outcome, MergeError> {
-    merge_bytes_by(Route::TextSafeFirst, [base, ours, theirs], path, markers)
+    merge_bytes_by(
+        Route::TextSafeFirst,
+        Three::new(base, ours, theirs),
+        path,
+        markers,
+    )
 }
 
 /// How [`merge_bytes_by`] may reach its result.
@@ -107,7 +113,7 @@ pub enum Route {
 /// [`merge_bytes`] by `route`: both routes write the same result.
 pub fn merge_bytes_by(
     route: Route,
-    [base, ours, theirs]: [&[u8]; 3],
+    Three { base, ours, theirs }: Three<&[u8]>,
     path: &str,
     markers: &Markers,
 ) -> Result<Outcome, MergeError> {
@@ -116,18 +122,22 @@ pub fn merge_bytes_by(
     let base = &*with_module_id_of(base, ours);
     let theirs = &*with_module_id_of(theirs, ours);
     if let Some(result) = unchanged_side(base, ours, theirs, path) {
-        return Ok(Outcome::exact(result, 0));
+        return Ok(Outcome::exact(result, 0, MadeBy::UnchangedSide));
     }
     // 2. Rebase debug lines into the merged source's numbering on all
     //    three sides (the rebasing of `docs/merge-theory.md`), so that a
     //    shift is no change.
     let outcome = match rebase_lines::rebase_bytes(base, ours, theirs) {
         Some(rebased) => {
-            let [b, o, t] = rebased.texts.each_ref().map(|x| x.as_bytes());
-            let merged = merge_sides(route, [b, o, t], path, markers)?;
+            let merged = merge_sides(
+                route,
+                rebased.texts.as_ref().map(|x| x.as_bytes()),
+                path,
+                markers,
+            )?;
             rebased.settle(merged, markers)
         }
-        None => merge_sides(route, [base, ours, theirs], path, markers)?,
+        None => merge_sides(route, Three::new(base, ours, theirs), path, markers)?,
     };
     Ok(noting_unknown_values(outcome, ours))
 }
@@ -136,15 +146,16 @@ pub fn merge_bytes_by(
 /// rebased (or have none).
 fn merge_sides(
     route: Route,
-    [base, ours, theirs]: [&[u8]; 3],
+    inputs: Three<&[u8]>,
     path: &str,
     markers: &Markers,
 ) -> Result<Outcome, MergeError> {
-    if let Some(result) = unchanged_side(base, ours, theirs, path) {
-        return Ok(Outcome::exact(result, 0));
+    let Three { ours, theirs, .. } = inputs;
+    if let Some(result) = unchanged_side(inputs.base, ours, theirs, path) {
+        return Ok(Outcome::exact(result, 0, MadeBy::UnchangedSide));
     }
     let mut timer = crate::canon::PhaseTimer::new();
-    let texts = as_texts([base, ours, theirs]);
+    let texts = as_texts(inputs);
     // 3. Where every hunk is text-safe, git's clean result checked by LLVM.
     let mut git_known = None;
     if let Some(texts) = texts.filter(|_| route == Route::TextSafeFirst) {
@@ -155,7 +166,6 @@ fn merge_sides(
     }
     // 3-4. Load the three sides and merge them structurally, with git's
     //      line merge on another thread.
-    let inputs = [base, ours, theirs];
     let (structured, git) = structured_beside_git(inputs, texts, git_known, path, markers);
     let mut structured = structured?;
     timer.lap("merge: structured and git merge-file");
@@ -171,7 +181,7 @@ fn merge_sides(
         structured,
         git,
         clashes,
-        inputs: [base, ours, theirs],
+        inputs,
         texts,
         path,
         markers,
@@ -180,19 +190,18 @@ fn merge_sides(
 
 /// The three inputs as text, when all three are textual IR in UTF-8 (only
 /// then can ours' text be written and git's line merge run).
-fn as_texts(inputs: [&[u8]; 3]) -> Option<[&str; 3]> {
+fn as_texts(inputs: Three<&[u8]>) -> Option<Three<&str>> {
     if inputs.iter().any(|x| crate::canon::is_bitcode(x)) {
         return None;
     }
-    let [base, ours, theirs] = inputs.map(|x| std::str::from_utf8(x).ok());
-    Some([base?, ours?, theirs?])
+    inputs.map(|x| std::str::from_utf8(x).ok()).all()
 }
 
 /// The structured merge, with git's line merge (and the canonical form of
 /// its clean result) on another thread.
 fn structured_beside_git(
-    inputs: [&[u8]; 3],
-    texts: Option<[&str; 3]>,
+    inputs: Three<&[u8]>,
+    texts: Option<Three<&str>>,
     git_known: Option<git_merge::TextMerge>,
     path: &str,
     markers: &Markers,

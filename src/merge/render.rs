@@ -12,6 +12,8 @@
 //! >>>>>>> theirs
 //! ```
 
+use crate::three::{Side, Three};
+
 /// A stretch of the merged text: lines all agree on, or a conflict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Piece {
@@ -159,12 +161,12 @@ pub(crate) fn regions<'a>(text: &'a str, m: &Markers) -> Vec<Region<'a>> {
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
     };
     let mut out = Vec::new();
-    // 0: outside, 1: ours, 2: base, 3: theirs
-    let mut at = 0;
-    let mut sections: [Vec<&str>; 3] = Default::default();
+    // The section a line is in; `None` outside conflicts.
+    let mut at: Option<Side> = None;
+    let mut sections: Three<Vec<&str>> = Three::default();
     let mut has_base = false;
-    let conflict = |sections: &mut [Vec<&'a str>; 3], has_base: bool, closed: bool| {
-        let [ours, base, theirs] = std::mem::take(sections);
+    let conflict = |sections: &mut Three<Vec<&'a str>>, has_base: bool, closed: bool| {
+        let Three { base, ours, theirs } = std::mem::take(sections);
         Region::Conflict {
             ours,
             base: has_base.then_some(base),
@@ -174,30 +176,30 @@ pub(crate) fn regions<'a>(text: &'a str, m: &Markers) -> Vec<Region<'a>> {
     };
     for line in text.split_inclusive('\n') {
         at = match at {
-            0 if is(line, &open) => {
+            None if is(line, &open) => {
                 has_base = false;
-                1
+                Some(Side::Ours)
             }
-            1 if is(line, &base) => {
+            Some(Side::Ours) if is(line, &base) => {
                 has_base = true;
-                2
+                Some(Side::Base)
             }
-            1 | 2 if is(line, &middle) => 3,
-            3 if is(line, &close) => {
+            Some(Side::Ours | Side::Base) if is(line, &middle) => Some(Side::Theirs),
+            Some(Side::Theirs) if is(line, &close) => {
                 out.push(conflict(&mut sections, has_base, true));
-                0
+                None
             }
-            0 => {
+            None => {
                 out.push(Region::Outside(line));
-                0
+                None
             }
-            at => {
-                sections[at - 1].push(line);
-                at
+            Some(side) => {
+                sections[side].push(line);
+                Some(side)
             }
         };
     }
-    if at != 0 {
+    if at.is_some() {
         out.push(conflict(&mut sections, has_base, false));
     }
     out

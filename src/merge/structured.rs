@@ -13,9 +13,10 @@
 
 use crate::canon::source_map::SourceNames;
 use crate::ir::Session;
+use crate::three::Three;
 
 use super::loading::{comment_free, debug_info_dropped, load, version_name};
-use super::outcome::{debug_dump, MergeError, Outcome};
+use super::outcome::{debug_dump, MadeBy, MergeError, Outcome};
 use super::render::{self, Markers};
 use super::{apply, clash, isomorphic};
 use crate::compare::{matching, model, rename};
@@ -41,7 +42,7 @@ pub(crate) struct Structured {
     pub(crate) matched: [matching::Matchings; 2],
     /// Where the canonical names of base, ours, theirs came from, where the
     /// loads recorded them (see [`Structured::take_source_names`]).
-    pub(crate) names: [Option<SourceNames>; 3],
+    pub(crate) names: Three<Option<SourceNames>>,
     /// Ours' canonical form (none when ours renamed functions).
     pub(crate) ours_canonical: Option<String>,
 }
@@ -69,39 +70,29 @@ impl Structured {
     /// do), from the input canonicalized again.
     pub(crate) fn take_source_names(
         &mut self,
-        base: &[u8],
-        ours: &[u8],
-        theirs: &[u8],
+        inputs: Three<&[u8]>,
         path: &str,
         markers: &Markers,
-    ) -> Result<[SourceNames; 3], MergeError> {
-        let inputs = [
-            (base, version_name("base", &markers.base)),
-            (ours, version_name("ours", &markers.ours)),
-            (theirs, version_name("theirs", &markers.theirs)),
-        ];
+    ) -> Result<Three<SourceNames>, MergeError> {
+        let versions = Three::new(
+            version_name("base", &markers.base),
+            version_name("ours", &markers.ours),
+            version_name("theirs", &markers.theirs),
+        );
         let names = std::mem::take(&mut self.names);
-        let names: Vec<Result<SourceNames, MergeError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = names
-                .into_iter()
-                .zip(inputs)
+        let names = std::thread::scope(|scope| {
+            let handles = names
+                .zip(inputs.zip(versions))
                 .map(|(recorded, (bytes, side))| {
                     scope.spawn(move || match recorded {
                         Some(n) => Ok(n),
                         None => load(&Session::new(), bytes, path, &side, &|_| true)
                             .map(|(_, n)| n.unwrap_or_default()),
                     })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                .collect()
+                });
+            handles.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         });
-        let [nb, no, nt]: [Result<SourceNames, MergeError>; 3] = names
-            .try_into()
-            .unwrap_or_else(|_| unreachable!("three inputs"));
-        Ok([nb?, no?, nt?])
+        names.try_map(|n| n)
     }
 
     /// The clean result's calls that clash with a signature a side
@@ -110,7 +101,12 @@ impl Structured {
         let Some(merged) = self.canonical.as_deref() else {
             return Vec::new();
         };
-        clash::stale_calls([&self.mo, &self.ma, &self.mb], merged, [ours, theirs], path)
+        clash::stale_calls(
+            Three::new(&self.mo, &self.ma, &self.mb),
+            merged,
+            [ours, theirs],
+            path,
+        )
     }
 
     /// Checks a clean result with LLVM (parse, verify) and sets its
@@ -153,35 +149,20 @@ impl Structured {
 }
 
 pub(crate) fn structured(
-    [base, ours, theirs]: [&[u8]; 3],
+    Three { base, ours, theirs }: Three<&[u8]>,
     path: &str,
     markers: &Markers,
     names_wanted: &(dyn Fn(usize) -> bool + Sync),
 ) -> Result<Structured, MergeError> {
-    // One LLVM context per input: named types are per context, and a second
-    // module in the same context would see `%struct.rect` renamed `%struct.rect.0`.
-    // The three are independent: canonicalize ours and theirs on other
-    // threads (a panic there resumes here, where the caller catches it).
-    // Each thread also parses its canonical text into a model.
-    let modelled = |bytes: &[u8], side: &str, name: &str| {
-        let (text, names) = load(&Session::new(), bytes, path, side, names_wanted)?;
-        let m = model::parse(&text, name).map_err(MergeError::Internal)?;
-        Ok((text, names, m))
-    };
     let ours_version = version_name("ours", &markers.ours);
     let theirs_version = version_name("theirs", &markers.theirs);
-    let (to, ta, tb) = std::thread::scope(|scope| {
-        let ha = scope.spawn(|| modelled(ours, &ours_version, &markers.ours));
-        let hb = scope.spawn(|| modelled(theirs, &theirs_version, &markers.theirs));
-        let to = modelled(base, &version_name("base", &markers.base), "base");
-        type Loaded = Result<(String, Option<SourceNames>, model::ModuleText), MergeError>;
-        let join = |h: std::thread::ScopedJoinHandle<'_, Loaded>| {
-            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
-        };
-        (to, join(ha), join(hb))
-    });
-    let ((to, no, mo), (ta, na, mut ma), (tb, nb, mut mb)) = (to?, ta?, tb?);
-    let names = [no, na, nb];
+    let loaded = loaded_three(Three::new(base, ours, theirs), path, markers, names_wanted)?;
+    let Three {
+        base: (to, no, mo),
+        ours: (ta, na, mut ma),
+        theirs: (tb, nb, mut mb),
+    } = loaded;
+    let names = Three::new(no, na, nb);
     let mut timer = crate::canon::PhaseTimer::new();
     timer.lap("merge: inputs canonicalized");
     // A module without `source_filename` gets one from its parse name; do
@@ -238,6 +219,7 @@ pub(crate) fn structured(
             bytes: None,
             conflicts,
             notes: Vec::new(),
+            made_by: MadeBy::Structured,
         },
         canonical: None,
         rendered: clean.then_some(text),
@@ -251,4 +233,38 @@ pub(crate) fn structured(
         names,
         ours_canonical,
     })
+}
+
+/// A canonical text, its source names (when wanted) and its model.
+type Loaded = (String, Option<SourceNames>, model::ModuleText);
+
+/// The three inputs loaded, ours and theirs on threads of their own.
+fn loaded_three(
+    Three { base, ours, theirs }: Three<&[u8]>,
+    path: &str,
+    markers: &Markers,
+    names_wanted: &(dyn Fn(usize) -> bool + Sync),
+) -> Result<Three<Loaded>, MergeError> {
+    // One LLVM context per input: named types are per context, and a second
+    // module in the same context would see `%struct.rect` renamed `%struct.rect.0`.
+    // The three are independent: canonicalize ours and theirs on other
+    // threads (a panic there resumes here, where the caller catches it).
+    // Each thread also parses its canonical text into a model.
+    let modelled = |bytes: &[u8], side: &str, name: &str| {
+        let (text, names) = load(&Session::new(), bytes, path, side, names_wanted)?;
+        let m = model::parse(&text, name).map_err(MergeError::Internal)?;
+        Ok((text, names, m))
+    };
+    let ours_version = version_name("ours", &markers.ours);
+    let theirs_version = version_name("theirs", &markers.theirs);
+    let (to, ta, tb) = std::thread::scope(|scope| {
+        let ha = scope.spawn(|| modelled(ours, &ours_version, &markers.ours));
+        let hb = scope.spawn(|| modelled(theirs, &theirs_version, &markers.theirs));
+        let to = modelled(base, &version_name("base", &markers.base), "base");
+        let join = |h: std::thread::ScopedJoinHandle<'_, Result<Loaded, MergeError>>| {
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+        };
+        (to, join(ha), join(hb))
+    });
+    Ok(Three::new(to?, ta?, tb?))
 }

@@ -25,7 +25,9 @@ use super::render::{write_hunks, Paint, BOLD};
 use super::SummaryError;
 use crate::canon::source_map::SourceNames;
 use crate::compare::faithful::{self, SideText, PLACEHOLDER};
-use crate::compare::model::{self, Side};
+use crate::compare::model;
+use crate::three::Side;
+
 use crate::text::Ref;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};

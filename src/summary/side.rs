@@ -232,7 +232,7 @@ fn comparison_tables(meta: &BTreeMap<u32, String>, attrs: &BTreeMap<u32, String>
         attrs: attrs.clone(),
         ..ModuleText::default()
     };
-    SideTables::by_content(model::Side::Base, &blind)
+    SideTables::by_content(crate::three::Side::Base, &blind)
 }
 
 /// A tuple (`!{...}`, `distinct !{...}`) without its operands that name
@@ -550,7 +550,7 @@ impl Side {
     /// A side with nothing in it (git's `/dev/null`).
     pub fn empty(label: &str) -> Side {
         let module = ModuleText::default();
-        let tables = SideTables::by_content(model::Side::Base, &module);
+        let tables = SideTables::by_content(crate::three::Side::Base, &module);
         Side {
             label: label.to_string(),
             text: String::new(),

@@ -30,9 +30,7 @@ use std::borrow::Cow;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::{
-    ambiguous_names, blank_numbering, mnemonic, similar, stem, successors, Matching,
-};
+use super::{ambiguous_names, blank_numbering, mnemonic, similar, stem, successors, Matching};
 use crate::compare::model::{local_refs, local_refs_str, BlockText, FuncText};
 use crate::text::{def_name, opcode, rewrite_with, scan_refs, Ref};
 

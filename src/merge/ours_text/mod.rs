@@ -26,12 +26,15 @@ pub(crate) mod placed;
 
 use crate::canon::source_map::SourceNames;
 use crate::ir::Session;
+use crate::three::Three;
 
 use super::loading::load;
 use super::outcome::{debug_dump, MergeError};
 use super::render::Markers;
 use super::structured::Structured;
-use crate::compare::model::{self, ModuleText, Side};
+use crate::compare::model::{self, ModuleText};
+use crate::three::Side;
+
 use crate::compare::{faithful, matching};
 
 /// Base and theirs in ours' names, and their line merge with ours.
@@ -57,15 +60,17 @@ impl OursText {
     /// bytes, for the source names a load skipped.
     pub(crate) fn write(
         structured: &mut Structured,
-        inputs: [&[u8]; 3],
-        texts: [&str; 3],
+        inputs: Three<&[u8]>,
+        texts: Three<&str>,
         path: &str,
         markers: &Markers,
     ) -> Result<OursText, MergeError> {
         let mut timer = crate::canon::PhaseTimer::new();
-        let [base, ours, theirs] = inputs;
-        let [base_names, ours_names, theirs_names] =
-            structured.take_source_names(base, ours, theirs, path, markers)?;
+        let Three {
+            base: base_names,
+            ours: ours_names,
+            theirs: theirs_names,
+        } = structured.take_source_names(inputs, path, markers)?;
         timer.lap("merge: source names");
         let side = |side, text, names, model, undo| faithful::SideText {
             side,
@@ -76,11 +81,17 @@ impl OursText {
         };
         let none = std::collections::BTreeMap::new();
         let s = &*structured;
-        let sb = side(Side::Base, texts[0], &base_names, &s.mo, &none);
-        let so = side(Side::Ours, texts[1], &ours_names, &s.ma, &s.plan.undo_ours);
+        let sb = side(Side::Base, texts.base, &base_names, &s.mo, &none);
+        let so = side(
+            Side::Ours,
+            texts.ours,
+            &ours_names,
+            &s.ma,
+            &s.plan.undo_ours,
+        );
         let st = side(
             Side::Theirs,
-            texts[2],
+            texts.theirs,
             &theirs_names,
             &s.mb,
             &s.plan.undo_theirs,
@@ -91,7 +102,7 @@ impl OursText {
             let order = faithful::free_order(&translated.base);
             lines::merge3(
                 &translated.base,
-                texts[1],
+                texts.ours,
                 &translated.theirs,
                 markers,
                 &order,
@@ -110,11 +121,11 @@ impl OursText {
 
     /// Base, ours and theirs, all in ours' names, as a conflict shows
     /// them (base and theirs renumbered the way LLVM prints them).
-    pub(crate) fn sides<'a>(&'a self, ours: &'a str) -> [&'a str; 3] {
+    pub(crate) fn sides<'a>(&'a self, ours: &'a str) -> Three<&'a str> {
         let [base, theirs] = self
             .shown
             .get_or_init(|| [&self.base, &self.theirs].map(|t| faithful::renumber(t)));
-        [base, ours, theirs]
+        Three::new(base, ours, theirs)
     }
 }
 

@@ -33,6 +33,7 @@ pub(crate) mod checksum;
 pub(crate) mod nodes;
 pub(crate) mod shifts;
 
+use crate::three::Three;
 use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -44,7 +45,7 @@ use nodes::Nodes;
 use shifts::{Evidence, ShiftMap};
 
 use super::disputes;
-use super::outcome::{debug_dump, Outcome};
+use super::outcome::{debug_dump, Conflict, Outcome};
 use super::render::{self, Markers};
 
 /// Lines from here on are markers: an unknown line (`MARK + side * SPAN + line`).
@@ -64,7 +65,7 @@ pub(crate) fn own_line(line: u32) -> u32 {
 /// The three inputs with their lines in the merged source's numbering.
 pub(crate) struct Rebased {
     /// Base, ours, theirs.
-    pub texts: [String; 3],
+    pub texts: Three<String>,
     /// What the user should know (a checksum left out).
     pub notes: Vec<String>,
     /// Marker → the line written in its place when a marker must be shown.
@@ -131,7 +132,7 @@ pub(crate) fn rebase(base: &str, ours: &str, theirs: &str) -> Option<Rebased> {
         })
         .collect();
     Some(Rebased {
-        texts: rewritten,
+        texts: Three::from(rewritten),
         notes,
         stand_in: r.stand_in,
     })
@@ -611,15 +612,20 @@ impl Rebased {
         }
         if o.conflicts > 0 {
             let notes = std::mem::take(&mut o.notes);
-            let mut shown = Outcome::exact(text.as_bytes(), o.conflicts);
+            let mut shown = Outcome::exact(text.as_bytes(), o.conflicts, o.made_by);
             shown.notes = notes;
             return shown;
         }
         let functions = users(&text, &marked);
-        let [base, ours, theirs] = [0, 1, 2].map(|k| self.shown(&self.texts[k]).0);
+        let Three { base, ours, theirs } = self.texts.as_ref().map(|t| self.shown(t).0);
         let (written, conflicts) = (!functions.is_empty())
             .then(|| {
-                disputes::conflict_on_functions(&text, &functions, [&base, &ours, &theirs], markers)
+                disputes::conflict_on_functions(
+                    &text,
+                    &functions,
+                    Three::new(&base, &ours, &theirs),
+                    markers,
+                )
             })
             .flatten()
             .unwrap_or_else(|| (render::conflict_hunk(&ours, &base, &theirs, markers), 1));
@@ -628,7 +634,7 @@ impl Rebased {
         } else {
             functions.join(", ")
         };
-        let mut c = Outcome::exact(written.as_bytes(), conflicts);
+        let mut c = Outcome::exact(written.as_bytes(), conflicts, Conflict::DebugLines.into());
         c.notes = o.notes;
         c.notes.push(format!(
             "debug info: where one side's source lines moved, the other side's changes to {what} \

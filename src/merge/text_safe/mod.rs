@@ -45,13 +45,14 @@
 
 pub(crate) mod forms;
 
+use crate::three::Three;
 use std::ops::Range;
 
 use rustc_hash::FxHashSet as HashSet;
 
 use super::git_merge::{line_merge_texts, TextMerge};
 use super::loading::valid_as_written;
-use super::outcome::Outcome;
+use super::outcome::{MadeBy, Outcome};
 use super::render::Markers;
 use forms::{bodies, form, is_numbered, Body, Def, Form, Numbering};
 
@@ -66,14 +67,14 @@ pub(crate) enum FastPath {
 
 /// The text-safe merge of three texts, for [`super::merge_bytes`]: git's
 /// line merge and LLVM's check of the result run side by side.
-pub(crate) fn merge(texts: [&str; 3], path: &str, markers: &Markers) -> FastPath {
+pub(crate) fn merge(texts: Three<&str>, path: &str, markers: &Markers) -> FastPath {
     let mut timer = crate::canon::PhaseTimer::new();
     let Some(merged) = text_safe_merge(texts) else {
         timer.lap("merge: text-safe: declined");
         return FastPath::Declined(None);
     };
     timer.lap("merge: text-safe: hunks merged");
-    let [base, ours, theirs] = texts;
+    let Three { base, ours, theirs } = texts;
     let (valid, git) = std::thread::scope(|scope| {
         let git = scope.spawn(|| line_merge_texts(base, ours, theirs, markers).ok());
         let valid = valid_as_written(&merged, path);
@@ -84,7 +85,12 @@ pub(crate) fn merge(texts: [&str; 3], path: &str, markers: &Markers) -> FastPath
         Some(git) if valid && git.conflicts == 0 && git.text == merged => {
             drop(merged);
             timer.lap("merge: text-safe: git's result checked and taken");
-            FastPath::Taken(super::choose::git_text_written(git.text, ours, path))
+            FastPath::Taken(super::choose::git_text_written(
+                git.text,
+                ours,
+                path,
+                MadeBy::TextSafe,
+            ))
         }
         git => {
             timer.lap("merge: text-safe: git's result not taken");
@@ -96,7 +102,7 @@ pub(crate) fn merge(texts: [&str; 3], path: &str, markers: &Markers) -> FastPath
 /// The merge of base, ours and theirs by lines, when every hunk of both
 /// sides is text-safe (see the module doc) and no two hunks of the two
 /// sides touch; else `None`. It is not checked by LLVM.
-pub fn text_safe_merge([base, ours, theirs]: [&str; 3]) -> Option<String> {
+pub fn text_safe_merge(Three { base, ours, theirs }: Three<&str>) -> Option<String> {
     let (base, ours, theirs) = (Text::new(base), Text::new(ours), Text::new(theirs));
     let mut names = NameSets::default();
     let ours_hunks = side_hunks(&base, &ours, &mut names)?;

@@ -105,8 +105,7 @@ pub(crate) fn label_of(line: &str) -> Option<&str> {
     let end = if first == b'"' {
         line[1..].find('"')? + 2
     } else {
-        line.bytes()
-            .position(|c| !crate::text::is_id_byte(c))?
+        line.bytes().position(|c| !crate::text::is_id_byte(c))?
     };
     line[end..].starts_with(':').then(|| &line[..end])
 }

@@ -1,0 +1,471 @@
+//! The CHECK lines of a test `update_test_checks.py` wrote, written anew
+//! from what opt prints for the test's IR: by the script the user's git
+//! config names (`irgit.updateTestChecks`), or by irgit's own writer of the
+//! script's format (`--version 5`, one check prefix per RUN line, no
+//! metadata in the checked lines; anything else is refused, never guessed).
+//!
+//! ```text
+//! ; RUN: opt < %s -passes=instcombine -S | FileCheck %s
+//! define i32 @g(i32 %v) {                  define i32 @g(i32 %v) {
+//!   %w = mul i32 %v, 2             ─►      ; CHECK-LABEL: define i32 @g(
+//!   ret i32 %w                             ; CHECK-SAME: i32 [[V:%.*]]) {
+//! }                                        ; CHECK-NEXT:    [[W:%.*]] = shl i32 [[V]], 1
+//!                                          ; CHECK-NEXT:    ret i32 [[W]]
+//!                                          ;
+//!                                            %w = mul i32 %v, 2 ...
+//! ```
+//!
+//! Nothing here is trusted on its word: [`super::regeneration`] uses a
+//! regenerator only once it has written each version's own CHECK lines
+//! byte for byte from that version's IR.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+use std::process::Command;
+
+use super::filecheck::{output_within, Tools};
+use super::run_lines::{pipelines, Input, Pipeline, Tool};
+use crate::three::Three;
+
+/// The one script whose tests are regenerated.
+pub(crate) const SCRIPT: &str = "update_test_checks.py";
+
+/// Who regenerates: the configured script, or irgit itself.
+pub(crate) fn regenerator_name(tools: &Tools) -> String {
+    match &tools.update_test_checks {
+        Some(script) => format!("{} (irgit.updateTestChecks)", script.display()),
+        None => "irgit's own regeneration".into(),
+    }
+}
+
+/// `test` with every function's CHECK block written anew for its IR by
+/// the configured script, else by irgit's own writer; or why not.
+pub(crate) fn regenerated(test: &str, tools: &Tools) -> Result<String, String> {
+    let generated = super::generated_by(test)
+        .ok_or("no NOTE line names the script that wrote its CHECK lines")?;
+    if generated.script != SCRIPT {
+        return Err(format!(
+            "its CHECK lines were written by {}: only {SCRIPT} tests are regenerated for now",
+            generated.script
+        ));
+    }
+    let utc_args: Vec<&str> = (generated.utc_args.as_deref().unwrap_or(""))
+        .split_whitespace()
+        .collect();
+    if let Some(arg) = utc_args.iter().find(|a| names_a_program(a)) {
+        return Err(format!(
+            "its UTC_ARGS name a program ({arg}): only the opt your git config names runs"
+        ));
+    }
+    let runs = pipelines(test).map_err(|r| format!("RUN line {}: {}", r.line, r.why))?;
+    if let Some(run) = runs.iter().find(|r| r.tool != Tool::Opt) {
+        return Err(format!("RUN line {} does not run opt", run.line));
+    }
+    let opt = tools
+        .opt
+        .as_deref()
+        .ok_or("no opt (set `git config irgit.opt PATH`)")?;
+    match &tools.update_test_checks {
+        Some(script) => by_script(test, script, opt),
+        None => by_irgit(test, &utc_args, &runs, opt),
+    }
+}
+
+/// An argument that names a program to run (`--opt-binary=...`, `--tool ...`).
+fn names_a_program(arg: &str) -> bool {
+    arg.contains("binary") || arg.starts_with("--tool") || arg.contains('/')
+}
+
+/// The script, run as `SCRIPT --opt-binary OPT test.ll` on a copy.
+fn by_script(test: &str, script: &Path, opt: &Path) -> Result<String, String> {
+    let dir = tempfile::tempdir().map_err(|e| format!("no temporary directory: {e}"))?;
+    let file = dir.path().join("test.ll");
+    std::fs::write(&file, test).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    let mut command = match script.extension().is_some_and(|e| e == "py") {
+        true => {
+            let mut c = Command::new("python3");
+            c.arg(script);
+            c
+        }
+        false => Command::new(script),
+    };
+    command
+        .arg("--opt-binary")
+        .arg(opt)
+        .arg(&file)
+        .current_dir(dir.path());
+    let ran = output_within(command, None)?;
+    if !ran.success {
+        let said = String::from_utf8_lossy(&ran.stderr);
+        let first = said.lines().next().unwrap_or("no message");
+        return Err(format!("{} failed: {first}", script.display()));
+    }
+    std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))
+}
+
+/// irgit's own writer of the script's format.
+fn by_irgit(
+    test: &str,
+    utc_args: &[&str],
+    runs: &[Pipeline],
+    opt: &Path,
+) -> Result<String, String> {
+    if utc_args != ["--version", "5"] {
+        return Err(format!(
+            "UTC_ARGS `{}` are not covered by irgit's own regeneration (only `--version 5`); \
+             set `git config irgit.updateTestChecks PATH` to use the script",
+            utc_args.join(" ")
+        ));
+    }
+    let mut prefixes = Vec::new();
+    let mut blocks: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for run in runs {
+        let prefix = one_prefix(&run.check_args)
+            .ok_or_else(|| format!("RUN line {}: more than one check prefix", run.line))?;
+        if prefixes.contains(&prefix) {
+            return Err(format!(
+                "RUN line {}: a second RUN line checks {prefix}",
+                run.line
+            ));
+        }
+        let printed = printed_by_opt(test, run, opt)?;
+        for (name, function) in functions(&printed) {
+            let block = blocks.entry(name).or_default();
+            block.extend(check_block(&prefix, &function, &printed)?);
+        }
+        prefixes.push(prefix);
+    }
+    with_blocks(&without_checks(test, &prefixes), &blocks)
+}
+
+/// The one check prefix of FileCheck's arguments (`CHECK` by default).
+fn one_prefix(check_args: &[String]) -> Option<String> {
+    let mut prefix = None;
+    let mut args = check_args.iter();
+    while let Some(arg) = args.next() {
+        let value = match arg.split_once('=') {
+            Some((key, value)) if is_prefix_option(key) => value.to_string(),
+            None if is_prefix_option(arg) => args.next()?.clone(),
+            _ => continue,
+        };
+        if prefix.is_some() || value.contains(',') {
+            return None;
+        }
+        prefix = Some(value);
+    }
+    Some(prefix.unwrap_or_else(|| "CHECK".into()))
+}
+
+fn is_prefix_option(key: &str) -> bool {
+    let key = key.trim_start_matches('-');
+    key == "check-prefix" || key == "check-prefixes"
+}
+
+/// What opt prints for `test` on `run`'s arguments.
+fn printed_by_opt(test: &str, run: &Pipeline, opt: &Path) -> Result<String, String> {
+    let mut command = Command::new(opt);
+    command.args(&run.tool_args);
+    let (input, arg) = match run.input {
+        Input::Stdin => (Some(test.as_bytes()), None),
+        Input::Argument => (None, Some("-")),
+    };
+    command.args(arg);
+    let stdin = input.unwrap_or(test.as_bytes());
+    let printed = output_within(command, Some(stdin))?;
+    if !printed.success {
+        let said = String::from_utf8_lossy(&printed.stderr);
+        let first = said.lines().next().unwrap_or("no message").to_string();
+        return Err(format!("RUN line {}: opt failed: {first}", run.line));
+    }
+    String::from_utf8(printed.stdout).map_err(|_| "opt printed bytes that are not UTF-8".into())
+}
+
+/// The functions `printed` defines, by name: the `define` line and every
+/// line up to the closing `}`.
+fn functions(printed: &str) -> Vec<(String, Vec<&str>)> {
+    let mut out: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut current: Option<(String, Vec<&str>)> = None;
+    for line in printed.lines() {
+        if let Some((_, lines)) = current.as_mut() {
+            if line == "}" {
+                out.extend(current.take());
+            } else {
+                lines.push(line);
+            }
+        } else if line.starts_with("define ") {
+            let name = crate::text::function_name(line).unwrap_or(line);
+            current = Some((name.trim_start_matches('@').to_string(), vec![line]));
+        }
+    }
+    out
+}
+
+/// The CHECK lines of one printed function under `prefix`.
+fn check_block(prefix: &str, function: &[&str], printed: &str) -> Result<Vec<String>, String> {
+    let (define, body) = function.split_first().ok_or("an empty function")?;
+    let open = define.find('(').ok_or("a define line without arguments")?;
+    let types: HashSet<&str> = printed
+        .lines()
+        .filter_map(|l| l.strip_prefix('%')?.split_once(" = type ").map(|(t, _)| t))
+        .collect();
+    let labels: HashSet<&str> = body
+        .iter()
+        .filter_map(|l| crate::text::label_name(code(l)))
+        .collect();
+    let mut names = Names {
+        types,
+        labels,
+        seen: HashSet::new(),
+    };
+    let mut out = vec![
+        format!("; {prefix}-LABEL: {}", &define[..=open]),
+        format!(
+            "; {prefix}-SAME: {}",
+            names.generalized(code(&define[open + 1..]))?
+        ),
+    ];
+    let next = format!("{prefix}-NEXT:");
+    let after_blank = format!("{prefix}:{}", " ".repeat(next.len() - prefix.len() - 1));
+    let mut blank = false;
+    for line in body {
+        let line = code(line);
+        if line.is_empty() {
+            blank = true;
+            continue;
+        }
+        let directive = if blank { &after_blank } else { &next };
+        out.push(format!("; {directive}  {}", names.generalized(line)?));
+        blank = false;
+    }
+    Ok(out)
+}
+
+/// A printed line without its comment (`; preds = ...`) and trailing space.
+fn code(line: &str) -> &str {
+    let end = crate::comments::layout::comment_start(line).unwrap_or(line.len());
+    line[..end].trim_end()
+}
+
+/// The FileCheck variables of one function's lines.
+struct Names<'p> {
+    /// Named types (`%struct.s`), written as they are.
+    types: HashSet<&'p str>,
+    /// The function's block labels.
+    labels: HashSet<&'p str>,
+    /// The variables defined so far (`X`, `TMP0`, `ATTR1`).
+    seen: HashSet<String>,
+}
+
+impl Names<'_> {
+    /// `line` with each value, label and attribute group a variable:
+    /// defined where it first appears (`[[X:%.*]]`), used after (`[[X]]`).
+    fn generalized(&mut self, line: &str) -> Result<String, String> {
+        if line.contains("[[") || line.contains("{{") {
+            return Err("a line that holds `[[` or `{{`".into());
+        }
+        if let Some(label) = crate::text::label_name(line) {
+            let var = Self::variable(label, "BB");
+            return Ok(format!("{}:", self.written(var, ".*")));
+        }
+        let (mut out, mut copied, mut failed) = (String::with_capacity(line.len() * 2), 0, None);
+        crate::text::scan_tokens(line, |i, j, sigil, name| {
+            let written = match sigil {
+                b'%' if self.types.contains(name) => return,
+                b'%' if name.starts_with('"') => {
+                    failed = Some(format!("a quoted name %{name}"));
+                    return;
+                }
+                b'%' if self.labels.contains(name) => {
+                    format!("%{}", self.written(Self::variable(name, "BB"), ".*"))
+                }
+                b'%' => self.written(Self::variable(name, "TMP"), "%.*"),
+                b'#' => format!("#{}", self.written(format!("ATTR{name}"), "[0-9]+")),
+                b'!' => {
+                    failed = Some(format!("metadata (!{name})"));
+                    return;
+                }
+                _ => return,
+            };
+            out.push_str(&line[copied..i]);
+            out.push_str(&written);
+            copied = j;
+        });
+        out.push_str(&line[copied..]);
+        match failed {
+            Some(what) => Err(format!("{what} is not covered by irgit's own regeneration")),
+            None => Ok(out),
+        }
+    }
+
+    /// The variable of `name`: upper case, `.` and `-` as `_`; a number
+    /// after `numbered` (`%0` → `TMP0`).
+    fn variable(name: &str, numbered: &str) -> String {
+        if name.bytes().all(|b| b.is_ascii_digit()) {
+            return format!("{numbered}{name}");
+        }
+        name.chars()
+            .map(|c| match c.is_ascii_alphanumeric() {
+                true => c.to_ascii_uppercase(),
+                false => '_',
+            })
+            .collect()
+    }
+
+    /// `[[VAR:pattern]]` the first time, `[[VAR]]` after.
+    fn written(&mut self, var: String, pattern: &str) -> String {
+        match self.seen.insert(var.clone()) {
+            true => format!("[[{var}:{pattern}]]"),
+            false => format!("[[{var}]]"),
+        }
+    }
+}
+
+/// The merge of a generated test by regeneration: each version's CHECK
+/// lines set aside, the IR merged by `merge_ir` (which must be clean), and
+/// the merged IR's CHECK lines written anew. Trusted only when the
+/// regenerator writes each version's own CHECK lines byte for byte from
+/// its IR, and the result only when FileCheck passes on every RUN line.
+pub(crate) fn merged_by_regeneration(
+    versions: Three<&str>,
+    tools: &Tools,
+    merge_ir: impl FnOnce(Three<&str>) -> Result<String, String>,
+) -> Result<String, String> {
+    let prefixes = prefixes_of(versions.ours);
+    let bare = versions.map(|v| without_checks(v, &prefixes));
+    for (side, (version, bare)) in ["base", "ours", "theirs"]
+        .into_iter()
+        .zip(versions.zip(bare.as_ref()))
+    {
+        if regenerated(bare, tools)? != version {
+            return Err(format!(
+                "{} does not write {side}'s CHECK lines from its own IR as they are (they may \
+                 have been written by another opt, or with options it does not cover)",
+                regenerator_name(tools)
+            ));
+        }
+    }
+    let merged = merge_ir(bare.as_ref().map(String::as_str))?;
+    let result = regenerated(&merged, tools)?;
+    match super::filecheck::check(&result, tools) {
+        super::filecheck::Verdict::Passes => Ok(result),
+        super::filecheck::Verdict::Fails { why, .. } => {
+            Err(format!("FileCheck fails on the regenerated test: {why}"))
+        }
+        super::filecheck::Verdict::NotRun(why) => Err(format!("FileCheck was not run: {why}")),
+    }
+}
+
+/// Every check prefix the RUN lines of `test` name (`CHECK` when one names none).
+pub(crate) fn prefixes_of(test: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (_, command) in super::run_lines::run_commands(test) {
+        let Some((_, check)) = command.split_once("FileCheck") else {
+            continue;
+        };
+        let mut named = false;
+        let mut words = check.split_whitespace();
+        while let Some(word) = words.next() {
+            let value = match word.split_once('=') {
+                Some((key, value)) if is_prefix_option(key) => value.to_string(),
+                None if is_prefix_option(word) => words.next().unwrap_or("").to_string(),
+                _ => continue,
+            };
+            named = true;
+            out.extend(value.split(',').map(str::to_string));
+        }
+        if !named {
+            out.push("CHECK".into());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `test` without its CHECK lines of `prefixes` and its `;` lines.
+pub(crate) fn without_checks(test: &str, prefixes: &[String]) -> String {
+    crate::text::lines_inclusive(test)
+        .filter(|l| l.trim() != ";" && !checks_under(l, prefixes))
+        .collect()
+}
+
+/// Whether `line` is a FileCheck directive of one of `prefixes`.
+fn checks_under(line: &str, prefixes: &[String]) -> bool {
+    let Some(comment) = line.trim_start().strip_prefix(';') else {
+        return false;
+    };
+    let Some((word, _)) = comment.trim_start_matches(';').trim_start().split_once(':') else {
+        return false;
+    };
+    let suffixes = ["-NEXT", "-NOT", "-DAG", "-LABEL", "-SAME", "-EMPTY"];
+    let prefix = suffixes
+        .iter()
+        .find_map(|s| word.strip_suffix(s))
+        .unwrap_or(word);
+    prefixes.iter().any(|p| p == prefix)
+}
+
+/// `test` with each function's block written after its `define` line,
+/// closed by a `;` line.
+fn with_blocks(test: &str, blocks: &BTreeMap<String, Vec<String>>) -> Result<String, String> {
+    let mut out = String::with_capacity(test.len() * 2);
+    for line in crate::text::lines_inclusive(test) {
+        out.push_str(line);
+        if !line.starts_with("define ") {
+            continue;
+        }
+        let name = crate::text::function_name(line).unwrap_or("");
+        let Some(block) = blocks.get(name.trim_start_matches('@')) else {
+            continue;
+        };
+        if !line.trim_end().ends_with('{') {
+            return Err(format!("the define line of {name} does not end with `{{`"));
+        }
+        for check in block {
+            out.push_str(check);
+            out.push('\n');
+        }
+        out.push_str(";\n");
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_labels_and_attributes_become_variables_defined_once() {
+        let printed = "define i32 @f(i32 %x) #0 {\nentry:\n  br label %loop\n\nloop:                 ; preds = %entry\n  %0 = add i32 %x, 1\n  ret i32 %0\n}\n";
+        let function: Vec<&str> = printed.lines().take_while(|l| *l != "}").collect();
+        let block = check_block("CHECK", &function, printed).unwrap();
+        assert_eq!(
+            block,
+            [
+                "; CHECK-LABEL: define i32 @f(",
+                "; CHECK-SAME: i32 [[X:%.*]]) #[[ATTR0:[0-9]+]] {",
+                "; CHECK-NEXT:  [[ENTRY:.*]]:",
+                "; CHECK-NEXT:    br label %[[LOOP:.*]]",
+                "; CHECK:       [[LOOP]]:",
+                "; CHECK-NEXT:    [[TMP0:%.*]] = add i32 [[X]], 1",
+                "; CHECK-NEXT:    ret i32 [[TMP0]]",
+            ]
+        );
+    }
+
+    #[test]
+    fn old_checks_and_their_closing_lines_go_and_others_stay() {
+        let test = "; RUN: opt -S %s | FileCheck %s\ndefine void @f() {\n; CHECK-LABEL: define void @f(\n; CHECK-NEXT:    ret void\n;\n; X86: kept\n  ret void\n}\n";
+        let stripped = without_checks(test, &["CHECK".into()]);
+        assert_eq!(
+            stripped,
+            "; RUN: opt -S %s | FileCheck %s\ndefine void @f() {\n; X86: kept\n  ret void\n}\n"
+        );
+        assert_eq!(
+            one_prefix(&["--check-prefix=X86".into()]).as_deref(),
+            Some("X86")
+        );
+        assert_eq!(one_prefix(&[]).as_deref(), Some("CHECK"));
+        assert_eq!(one_prefix(&["--check-prefixes=A,B".into()]), None);
+    }
+}
