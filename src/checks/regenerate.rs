@@ -203,7 +203,12 @@ fn functions(printed: &str) -> Vec<(String, Vec<&str>)> {
 /// The CHECK lines of one printed function under `prefix`.
 fn check_block(prefix: &str, function: &[&str], printed: &str) -> Result<Vec<String>, String> {
     let (define, body) = function.split_first().ok_or("an empty function")?;
-    let open = define.find('(').ok_or("a define line without arguments")?;
+    let define = code(define);
+    let name = crate::text::function_name(define).ok_or("a define line without a name")?;
+    let open = define
+        .find(&format!("{name}("))
+        .ok_or("a define line without arguments")?
+        + name.len();
     let types: HashSet<&str> = printed
         .lines()
         .filter_map(|l| l.strip_prefix('%')?.split_once(" = type ").map(|(t, _)| t))
@@ -212,18 +217,31 @@ fn check_block(prefix: &str, function: &[&str], printed: &str) -> Result<Vec<Str
         .iter()
         .filter_map(|l| crate::text::label_name(code(l)))
         .collect();
+    let mut branched_to = HashSet::new();
+    for line in body.iter().map(|l| code(l)) {
+        crate::text::scan_tokens(line, |_, _, sigil, name| {
+            if sigil == b'%' && labels.contains(name) {
+                branched_to.insert(name);
+            }
+        });
+    }
     let mut names = Names {
         types,
         labels,
+        branched_to,
         seen: HashSet::new(),
     };
-    let mut out = vec![
-        format!("; {prefix}-LABEL: {}", &define[..=open]),
-        format!(
-            "; {prefix}-SAME: {}",
-            names.generalized(code(&define[open + 1..]))?
-        ),
-    ];
+    // The arguments go on a SAME line; a function without any is one LABEL line.
+    let mut out = match define[open + 1..].starts_with(')') {
+        true => vec![format!("; {prefix}-LABEL: {}", names.generalized(define)?)],
+        false => vec![
+            format!("; {prefix}-LABEL: {}", &define[..=open]),
+            format!(
+                "; {prefix}-SAME: {}",
+                names.generalized(&define[open + 1..])?
+            ),
+        ],
+    };
     let next = format!("{prefix}-NEXT:");
     let after_blank = format!("{prefix}:{}", " ".repeat(next.len() - prefix.len() - 1));
     let mut blank = false;
@@ -237,6 +255,7 @@ fn check_block(prefix: &str, function: &[&str], printed: &str) -> Result<Vec<Str
         out.push(format!("; {directive}  {}", names.generalized(line)?));
         blank = false;
     }
+    out.push(";".into());
     Ok(out)
 }
 
@@ -252,6 +271,8 @@ struct Names<'p> {
     types: HashSet<&'p str>,
     /// The function's block labels.
     labels: HashSet<&'p str>,
+    /// The labels a line refers to (`br label %loop`, a phi's `%entry`).
+    branched_to: HashSet<&'p str>,
     /// The variables defined so far (`X`, `TMP0`, `ATTR1`).
     seen: HashSet<String>,
 }
@@ -264,8 +285,12 @@ impl Names<'_> {
             return Err("a line that holds `[[` or `{{`".into());
         }
         if let Some(label) = crate::text::label_name(line) {
+            // A label no line refers to holds its colon: `[[ENTRY:.*:]]`.
             let var = Self::variable(label, "BB");
-            return Ok(format!("{}:", self.written(var, ".*")));
+            return Ok(match self.branched_to.contains(label) {
+                true => format!("{}:", self.written(var, ".*")),
+                false => self.written(var, ".*:"),
+            });
         }
         let (mut out, mut copied, mut failed) = (String::with_capacity(line.len() * 2), 0, None);
         crate::text::scan_tokens(line, |i, j, sigil, name| {
@@ -297,18 +322,26 @@ impl Names<'_> {
         }
     }
 
-    /// The variable of `name`: upper case, `.` and `-` as `_`; a number
+    /// The variable of `name`: upper case, `.` and `-` as `_`, a leading
+    /// `.` as `DOT`; a number
     /// after `numbered` (`%0` → `TMP0`).
     fn variable(name: &str, numbered: &str) -> String {
         if name.bytes().all(|b| b.is_ascii_digit()) {
             return format!("{numbered}{name}");
         }
-        name.chars()
+        // A leading `.` reads `DOT` (`%.lobit` → `DOTLOBIT`).
+        let (head, name) = match name.strip_prefix('.') {
+            Some(rest) => ("DOT", rest),
+            None => ("", name),
+        };
+        let body: String = name
+            .chars()
             .map(|c| match c.is_ascii_alphanumeric() {
                 true => c.to_ascii_uppercase(),
                 false => '_',
             })
-            .collect()
+            .collect();
+        format!("{head}{body}")
     }
 
     /// `[[VAR:pattern]]` the first time, `[[VAR]]` after.
@@ -405,8 +438,8 @@ fn checks_under(line: &str, prefixes: &[String]) -> bool {
     prefixes.iter().any(|p| p == prefix)
 }
 
-/// `test` with each function's block written after its `define` line,
-/// closed by a `;` line.
+/// `test` with each function's blocks (each closed by a `;` line) written
+/// after its `define` line.
 fn with_blocks(test: &str, blocks: &BTreeMap<String, Vec<String>>) -> Result<String, String> {
     let mut out = String::with_capacity(test.len() * 2);
     for line in crate::text::lines_inclusive(test) {
@@ -425,7 +458,6 @@ fn with_blocks(test: &str, blocks: &BTreeMap<String, Vec<String>>) -> Result<Str
             out.push_str(check);
             out.push('\n');
         }
-        out.push_str(";\n");
     }
     Ok(out)
 }
@@ -444,11 +476,12 @@ mod tests {
             [
                 "; CHECK-LABEL: define i32 @f(",
                 "; CHECK-SAME: i32 [[X:%.*]]) #[[ATTR0:[0-9]+]] {",
-                "; CHECK-NEXT:  [[ENTRY:.*]]:",
+                "; CHECK-NEXT:  [[ENTRY:.*:]]",
                 "; CHECK-NEXT:    br label %[[LOOP:.*]]",
                 "; CHECK:       [[LOOP]]:",
                 "; CHECK-NEXT:    [[TMP0:%.*]] = add i32 [[X]], 1",
                 "; CHECK-NEXT:    ret i32 [[TMP0]]",
+                ";",
             ]
         );
     }
