@@ -19,7 +19,7 @@
 //! regenerator only once it has written each version's own CHECK lines
 //! byte for byte from that version's IR.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::process::Command;
 
@@ -118,21 +118,28 @@ fn by_irgit(
         ));
     }
     let mut prefixes = Vec::new();
+    let mut printed_for: HashMap<String, String> = HashMap::new();
     let mut blocks: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for run in runs {
         let prefix = one_prefix(&run.check_args)
             .ok_or_else(|| format!("RUN line {}: more than one check prefix", run.line))?;
-        if prefixes.contains(&prefix) {
-            return Err(format!(
-                "RUN line {}: a second RUN line checks {prefix}",
-                run.line
-            ));
-        }
         let printed = printed_by_opt(test, run, opt)?;
+        // Two RUN lines may check one prefix when opt prints the same functions.
+        if let Some(earlier) = printed_for.get(&prefix) {
+            if functions(earlier) != functions(&printed) {
+                return Err(format!(
+                    "RUN line {}: a second RUN line checks {prefix}, and opt prints otherwise",
+                    run.line
+                ));
+            }
+            continue;
+        }
+        let mut attributes = HashSet::new();
         for (name, function) in functions(&printed) {
             let block = blocks.entry(name).or_default();
-            block.extend(check_block(&prefix, &function, &printed)?);
+            block.extend(check_block(&prefix, &function, &printed, &mut attributes)?);
         }
+        printed_for.insert(prefix.clone(), printed);
         prefixes.push(prefix);
     }
     with_blocks(&without_checks(test, &prefixes), &blocks)
@@ -201,7 +208,14 @@ fn functions(printed: &str) -> Vec<(String, Vec<&str>)> {
 }
 
 /// The CHECK lines of one printed function under `prefix`.
-fn check_block(prefix: &str, function: &[&str], printed: &str) -> Result<Vec<String>, String> {
+/// `attributes`: the attribute-group variables defined so far under this
+/// prefix (they are the module's, not the function's).
+fn check_block(
+    prefix: &str,
+    function: &[&str],
+    printed: &str,
+    attributes: &mut HashSet<String>,
+) -> Result<Vec<String>, String> {
     let (define, body) = function.split_first().ok_or("an empty function")?;
     let define = code(define);
     let name = crate::text::function_name(define).ok_or("a define line without a name")?;
@@ -230,6 +244,7 @@ fn check_block(prefix: &str, function: &[&str], printed: &str) -> Result<Vec<Str
         labels,
         branched_to,
         seen: HashSet::new(),
+        attributes,
     };
     // The arguments go on a SAME line; a function without any is one LABEL line.
     let mut out = match define[open + 1..].starts_with(')') {
@@ -266,18 +281,20 @@ fn code(line: &str) -> &str {
 }
 
 /// The FileCheck variables of one function's lines.
-struct Names<'p> {
+struct Names<'p, 'a> {
     /// Named types (`%struct.s`), written as they are.
     types: HashSet<&'p str>,
     /// The function's block labels.
     labels: HashSet<&'p str>,
     /// The labels a line refers to (`br label %loop`, a phi's `%entry`).
     branched_to: HashSet<&'p str>,
-    /// The variables defined so far (`X`, `TMP0`, `ATTR1`).
+    /// The variables defined so far in the function (`X`, `TMP0`).
     seen: HashSet<String>,
+    /// The attribute-group variables defined so far (`ATTR1`).
+    attributes: &'a mut HashSet<String>,
 }
 
-impl Names<'_> {
+impl Names<'_, '_> {
     /// `line` with each value, label and attribute group a variable:
     /// defined where it first appears (`[[X:%.*]]`), used after (`[[X]]`).
     fn generalized(&mut self, line: &str) -> Result<String, String> {
@@ -304,7 +321,10 @@ impl Names<'_> {
                     format!("%{}", self.written(Self::variable(name, "BB"), ".*"))
                 }
                 b'%' => self.written(Self::variable(name, "TMP"), "%.*"),
-                b'#' => format!("#{}", self.written(format!("ATTR{name}"), "[0-9]+")),
+                b'#' => format!(
+                    "#{}",
+                    defined_once(self.attributes, format!("ATTR{name}"), "[0-9]+")
+                ),
                 b'!' => {
                     failed = Some(format!("metadata (!{name})"));
                     return;
@@ -346,10 +366,7 @@ impl Names<'_> {
 
     /// `[[VAR:pattern]]` the first time, `[[VAR]]` after.
     fn written(&mut self, var: String, pattern: &str) -> String {
-        match self.seen.insert(var.clone()) {
-            true => format!("[[{var}:{pattern}]]"),
-            false => format!("[[{var}]]"),
-        }
+        defined_once(&mut self.seen, var, pattern)
     }
 }
 
@@ -415,6 +432,18 @@ pub(crate) fn prefixes_of(test: &str) -> Vec<String> {
     out
 }
 
+/// `[[VAR:pattern]]` when `seen` does not hold `VAR` yet, `[[VAR]]` after.
+fn defined_once(seen: &mut HashSet<String>, var: String, pattern: &str) -> String {
+    match seen.contains(&var) {
+        true => format!("[[{var}]]"),
+        false => {
+            let written = format!("[[{var}:{pattern}]]");
+            seen.insert(var);
+            written
+        }
+    }
+}
+
 /// `test` without its CHECK lines of `prefixes` and its `;` lines.
 pub(crate) fn without_checks(test: &str, prefixes: &[String]) -> String {
     crate::text::lines_inclusive(test)
@@ -470,7 +499,7 @@ mod tests {
     fn values_labels_and_attributes_become_variables_defined_once() {
         let printed = "define i32 @f(i32 %x) #0 {\nentry:\n  br label %loop\n\nloop:                 ; preds = %entry\n  %0 = add i32 %x, 1\n  ret i32 %0\n}\n";
         let function: Vec<&str> = printed.lines().take_while(|l| *l != "}").collect();
-        let block = check_block("CHECK", &function, printed).unwrap();
+        let block = check_block("CHECK", &function, printed, &mut HashSet::new()).unwrap();
         assert_eq!(
             block,
             [
