@@ -65,9 +65,13 @@ pub(crate) struct Merged<'a> {
 
 /// Why a clean merge of a generated test cannot be called clean, or `None`
 /// when it can: the result is one side as it was, it is no generated test,
-/// no function's CHECK lines were changed by both sides, or FileCheck passes on every RUN line (run with
-/// `tools()`). A RUN line that fails on ours' own version as well says
-/// nothing of the merge: it counts as not run.
+/// or FileCheck passes on every RUN line (run with `tools()`). A RUN line
+/// that fails on ours' own version as well says nothing of the merge: it
+/// counts as not run. Where no function's CHECK lines were changed by both
+/// sides, each block came with its own IR, and a test irgit cannot run is
+/// clean as git's merge is; one it can run must still pass (one side's IR
+/// can make the other side's checks of another function stale: theirs
+/// starts calling `@f`, the RUN line inlines it, ours changed `@f`).
 pub(crate) fn refusal(m: &Merged, tools: impl FnOnce() -> filecheck::Tools) -> Option<String> {
     if m.result == m.ours || m.result == m.theirs {
         return None;
@@ -76,11 +80,12 @@ pub(crate) fn refusal(m: &Merged, tools: impl FnOnce() -> filecheck::Tools) -> O
     let generated = generated_by(text)?;
     let [base, ours, theirs] = [m.base, m.ours, m.theirs].map(String::from_utf8_lossy);
     let both = functions_both_sides_changed(&base, &ours, &theirs);
-    if both.is_empty() {
+    let tools = tools();
+    let verdict = filecheck::check(text, &tools);
+    if both.is_empty() && !matches!(verdict, filecheck::Verdict::Fails { .. }) {
         return None;
     }
-    let tools = tools();
-    let why = match filecheck::check(text, &tools) {
+    let why = match verdict {
         filecheck::Verdict::Passes => return None,
         filecheck::Verdict::Fails { why, .. } if !passes(&ours, &tools) => {
             format!("its RUN lines fail on ours' own version too ({why}), so they were not run")
@@ -98,11 +103,14 @@ pub(crate) fn refusal(m: &Merged, tools: impl FnOnce() -> filecheck::Tools) -> O
         }
     };
     let script = &generated.script;
+    let changed = match both.is_empty() {
+        true => "each side changed the CHECK lines of other functions".to_string(),
+        false => format!("both sides changed {}", named(&both)),
+    };
     Some(format!(
-        "its CHECK lines were written by {script}, both sides changed {}, and a merge of them \
-         is clean only when FileCheck passes; {why}. Written as a conflict: run {script} on \
-         the merged IR, then lit",
-        named(&both)
+        "its CHECK lines were written by {script}, {changed}, and a merge of them is clean \
+         only when FileCheck passes; {why}. Written as a conflict: run {script} on the merged \
+         IR, then lit"
     ))
 }
 
