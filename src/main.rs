@@ -90,7 +90,7 @@ enum Command {
     /// Write a generated test's CHECK lines anew for its IR (after a merge left them in conflict)
     #[command(after_help = "Examples:\n  \
         irgit regenerate test/Transforms/InstCombine/and.ll\n  \
-        git -c irgit.opt=$HOME/llvm/build/bin/opt irgit regenerate t.ll\n  \
+        git config irgit.opt $HOME/llvm/build/bin/opt   # the opt to trust, in this repository\n  \
         git config irgit.updateTestChecks $HOME/llvm/utils/update_test_checks.py\n\n\
         For tests whose NOTE line says update_test_checks.py wrote their CHECK lines. Conflicts \
         that differ only in CHECK lines are resolved, the CHECK lines are written anew from what \
