@@ -366,8 +366,16 @@ fn checked_if_generated(
 fn merged_ir(bare: Three<&str>, args: &MergeArgs) -> Result<String, String> {
     let path = args.path.as_deref().unwrap_or("test.ll");
     let [base, ours, theirs] = [bare.base, bare.ours, bare.theirs].map(str::as_bytes);
-    let o = super::merge_bytes(base, ours, theirs, path, &Markers::default())
-        .map_err(|e| e.to_string())?;
+    // On a thread with the structured merge's stack, as `structured_merge` runs it.
+    let merged = std::thread::scope(|scope| {
+        let merge = || super::merge_bytes(base, ours, theirs, path, &Markers::default());
+        let worker = std::thread::Builder::new().stack_size(256 << 20);
+        match worker.spawn_scoped(scope, merge) {
+            Ok(handle) => handle.join().map_err(|_| "the merge of the IR stopped".to_string()),
+            Err(e) => Err(format!("no thread for the merge of the IR: {e}")),
+        }
+    })?;
+    let o = merged.map_err(|e| e.to_string())?;
     if o.conflicts > 0 {
         return Err("its IR does not merge cleanly once the CHECK lines are set aside".into());
     }
