@@ -1,8 +1,9 @@
 //! The CHECK lines of a test `update_test_checks.py` wrote, written anew
 //! from what opt prints for the test's IR: by the script the user's git
 //! config names (`irgit.updateTestChecks`), or by irgit's own writer of the
-//! script's format (`--version 5`, one check prefix per RUN line, no
-//! metadata in the checked lines; anything else is refused, never guessed).
+//! script's format (`--version 5`; a prefix several RUN lines share checks
+//! what they print alike; no metadata in the checked lines; anything else
+//! is refused, never guessed).
 //!
 //! ```text
 //! ; RUN: opt < %s -passes=instcombine -S | FileCheck %s
@@ -117,37 +118,93 @@ fn by_irgit(
             utc_args.join(" ")
         ));
     }
-    let mut prefixes = Vec::new();
-    let mut printed_for: HashMap<String, String> = HashMap::new();
-    let mut blocks: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut printed = Vec::new();
+    let mut run_prefixes = Vec::new();
     for run in runs {
-        let prefix = one_prefix(&run.check_args)
-            .ok_or_else(|| format!("RUN line {}: more than one check prefix", run.line))?;
-        let printed = printed_by_opt(test, run, opt)?;
-        // Two RUN lines may check one prefix when opt prints the same functions.
-        if let Some(earlier) = printed_for.get(&prefix) {
-            if functions(earlier) != functions(&printed) {
-                return Err(format!(
-                    "RUN line {}: a second RUN line checks {prefix}, and opt prints otherwise",
-                    run.line
-                ));
-            }
+        let prefixes = check_prefixes(&run.check_args).ok_or_else(|| {
+            format!(
+                "RUN line {}: a check prefix option without a value",
+                run.line
+            )
+        })?;
+        printed.push(printed_by_opt(test, run, opt)?);
+        run_prefixes.push(prefixes);
+    }
+    let bodies = bodies_by_prefix(&printed, &run_prefixes);
+    let mut attributes: HashMap<&str, HashSet<String>> = HashMap::new();
+    let mut blocks: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (name, _) in printed.iter().flat_map(|p| functions(p)) {
+        if blocks.contains_key(&name) {
             continue;
         }
-        let mut attributes = HashSet::new();
-        for (name, function) in functions(&printed) {
-            let block = blocks.entry(name).or_default();
-            block.extend(check_block(&prefix, &function, &printed, &mut attributes)?);
+        let block = blocks.entry(name.clone()).or_default();
+        // Per RUN line, the first of its prefixes whose body every RUN line
+        // with it printed alike; a prefix already written ends the line's turn.
+        let mut written: Vec<&str> = Vec::new();
+        for prefixes in &run_prefixes {
+            for prefix in prefixes {
+                if written.contains(&prefix.as_str()) {
+                    break;
+                }
+                let Some(Some((function, run))) =
+                    bodies.get(prefix.as_str()).and_then(|b| b.get(&name))
+                else {
+                    continue;
+                };
+                let seen = attributes.entry(prefix).or_default();
+                let function: Vec<&str> = function.iter().map(String::as_str).collect();
+                block.extend(check_block(prefix, &function, &printed[*run], seen)?);
+                written.push(prefix);
+                break;
+            }
         }
-        printed_for.insert(prefix.clone(), printed);
-        prefixes.push(prefix);
     }
-    with_blocks(&without_checks(test, &prefixes), &blocks)
+    let all: Vec<String> = run_prefixes.concat();
+    with_blocks(&without_checks(test, &all), &blocks)
 }
 
-/// The one check prefix of FileCheck's arguments (`CHECK` by default).
-fn one_prefix(check_args: &[String]) -> Option<String> {
-    let mut prefix = None;
+/// Per prefix, per function: its printed lines and the RUN line (index)
+/// that printed them, or `None` where RUN lines with that prefix printed it
+/// differently, or one of them did not print it.
+type Bodies<'p> = HashMap<&'p str, HashMap<String, Option<(Vec<String>, usize)>>>;
+
+fn bodies_by_prefix<'p>(printed: &[String], run_prefixes: &'p [Vec<String>]) -> Bodies<'p> {
+    let mut bodies: Bodies<'p> = HashMap::new();
+    for (run, prefixes) in run_prefixes.iter().enumerate() {
+        let functions: BTreeMap<String, Vec<String>> = functions(&printed[run])
+            .into_iter()
+            .map(|(n, f)| (n, f.into_iter().map(str::to_string).collect()))
+            .collect();
+        for prefix in prefixes {
+            let known = bodies.entry(prefix).or_default();
+            let first_run =
+                known.is_empty() && !run_prefixes[..run].iter().any(|p| p.contains(prefix));
+            for (name, body) in &functions {
+                match known.get(name) {
+                    None if first_run => {
+                        known.insert(name.clone(), Some((body.clone(), run)));
+                    }
+                    Some(Some((earlier, _))) if earlier == body => {}
+                    _ => {
+                        known.insert(name.clone(), None);
+                    }
+                }
+            }
+            for (_, body) in known
+                .iter_mut()
+                .filter(|(n, _)| !functions.contains_key(*n))
+            {
+                *body = None;
+            }
+        }
+    }
+    bodies
+}
+
+/// The check prefixes of FileCheck's arguments, in order (`CHECK` when
+/// none is named); `None` for an option without a value.
+fn check_prefixes(check_args: &[String]) -> Option<Vec<String>> {
+    let mut prefixes = Vec::new();
     let mut args = check_args.iter();
     while let Some(arg) = args.next() {
         let value = match arg.split_once('=') {
@@ -155,12 +212,12 @@ fn one_prefix(check_args: &[String]) -> Option<String> {
             None if is_prefix_option(arg) => args.next()?.clone(),
             _ => continue,
         };
-        if prefix.is_some() || value.contains(',') {
-            return None;
-        }
-        prefix = Some(value);
+        prefixes.extend(value.split(',').map(str::to_string));
     }
-    Some(prefix.unwrap_or_else(|| "CHECK".into()))
+    if prefixes.is_empty() {
+        prefixes.push("CHECK".into());
+    }
+    Some(prefixes)
 }
 
 fn is_prefix_option(key: &str) -> bool {
@@ -523,11 +580,13 @@ mod tests {
             stripped,
             "; RUN: opt -S %s | FileCheck %s\ndefine void @f() {\n; X86: kept\n  ret void\n}\n"
         );
+        let prefixes =
+            |args: &[&str]| check_prefixes(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+        assert_eq!(prefixes(&["--check-prefix=X86"]), Some(vec!["X86".into()]));
+        assert_eq!(prefixes(&[]), Some(vec!["CHECK".into()]));
         assert_eq!(
-            one_prefix(&["--check-prefix=X86".into()]).as_deref(),
-            Some("X86")
+            prefixes(&["--check-prefixes=A,B"]),
+            Some(vec!["A".into(), "B".into()])
         );
-        assert_eq!(one_prefix(&[]).as_deref(), Some("CHECK"));
-        assert_eq!(one_prefix(&["--check-prefixes=A,B".into()]), None);
     }
 }

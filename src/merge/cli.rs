@@ -371,7 +371,9 @@ fn merged_ir(bare: Three<&str>, args: &MergeArgs) -> Result<String, String> {
         let merge = || super::merge_bytes(base, ours, theirs, path, &Markers::default());
         let worker = std::thread::Builder::new().stack_size(256 << 20);
         match worker.spawn_scoped(scope, merge) {
-            Ok(handle) => handle.join().map_err(|_| "the merge of the IR stopped".to_string()),
+            Ok(handle) => handle
+                .join()
+                .map_err(|_| "the merge of the IR stopped".to_string()),
             Err(e) => Err(format!("no thread for the merge of the IR: {e}")),
         }
     })?;
