@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use super::debug_lines::{field, with_field, Line, Nodes};
+use super::debug_lines::{field, with_field, LineField, Nodes};
 
 /// The file a node's line is in: its own `file:`, or its scope's.
 fn file_of<'a>(nodes: &Nodes, mut n: u32, rhs_of: impl Fn(u32) -> &'a str) -> Option<u32> {
@@ -51,8 +51,8 @@ fn after_text(reference: u32, delta: i64) -> String {
 /// The file and the true line of node `n`, if it has a line to chain.
 fn chain_member<'a>(nodes: &Nodes, n: u32, rhs_of: impl Fn(u32) -> &'a str) -> Option<(u32, i64)> {
     match nodes.line(n)? {
-        Line::At(0) | Line::Step(_) | Line::After(..) => None,
-        Line::At(_) | Line::Sp(_) | Line::Scope(_) => {
+        LineField::At(0) | LineField::Step(_) | LineField::After(..) => None,
+        LineField::At(_) | LineField::Sp(_) | LineField::Scope(_) => {
             let line = nodes.true_line(n).filter(|&l| l != 0)?;
             Some((file_of(nodes, n, rhs_of)?, line))
         }
@@ -81,11 +81,11 @@ pub(super) fn chained(text: &str) -> String {
     for members in files.values_mut() {
         // On one line, a node written with a true line comes first.
         members.sort_unstable_by_key(|&(line, n)| {
-            (line, !matches!(nodes.line(n), Some(Line::At(_))), n)
+            (line, !matches!(nodes.line(n), Some(LineField::At(_))), n)
         });
         // A chain starts from a true line.
         let (line, root) = members[0];
-        if !matches!(nodes.line(root), Some(Line::At(_))) {
+        if !matches!(nodes.line(root), Some(LineField::At(_))) {
             let (i, _) = nodes.defs[&root];
             written.extend(with_field(lines[i], "line", &line.to_string()).map(|l| (i, l)));
         }
@@ -132,7 +132,7 @@ pub(super) fn unchained(text: &str) -> String {
     for (i, l) in lines.iter().enumerate() {
         let restored = nodes
             .number_at(i)
-            .filter(|&n| matches!(nodes.line(n), Some(Line::After(..))))
+            .filter(|&n| matches!(nodes.line(n), Some(LineField::After(..))))
             .and_then(|n| restored_line(&nodes, n, l, &mut memo));
         out.push_str(restored.as_deref().unwrap_or(l));
     }

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 /// A `line:` value: true, or as the view writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Line {
+pub enum LineField {
     /// `line: 43`
     At(i64),
     /// `line: sp+3`: from the subprogram's line.
@@ -39,36 +39,40 @@ pub enum Line {
     After(u32, i64),
 }
 
-impl Line {
-    pub fn parse(v: &str) -> Option<Line> {
+impl LineField {
+    pub fn parse(v: &str) -> Option<LineField> {
         let delta = |d: &str| d.strip_prefix('+').unwrap_or(d).parse().ok();
         if v.starts_with(['+', '-']) {
-            return v.parse().ok().map(Line::Step);
+            return v.parse().ok().map(LineField::Step);
         }
         if let Some(chained) = v.strip_prefix('!') {
             let at = chained.find(['+', '-'])?;
             let delta = delta(&chained[at..])?;
-            return Some(Line::After(chained[..at].parse().ok()?, delta));
+            return Some(LineField::After(chained[..at].parse().ok()?, delta));
         }
         if let Ok(n) = v.parse() {
-            return Some(Line::At(n));
+            return Some(LineField::At(n));
         }
         match v.strip_prefix("sp") {
-            Some(d) => delta(d).map(Line::Sp),
-            None => delta(v.strip_prefix("scope")?).map(Line::Scope),
+            Some(d) => delta(d).map(LineField::Sp),
+            None => delta(v.strip_prefix("scope")?).map(LineField::Scope),
         }
     }
 
     /// The number written, whatever it is relative to.
     pub fn value(self) -> i64 {
         match self {
-            Line::At(n) | Line::Sp(n) | Line::Scope(n) | Line::Step(n) | Line::After(_, n) => n,
+            LineField::At(n)
+            | LineField::Sp(n)
+            | LineField::Scope(n)
+            | LineField::Step(n)
+            | LineField::After(_, n) => n,
         }
     }
 
     fn true_line(self) -> Option<i64> {
         match self {
-            Line::At(n) => Some(n),
+            LineField::At(n) => Some(n),
             _ => None,
         }
     }
@@ -77,7 +81,7 @@ impl Line {
 /// One `!N = ...` definition: its kind, `line:`, `scope:`.
 pub(super) struct Node {
     subprogram: bool,
-    line: Option<Line>,
+    line: Option<LineField>,
     pub(super) scope: Option<u32>,
 }
 
@@ -99,7 +103,10 @@ impl Nodes {
                 let rhs = &lines[i][off..];
                 (
                     n,
-                    node(rhs, field(rhs, "line").and_then(|(_, v)| Line::parse(v))),
+                    node(
+                        rhs,
+                        field(rhs, "line").and_then(|(_, v)| LineField::parse(v)),
+                    ),
                 )
             })
             .collect();
@@ -124,7 +131,7 @@ impl Nodes {
     }
 
     /// How node `n`'s `line:` is written, if it has one.
-    pub(super) fn line(&self, n: u32) -> Option<Line> {
+    pub(super) fn line(&self, n: u32) -> Option<LineField> {
         self.nodes.get(&n)?.line
     }
 
@@ -181,10 +188,10 @@ impl Nodes {
     /// `R`'s; `None` for an instruction location's step.
     pub(super) fn counted_from(&self, n: u32) -> Option<(Option<u32>, i64)> {
         match self.line(n)? {
-            Line::At(v) => Some((None, v)),
-            Line::After(reference, d) => Some((Some(reference), d)),
-            Line::Sp(d) | Line::Scope(d) => Some((Some(self.line_base(n)?), d)),
-            Line::Step(_) => None,
+            LineField::At(v) => Some((None, v)),
+            LineField::After(reference, d) => Some((Some(reference), d)),
+            LineField::Sp(d) | LineField::Scope(d) => Some((Some(self.line_base(n)?), d)),
+            LineField::Step(_) => None,
         }
     }
 
@@ -255,7 +262,7 @@ fn definitions(lines: &[&str]) -> HashMap<u32, (usize, usize)> {
     out
 }
 
-fn node(rhs: &str, line: Option<Line>) -> Node {
+fn node(rhs: &str, line: Option<LineField>) -> Node {
     let body = rhs.strip_prefix("distinct ").unwrap_or(rhs);
     Node {
         subprogram: body.starts_with("!DISubprogram("),
@@ -374,7 +381,7 @@ pub(crate) fn absolute_scope_steps(text: &str) -> String {
             let (_, v) = field(line, "scopeLine")?;
             return with_field(line, "scopeLine", &(own + parse_relative(v)?).to_string());
         }
-        if matches!(node.line?, Line::At(_)) {
+        if matches!(node.line?, LineField::At(_)) {
             return None;
         }
         with_field(line, "line", &nodes.true_line(n)?.to_string())

@@ -33,7 +33,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::debug_lines::{field, with_field, Line, Nodes};
+use super::debug_lines::{field, with_field, LineField, Nodes};
 use crate::text::Ref;
 
 /// The previous location of each scope in one function, `(line,
@@ -89,11 +89,11 @@ impl Steps {
         (value, column): (&str, &str),
         is_base: bool,
     ) -> Option<(i64, i64)> {
-        let line = match Line::parse(value)? {
-            Line::At(_) | Line::After(..) => return None,
-            Line::Sp(d) => nodes.subprogram_of(at.0)?.1 + d,
-            Line::Scope(d) => nodes.scope_line(at.0)? + d,
-            Line::Step(d) => self.last.get(&at)?.0 + d,
+        let line = match LineField::parse(value)? {
+            LineField::At(_) | LineField::After(..) => return None,
+            LineField::Sp(d) => nodes.subprogram_of(at.0)?.1 + d,
+            LineField::Scope(d) => nodes.scope_line(at.0)? + d,
+            LineField::Step(d) => self.last.get(&at)?.0 + d,
         };
         let column = match column.starts_with(['+', '-']) {
             true => self.last.get(&at)?.1 + column.parse::<i64>().ok()?,

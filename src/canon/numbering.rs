@@ -494,7 +494,7 @@ struct MetaGraph {
 /// `(line, column)` of a definition; a view's `sp+N` or `scope+N` reads as N.
 fn position(rhs: &str) -> Option<(i64, i64)> {
     let (_, line) = super::debug_lines::field(rhs, "line")?;
-    let line = super::debug_lines::Line::parse(line)?.value();
+    let line = super::debug_lines::LineField::parse(line)?.value();
     let column = super::debug_lines::field(rhs, "column")
         .and_then(|(_, c)| c.parse().ok())
         .unwrap_or(0);

@@ -4,11 +4,11 @@
 //! And where the function bodies of a text are.
 //!
 //! ```text
-//! "  %5 = add nsw i32 %4, 1"        Line { def: Some("5"), starts: add, value: named }
-//! "  call void @g(i32 %5)"          Line { def: None, starts: call, no value }
+//! "  %5 = add nsw i32 %4, 1"        LineForm { def: Some("5"), starts: add, value: named }
+//! "  call void @g(i32 %5)"          LineForm { def: None, starts: call, no value }
 //! "  call i32 @g(i32 %5)"           a value without a name: an implicit `%N`
 //! "7:                ; preds = %3"  Label("7")
-//! "    i32 1, label %9"             Line { def: None, starts: nothing } (a `switch` case)
+//! "    i32 1, label %9"             LineForm { def: None, starts: nothing } (a `switch` case)
 //! "  %x = add i32 1, 2 %y = ..."    None (two instructions on a line)
 //! ```
 
@@ -23,12 +23,12 @@ pub(crate) enum Form<'a> {
     /// `"x y"` keeps its quotes.
     Label(&'a str),
     /// An instruction or a line continuing one.
-    Line(Line<'a>),
+    Line(LineForm<'a>),
 }
 
 /// An instruction line or a continuation line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Line<'a> {
+pub(crate) struct LineForm<'a> {
     /// The local name it defines (`%name = ...`), quotes kept.
     pub(crate) def: Option<&'a str>,
     /// Whether an instruction (or a debug record) starts on it.
@@ -53,7 +53,7 @@ impl<'a> Form<'a> {
     pub(crate) fn def(self) -> Option<Def<'a>> {
         match self {
             Form::Label(name) => Some(Def { name, label: true }),
-            Form::Line(Line {
+            Form::Line(LineForm {
                 def: Some(name), ..
             }) => Some(Def { name, label: false }),
             _ => None,
@@ -322,7 +322,7 @@ pub(crate) fn form(line: &str) -> Option<Form<'_>> {
         return None;
     }
     let value = opcode.is_some_and(|op| !is_void(op) && !operands.void_call(op));
-    Some(Form::Line(Line {
+    Some(Form::Line(LineForm {
         def,
         starts: opcode.is_some() || record,
         terminator: opcode.is_some_and(is_terminator),
@@ -580,7 +580,7 @@ mod tests {
     }
 
     fn line(def: Option<&str>, starts: bool, terminator: bool, unnamed: bool) -> Option<Form<'_>> {
-        Some(Form::Line(Line {
+        Some(Form::Line(LineForm {
             def,
             starts,
             terminator,

@@ -45,6 +45,7 @@
 
 pub(crate) mod forms;
 
+use crate::compare::diff::Hunk;
 use crate::three::Three;
 use std::ops::Range;
 
@@ -107,13 +108,13 @@ pub fn text_safe_merge(Three { base, ours, theirs }: Three<&str>) -> Option<Stri
     let mut names = NameSets::default();
     let ours_hunks = side_hunks(&base, &ours, &mut names)?;
     let theirs_hunks = side_hunks(&base, &theirs, &mut names)?;
-    let mut both: Vec<&Hunk> = ours_hunks.iter().chain(&theirs_hunks).collect();
-    both.sort_by_key(|h| (h.base.start, h.base.end));
+    let mut both: Vec<&BodyHunk> = ours_hunks.iter().chain(&theirs_hunks).collect();
+    both.sort_by_key(|h| (h.hunk.start, h.hunk.end));
     let merged = interleave(&base, &both)?;
     let mut touched: Vec<usize> = both.iter().map(|h| h.body).collect();
     touched.dedup();
-    let ours_only: Vec<&Hunk> = ours_hunks.iter().collect();
-    let theirs_only: Vec<&Hunk> = theirs_hunks.iter().collect();
+    let ours_only: Vec<&BodyHunk> = ours_hunks.iter().collect();
+    let theirs_only: Vec<&BodyHunk> = theirs_hunks.iter().collect();
     let versions = [&ours_only[..], &theirs_only[..], &both[..]];
     let numbered = touched
         .into_iter()
@@ -124,7 +125,7 @@ pub fn text_safe_merge(Three { base, ours, theirs }: Three<&str>) -> Option<Stri
 /// Whether base body `body`, and the base with each list of hunks applied
 /// (ours', theirs', both), name every value in their text
 /// ([`forms::Numbering`]) and label the entry block alike.
-fn numbered_alike(base: &Text<'_>, body: usize, versions: &[&[&Hunk<'_, '_>]]) -> bool {
+fn numbered_alike(base: &Text<'_>, body: usize, versions: &[&[&BodyHunk<'_>]]) -> bool {
     let inside = base.bodies[body].inside.clone();
     let forms: Option<Vec<Form>> = base.lines[inside].iter().map(|line| form(line)).collect();
     let Some(forms) = forms else {
@@ -145,19 +146,19 @@ fn entry_with<'a>(
     base: &Text<'_>,
     body: usize,
     forms: &[Form<'a>],
-    hunks: &[&Hunk<'_, 'a>],
+    hunks: &[&BodyHunk<'a>],
 ) -> Option<Option<&'a str>> {
     let start = base.bodies[body].inside.start;
     let mut numbering = Numbering::default();
     let mut at = start;
     for hunk in hunks.iter().filter(|h| h.body == body) {
-        for &kept in &forms[at - start..hunk.base.start - start] {
+        for &kept in &forms[at - start..hunk.hunk.start - start] {
             numbering.read(kept).then_some(())?;
         }
-        for line in hunk.added {
+        for line in &hunk.hunk.new {
             numbering.read(form(line)?).then_some(())?;
         }
-        at = hunk.base.end;
+        at = hunk.hunk.end;
     }
     for &kept in &forms[at - start..] {
         numbering.read(kept).then_some(())?;
@@ -187,11 +188,10 @@ impl<'a> Text<'a> {
     }
 }
 
-/// A side's change: base lines `base` replaced by `added`, inside the
-/// base's body `body`.
-struct Hunk<'t, 'a> {
-    base: Range<usize>,
-    added: &'t [&'a str],
+/// A side's change (base lines `start..end` replaced by `new`), inside
+/// the base's body `body`.
+struct BodyHunk<'a> {
+    hunk: Hunk<&'a str>,
     body: usize,
 }
 
@@ -228,11 +228,11 @@ fn line_diff(base: &[&str], side: &[&str]) -> Vec<(Range<usize>, Range<usize>)> 
 }
 
 /// The hunks of `side`, when each is text-safe.
-fn side_hunks<'t, 'a>(
+fn side_hunks<'a>(
     base: &Text<'a>,
-    side: &'t Text<'a>,
+    side: &Text<'a>,
     names: &mut NameSets<'a>,
-) -> Option<Vec<Hunk<'t, 'a>>> {
+) -> Option<Vec<BodyHunk<'a>>> {
     let mut hunks = Vec::new();
     for (removed, added) in line_diff(&base.lines, &side.lines) {
         let body = base.body_around(&removed)?;
@@ -247,11 +247,12 @@ fn side_hunks<'t, 'a>(
         }) {
             return None;
         }
-        hunks.push(Hunk {
-            base: removed,
-            added: &side.lines[added],
-            body,
-        });
+        let hunk = Hunk {
+            start: removed.start,
+            end: removed.end,
+            new: side.lines[added].to_vec(),
+        };
+        hunks.push(BodyHunk { hunk, body });
     }
     Some(hunks)
 }
@@ -310,25 +311,29 @@ impl<'a> NameSets<'a> {
 /// Base with the hunks of both sides applied, when no hunk of one side
 /// touches one of the other (as `git merge-file`, which calls that a
 /// conflict, an unchanged line must separate them).
-fn interleave(base: &Text<'_>, hunks: &[&Hunk<'_, '_>]) -> Option<String> {
+fn interleave(base: &Text<'_>, hunks: &[&BodyHunk<'_>]) -> Option<String> {
     // One side's hunks never touch each other (an equal line separates
     // them), so two hunks that touch are of the two sides.
     let mut last_end = None;
     for hunk in hunks {
-        if last_end.is_some_and(|end| end >= hunk.base.start) {
+        if last_end.is_some_and(|end| end >= hunk.hunk.start) {
             return None;
         }
-        last_end = Some(last_end.map_or(hunk.base.end, |end: usize| end.max(hunk.base.end)));
+        last_end = Some(last_end.map_or(hunk.hunk.end, |end: usize| end.max(hunk.hunk.end)));
     }
-    let added: usize = hunks.iter().flat_map(|h| h.added).map(|l| l.len()).sum();
+    let added: usize = hunks
+        .iter()
+        .flat_map(|h| &h.hunk.new)
+        .map(|l| l.len())
+        .sum();
     let mut out = String::with_capacity(base.lines.iter().map(|l| l.len()).sum::<usize>() + added);
     let mut at = 0;
     for hunk in hunks {
-        base.lines[at..hunk.base.start]
+        base.lines[at..hunk.hunk.start]
             .iter()
             .for_each(|l| out.push_str(l));
-        hunk.added.iter().for_each(|l| out.push_str(l));
-        at = hunk.base.end;
+        hunk.hunk.new.iter().for_each(|l| out.push_str(l));
+        at = hunk.hunk.end;
     }
     base.lines[at..].iter().for_each(|l| out.push_str(l));
     Some(out)
