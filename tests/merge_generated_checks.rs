@@ -25,11 +25,16 @@ fn fixture(name: &str) -> String {
 /// Whether `opt -passes=instcombine -S < test | FileCheck test` passes (the
 /// fixtures' one RUN line).
 fn filecheck_passes(test: &str) -> bool {
+    filecheck_passes_with("-passes=instcombine", test)
+}
+
+/// Whether `opt PASSES -S < test | FileCheck test` passes.
+fn filecheck_passes_with(passes: &str, test: &str) -> bool {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.ll");
     std::fs::write(&file, test).unwrap();
     let opt = Command::new(llvm_tool("opt"))
-        .args(["-passes=instcombine", "-S"])
+        .args([passes, "-S"])
         .stdin(std::fs::File::open(&file).unwrap())
         .output()
         .unwrap();
@@ -482,23 +487,7 @@ fn one_sides_ir_making_the_other_sides_checks_stale_is_caught() {
 
 /// `opt -passes=inline -S < test | FileCheck test`.
 fn filecheck_passes_inline(test: &str) -> bool {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.ll");
-    std::fs::write(&file, test).unwrap();
-    let opt = Command::new(llvm_tool("opt"))
-        .args(["-passes=inline", "-S"])
-        .stdin(std::fs::File::open(&file).unwrap())
-        .output()
-        .unwrap();
-    let mut check = Command::new(llvm_tool("FileCheck"))
-        .arg(&file)
-        .stdin(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    check.stdin.take().unwrap().write_all(&opt.stdout).unwrap();
-    opt.status.success() && check.wait().unwrap().success()
+    filecheck_passes_with("-passes=inline", test)
 }
 
 /// RUN lines with several prefixes: a function both print alike is

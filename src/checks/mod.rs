@@ -85,13 +85,14 @@ pub(crate) fn refusal(m: &Merged, tools: impl FnOnce() -> filecheck::Tools) -> O
     let verdict = filecheck::check(text, &tools);
     // Edits to different functions' checks are held back only by a failure
     // the merge made: FileCheck passes on both sides' own versions.
-    let merge_failed = || passes(&ours, &tools) && passes(&theirs, &tools);
-    if both.is_empty() && !(matches!(verdict, filecheck::Verdict::Fails { .. }) && merge_failed()) {
+    let failed = matches!(verdict, filecheck::Verdict::Fails { .. });
+    let ours_passes = failed && passes(&ours, &tools);
+    if both.is_empty() && !(ours_passes && passes(&theirs, &tools)) {
         return None;
     }
     let why = match verdict {
         filecheck::Verdict::Passes => return None,
-        filecheck::Verdict::Fails { why, .. } if !passes(&ours, &tools) => {
+        filecheck::Verdict::Fails { why, .. } if !ours_passes => {
             format!("its RUN lines fail on ours' own version too ({why}), so they were not run")
         }
         filecheck::Verdict::Fails {
@@ -179,14 +180,21 @@ fn function_parts(lines: &[&str]) -> (Vec<usize>, Vec<String>) {
     (part_of, names)
 }
 
+/// The word before the first colon of a comment line (`CHECK-NEXT` in
+/// `; CHECK-NEXT: ...`), which a FileCheck directive names.
+pub(crate) fn directive_word(line: &str) -> Option<&str> {
+    let comment = line.trim_start().strip_prefix(';')?;
+    let (word, _) = comment
+        .trim_start_matches(';')
+        .trim_start()
+        .split_once(':')?;
+    Some(word)
+}
+
 /// Whether `line` is a FileCheck directive (`; CHECK-NEXT: ...`, any
 /// prefix): a comment whose first word, up to a colon, is one token.
 fn is_check_line(line: &str) -> bool {
-    let Some(comment) = line.trim_start().strip_prefix(';') else {
-        return false;
-    };
-    let comment = comment.trim_start_matches(';').trim_start();
-    let Some((word, _)) = comment.split_once(':') else {
+    let Some(word) = directive_word(line) else {
         return false;
     };
     !word.is_empty()

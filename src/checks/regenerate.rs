@@ -452,9 +452,13 @@ pub(crate) fn merged_by_regeneration(
         }
     }
     let merged = merge_ir(bare.as_ref().map(String::as_str))?;
-    let result = regenerated(&merged, tools)?;
-    match super::filecheck::check(&result, tools) {
-        super::filecheck::Verdict::Passes => Ok(result),
+    passing(regenerated(&merged, tools)?, tools)
+}
+
+/// `test` when FileCheck passes on every RUN line of it, else why not.
+pub(crate) fn passing(test: String, tools: &Tools) -> Result<String, String> {
+    match super::filecheck::check(&test, tools) {
+        super::filecheck::Verdict::Passes => Ok(test),
         super::filecheck::Verdict::Fails { why, .. } => {
             Err(format!("FileCheck fails on the regenerated test: {why}"))
         }
@@ -462,28 +466,15 @@ pub(crate) fn merged_by_regeneration(
     }
 }
 
-/// Every check prefix the RUN lines of `test` name (`CHECK` when one names none).
+/// Every check prefix the RUN lines of `test` name (`CHECK` when one names
+/// none); none when irgit would not run them (then nothing is regenerated).
 pub(crate) fn prefixes_of(test: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for (_, command) in super::run_lines::run_commands(test) {
-        let Some((_, check)) = command.split_once("FileCheck") else {
-            continue;
-        };
-        let mut named = false;
-        let mut words = check.split_whitespace();
-        while let Some(word) = words.next() {
-            let value = match word.split_once('=') {
-                Some((key, value)) if is_prefix_option(key) => value.to_string(),
-                None if is_prefix_option(word) => words.next().unwrap_or("").to_string(),
-                _ => continue,
-            };
-            named = true;
-            out.extend(value.split(',').map(str::to_string));
-        }
-        if !named {
-            out.push("CHECK".into());
-        }
-    }
+    let runs = pipelines(test).unwrap_or_default();
+    let mut out: Vec<String> = runs
+        .iter()
+        .filter_map(|run| check_prefixes(&run.check_args))
+        .flatten()
+        .collect();
     out.sort();
     out.dedup();
     out
@@ -510,10 +501,7 @@ pub(crate) fn without_checks(test: &str, prefixes: &[String]) -> String {
 
 /// Whether `line` is a FileCheck directive of one of `prefixes`.
 fn checks_under(line: &str, prefixes: &[String]) -> bool {
-    let Some(comment) = line.trim_start().strip_prefix(';') else {
-        return false;
-    };
-    let Some((word, _)) = comment.trim_start_matches(';').trim_start().split_once(':') else {
+    let Some(word) = super::directive_word(line) else {
         return false;
     };
     let suffixes = ["-NEXT", "-NOT", "-DAG", "-LABEL", "-SAME", "-EMPTY"];

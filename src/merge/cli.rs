@@ -333,10 +333,11 @@ fn checked_if_generated(
         _ if crate::checks::generated_by(&ours).is_none() => return (o, bytes),
         _ => String::new(),
     };
+    let tools = tools();
     let merge_ir = |bare: Three<&str>| merged_ir(bare, args);
-    match crate::checks::regenerate::merged_by_regeneration(versions, &tools(), merge_ir) {
+    match crate::checks::regenerate::merged_by_regeneration(versions, &tools, merge_ir) {
         Ok(text) => {
-            let by = crate::checks::regenerate::regenerator_name(&tools());
+            let by = crate::checks::regenerate::regenerator_name(&tools);
             let mut done = Outcome::exact(text.as_bytes(), 0, super::MadeBy::Regenerated);
             done.notes.push(format!(
                 "its CHECK lines were written by a script; the IR merged, and they were written \
@@ -365,7 +366,7 @@ fn checked_if_generated(
 /// aside: clean, or why not.
 fn merged_ir(bare: Three<&str>, args: &MergeArgs) -> Result<String, String> {
     let path = args.path.as_deref().unwrap_or("test.ll");
-    let [base, ours, theirs] = [bare.base, bare.ours, bare.theirs].map(str::as_bytes);
+    let Three { base, ours, theirs } = bare.map(str::as_bytes);
     // On a thread with the structured merge's stack, as `structured_merge` runs it.
     let merged = std::thread::scope(|scope| {
         let merge = || super::merge_bytes(base, ours, theirs, path, &Markers::default());
