@@ -224,18 +224,21 @@ pub fn parse(text: &str, name: &str) -> Result<ModuleText, String> {
     Ok(m)
 }
 
-/// A line as the merge sees it: `key` compares across sides, `out` is printed.
-/// A line that needs no rewriting borrows both from the model's text.
+/// A line of a function as the comparison sees it: `key` compares across
+/// versions, `out` is what prints. Not a printed line's own model (that is
+/// [`crate::comments::layout::Line`]: its text, kind and comment), but the
+/// pair the matching and the merge carry for each one. A line that needs no
+/// rewriting borrows both from the model's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line<'a> {
+pub struct KeyedLine<'a> {
     pub key: Cow<'a, str>,
     pub out: Cow<'a, str>,
 }
 
-impl<'a> Line<'a> {
+impl<'a> KeyedLine<'a> {
     /// A line that is its own key and output.
-    pub(crate) fn verbatim(text: &'a str) -> Line<'a> {
-        Line {
+    pub(crate) fn verbatim(text: &'a str) -> KeyedLine<'a> {
+        KeyedLine {
             key: Cow::Borrowed(text),
             out: Cow::Borrowed(text),
         }
@@ -387,14 +390,14 @@ impl Numbering {
         self.attr_content.insert(key, (side, n));
     }
 
-    /// Builds a [`Line`] from `text`, renaming locals through `local`
+    /// Builds a [`KeyedLine`] from `text`, renaming locals through `local`
     /// (one pass: key and output differ only in metadata and attributes).
     pub fn line(
         &mut self,
         t: &SideTables,
         text: &str,
         local: &dyn Fn(&str) -> Option<String>,
-    ) -> Line<'static> {
+    ) -> KeyedLine<'static> {
         use std::fmt::Write;
         let mut key = String::with_capacity(text.len() + 16);
         let mut out = String::with_capacity(text.len() + 16);
@@ -446,7 +449,7 @@ impl Numbering {
         });
         key.push_str(&text[copied..]);
         out.push_str(&text[copied..]);
-        Line {
+        KeyedLine {
             key: Cow::Owned(key),
             out: Cow::Owned(out),
         }

@@ -31,7 +31,9 @@ use super::kept_declarations::{is_declaration, names_global};
 use super::locations::Variables;
 use super::render::Piece;
 use crate::compare::matching::{match_function, Matching, Matchings};
-use crate::compare::model::{local_refs_str, FuncText, Line, ModuleText, Numbering, SideTables};
+use crate::compare::model::{
+    local_refs_str, FuncText, KeyedLine, ModuleText, Numbering, SideTables,
+};
 use crate::three::{Side, Three};
 
 use crate::text::{def_name, scan_refs, Ref};
@@ -79,11 +81,11 @@ impl Merged {
 }
 
 fn resolve3<'l, 'a>(
-    o: Option<&'l Line<'a>>,
-    a: Option<&'l Line<'a>>,
-    b: Option<&'l Line<'a>>,
-) -> Result<Option<&'l Line<'a>>, ()> {
-    let k = |x: Option<&'l Line<'a>>| x.map(|l| &*l.key);
+    o: Option<&'l KeyedLine<'a>>,
+    a: Option<&'l KeyedLine<'a>>,
+    b: Option<&'l KeyedLine<'a>>,
+) -> Result<Option<&'l KeyedLine<'a>>, ()> {
+    let k = |x: Option<&'l KeyedLine<'a>>| x.map(|l| &*l.key);
     if k(a) == k(o) {
         Ok(b)
     } else if k(b) == k(o) || k(a) == k(b) {
@@ -93,15 +95,15 @@ fn resolve3<'l, 'a>(
     }
 }
 
-fn outs(v: Option<&Line>) -> Vec<String> {
+fn outs(v: Option<&KeyedLine>) -> Vec<String> {
     v.map(|l| vec![l.out.to_string()]).unwrap_or_default()
 }
 
 /// One side's function rewritten into the base's names.
 struct SideFunc<'a> {
-    header: Line<'a>,
+    header: KeyedLine<'a>,
     /// (base label or new label, lines)
-    blocks: Vec<(Cow<'a, str>, Vec<Line<'a>>)>,
+    blocks: Vec<(Cow<'a, str>, Vec<KeyedLine<'a>>)>,
     /// base label -> index in `blocks`
     by_base: HashMap<Cow<'a, str>, usize>,
     new_blocks: Vec<usize>,
@@ -150,9 +152,9 @@ fn rewrite_side<'a>(
         });
         stay
     };
-    let line = |nb: &mut Numbering, l: &'a str| -> Line<'a> {
+    let line = |nb: &mut Numbering, l: &'a str| -> KeyedLine<'a> {
         if !l.bytes().any(|b| b == b'!' || b == b'#') && (identity || names_stay(l)) {
-            Line::verbatim(l)
+            KeyedLine::verbatim(l)
         } else {
             nb.line(t, l, &map)
         }
@@ -164,7 +166,7 @@ fn rewrite_side<'a>(
     let mut new_blocks = Vec::new();
     for b in &f.blocks {
         let label = name_of(&b.label);
-        let lines: Vec<Line> = b.lines.iter().map(|l| line(nb, l)).collect();
+        let lines: Vec<KeyedLine> = b.lines.iter().map(|l| line(nb, l)).collect();
         let matched = m.is_none_or(|m| m.blocks.contains_key(&b.label));
         if matched {
             by_base.insert(label.clone(), blocks.len());
@@ -221,7 +223,7 @@ fn base_names_of<'a>(
         .collect()
 }
 
-fn block_text(label: &str, lines: &[Line]) -> Vec<String> {
+fn block_text(label: &str, lines: &[KeyedLine]) -> Vec<String> {
     let mut v = vec![format!("{label}:")];
     v.extend(lines.iter().map(|l| format!("  {}", l.out)));
     v
@@ -636,7 +638,7 @@ fn merge_function<'a>(
             vec![format!("{} {{", sb.header.out)],
         ),
     }
-    let mut merged_lines: Vec<Line<'a>> = Vec::new();
+    let mut merged_lines: Vec<KeyedLine<'a>> = Vec::new();
     let mut labels: Vec<&str> = Vec::new();
     let mut first = true;
     let mut sep = |local: &mut Merged| {
@@ -647,8 +649,9 @@ fn merge_function<'a>(
     for (label, ol) in &so.blocks {
         let ca = sa.by_base.get(label).map(|&i| &sa.blocks[i].1);
         let cb = sb.by_base.get(label).map(|&i| &sb.blocks[i].1);
-        let same =
-            |x: &Vec<Line>| x.len() == ol.len() && x.iter().zip(ol).all(|(p, q)| p.key == q.key);
+        let same = |x: &Vec<KeyedLine>| {
+            x.len() == ol.len() && x.iter().zip(ol).all(|(p, q)| p.key == q.key)
+        };
         match (ca, cb) {
             (None, None) => {}
             (Some(s), None) | (None, Some(s)) => {
@@ -675,7 +678,7 @@ fn merge_function<'a>(
                             }
                         }
                         Chunk::Conflict { ours, base, theirs } => {
-                            let f = |v: Vec<Line>| {
+                            let f = |v: Vec<KeyedLine>| {
                                 v.into_iter().map(|l| format!("  {}", l.out)).collect()
                             };
                             local.conflict(f(ours), f(base), f(theirs));
@@ -713,9 +716,9 @@ fn merge_function<'a>(
 /// labels, the header's arguments and each instruction's result (a `%name`
 /// no side defines is a type).
 fn defines_each_local_once(
-    header: &Line<'_>,
+    header: &KeyedLine<'_>,
     labels: &[&str],
-    merged_lines: &[Line<'_>],
+    merged_lines: &[KeyedLine<'_>],
     sides: Three<&SideFunc<'_>>,
 ) -> bool {
     let is_local = |r: &str| sides.iter().any(|s| s.names.contains(r));

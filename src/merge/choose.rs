@@ -414,7 +414,7 @@ fn in_canonical_form(structured: Structured, path: &str) -> Result<Outcome, Merg
 
 /// No candidate decided: the line merge for review, never a comment
 /// dropped silently.
-fn for_review(merged: &super::ours_text::lines::LineMerge) -> Outcome {
+fn for_review(merged: &super::fallback::LineMerge) -> Outcome {
     let conflicts = merged.conflicts.max(1);
     let mut outcome = Outcome::exact(
         merged.text.as_bytes(),
@@ -556,7 +556,7 @@ fn rename_clash(
 /// on each calling function, in ours' text (the line merge in ours' names,
 /// when it is clean; else one conflict over the file).
 fn call_clash(
-    merged: &super::ours_text::lines::LineMerge,
+    merged: &super::fallback::LineMerge,
     clashes: &[Clash],
     texts: Three<&str>,
     markers: &Markers,

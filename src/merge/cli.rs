@@ -397,7 +397,7 @@ fn as_generated_conflict(
     o.made_by = super::Conflict::GeneratedChecks.into();
     let git = line_merge_favoring(&args.base, &args.ours, &args.theirs, markers, None);
     let marked = match git {
-        Ok(lm) if !lm.clean => Some(lm.text),
+        Ok(lm) if !lm.is_clean() => Some(lm.text),
         _ => marked_over_differences(args, markers),
     };
     match marked {
@@ -519,7 +519,8 @@ fn fall_back_to_lines(
             return ExitCode::from(1);
         }
     };
-    let verdict = if !lm.clean || input_rejected {
+    let clean = lm.is_clean();
+    let verdict = if !clean || input_rejected {
         Ok(())
     } else if favor.is_some() {
         verify_ir(&lm.text, display)
@@ -544,7 +545,7 @@ fn fall_back_to_lines(
         );
         return ExitCode::from(2);
     }
-    match (lm.clean, verdict) {
+    match (clean, verdict) {
         (true, Ok(())) => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     }

@@ -25,25 +25,25 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::compare::diff::{self, Hunk};
-use crate::compare::model::{local_refs, Line};
+use crate::compare::model::{local_refs, KeyedLine};
 use crate::text::def_name;
 
 /// A stretch of merged output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Chunk<'a> {
-    Clean(Vec<Line<'a>>),
+    Clean(Vec<KeyedLine<'a>>),
     Conflict {
-        ours: Vec<Line<'a>>,
-        base: Vec<Line<'a>>,
-        theirs: Vec<Line<'a>>,
+        ours: Vec<KeyedLine<'a>>,
+        base: Vec<KeyedLine<'a>>,
+        theirs: Vec<KeyedLine<'a>>,
     },
 }
 
-fn keys_eq(a: &[Line], b: &[Line]) -> bool {
+fn keys_eq(a: &[KeyedLine], b: &[KeyedLine]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.key == y.key)
 }
 
-fn matches(o: &[Line], s: &[Line]) -> Vec<Option<usize>> {
+fn matches(o: &[KeyedLine], s: &[KeyedLine]) -> Vec<Option<usize>> {
     let ok: Vec<&str> = o.iter().map(|l| &*l.key).collect();
     let sk: Vec<&str> = s.iter().map(|l| &*l.key).collect();
     let mut m = vec![None; o.len()];
@@ -58,7 +58,7 @@ fn matches(o: &[Line], s: &[Line]) -> Vec<Option<usize>> {
 /// their order is forced: the base orders them (`[0,1)` before `[1,1)`
 /// before `[1,2)`) and the later one uses a value the earlier one defines,
 /// so no other order is valid.
-fn hunks_conflict(x: &Hunk<Line>, y: &Hunk<Line>, o: &[Line]) -> bool {
+fn hunks_conflict(x: &Hunk<KeyedLine>, y: &Hunk<KeyedLine>, o: &[KeyedLine]) -> bool {
     let lo = x.start.max(y.start);
     let hi = x.end.min(y.end);
     if lo < hi {
@@ -77,12 +77,12 @@ fn hunks_conflict(x: &Hunk<Line>, y: &Hunk<Line>, o: &[Line]) -> bool {
     }
     // Order does not matter next to instructions without side effects or
     // memory reads (or a pure deletion): the base order is as good as any.
-    let pure = |h: &Hunk<Line>| h.new.iter().all(|l| is_pure(&l.out));
+    let pure = |h: &Hunk<KeyedLine>| h.new.iter().all(|l| is_pure(&l.out));
     !((pure(first) || pure(second)) && !uses_defs_of(first, second, o))
 }
 
 /// `user`'s new lines use a value that `def`'s old or new lines define.
-fn uses_defs_of(user: &Hunk<Line>, def: &Hunk<Line>, o: &[Line]) -> bool {
+fn uses_defs_of(user: &Hunk<KeyedLine>, def: &Hunk<KeyedLine>, o: &[KeyedLine]) -> bool {
     let defs: HashSet<&str> = o[def.start..def.end]
         .iter()
         .chain(&def.new)
@@ -140,12 +140,16 @@ fn is_pure(line: &str) -> bool {
     )
 }
 
-fn same_hunk(x: &Hunk<Line>, y: &Hunk<Line>) -> bool {
+fn same_hunk(x: &Hunk<KeyedLine>, y: &Hunk<KeyedLine>) -> bool {
     x.start == y.start && x.end == y.end && keys_eq(&x.new, &y.new)
 }
 
 /// Three-way merge of line lists.
-pub(crate) fn merge3<'a>(o: &[Line<'a>], a: &[Line<'a>], b: &[Line<'a>]) -> Vec<Chunk<'a>> {
+pub(crate) fn merge3<'a>(
+    o: &[KeyedLine<'a>],
+    a: &[KeyedLine<'a>],
+    b: &[KeyedLine<'a>],
+) -> Vec<Chunk<'a>> {
     // A side that kept the base: the other side (the loop below finds the
     // same, after two diffs).
     if keys_eq(o, a) {
@@ -157,7 +161,7 @@ pub(crate) fn merge3<'a>(o: &[Line<'a>], a: &[Line<'a>], b: &[Line<'a>]) -> Vec<
     let ma = matches(o, a);
     let mb = matches(o, b);
     let mut out: Vec<Chunk> = Vec::new();
-    let push_clean = |out: &mut Vec<Chunk<'a>>, lines: Vec<Line<'a>>| {
+    let push_clean = |out: &mut Vec<Chunk<'a>>, lines: Vec<KeyedLine<'a>>| {
         if lines.is_empty() {
             return;
         }
@@ -186,7 +190,7 @@ pub(crate) fn merge3<'a>(o: &[Line<'a>], a: &[Line<'a>], b: &[Line<'a>]) -> Vec<
         } else {
             let ha = diff::hunks(a, &ma, (i, s), (j, ja));
             let hb = diff::hunks(b, &mb, (i, s), (k, kb));
-            let mut all: Vec<Hunk<Line<'a>>> = ha.clone();
+            let mut all: Vec<Hunk<KeyedLine<'a>>> = ha.clone();
             let mut clash = false;
             for y in &hb {
                 if ha.iter().any(|x| same_hunk(x, y)) {
@@ -228,7 +232,7 @@ pub(crate) fn merge3<'a>(o: &[Line<'a>], a: &[Line<'a>], b: &[Line<'a>]) -> Vec<
     out
 }
 
-fn chunk_of<'a>(lines: &[Line<'a>]) -> Vec<Chunk<'a>> {
+fn chunk_of<'a>(lines: &[KeyedLine<'a>]) -> Vec<Chunk<'a>> {
     if lines.is_empty() {
         Vec::new()
     } else {
@@ -240,8 +244,8 @@ fn chunk_of<'a>(lines: &[Line<'a>]) -> Vec<Chunk<'a>> {
 mod tests {
     use super::*;
 
-    fn l<'a>(v: &[&'a str]) -> Vec<Line<'a>> {
-        v.iter().map(|s| Line::verbatim(s)).collect()
+    fn l<'a>(v: &[&'a str]) -> Vec<KeyedLine<'a>> {
+        v.iter().map(|s| KeyedLine::verbatim(s)).collect()
     }
 
     fn clean(c: &[Chunk]) -> Option<Vec<String>> {

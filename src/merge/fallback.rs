@@ -12,10 +12,21 @@ use std::process::Command;
 
 use super::render::{Keep, Markers, Style};
 
-/// Result of a line merge: the text and whether it had conflicts.
-pub(crate) struct LineMerge {
-    pub text: Vec<u8>,
-    pub clean: bool,
+/// A three-way line merge's result: the merged text, conflict markers
+/// included, and how many conflicts it holds. `git merge-file` gives bytes
+/// ([`line_merge`]); the merges of texts give strings
+/// ([`super::git_merge::line_merge_texts`], [`super::ours_text::lines::merge3`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LineMerge<T = String> {
+    pub text: T,
+    pub conflicts: usize,
+}
+
+impl<T> LineMerge<T> {
+    /// Whether the merge has no conflict.
+    pub(crate) fn is_clean(&self) -> bool {
+        self.conflicts == 0
+    }
 }
 
 /// Runs `git merge-file` on the three files.
@@ -24,7 +35,7 @@ pub(crate) fn line_merge(
     ours: &Path,
     theirs: &Path,
     m: &Markers,
-) -> Result<LineMerge, String> {
+) -> Result<LineMerge<Vec<u8>>, String> {
     line_merge_favoring(base, ours, theirs, m, None)
 }
 
@@ -36,7 +47,7 @@ pub(crate) fn line_merge_favoring(
     theirs: &Path,
     m: &Markers,
     favor: Option<Keep>,
-) -> Result<LineMerge, String> {
+) -> Result<LineMerge<Vec<u8>>, String> {
     let mut cmd = Command::new("git");
     cmd.arg("merge-file").arg("-p");
     match favor {
@@ -58,13 +69,9 @@ pub(crate) fn line_merge_favoring(
         .output()
         .map_err(|e| format!("cannot run git merge-file: {e}"))?;
     match out.status.code() {
-        Some(0) => Ok(LineMerge {
+        Some(c @ 0..=127) => Ok(LineMerge {
             text: out.stdout,
-            clean: true,
-        }),
-        Some(c) if (1..=127).contains(&c) => Ok(LineMerge {
-            text: out.stdout,
-            clean: false,
+            conflicts: c as usize,
         }),
         _ => Err(format!(
             "git merge-file failed: {}",

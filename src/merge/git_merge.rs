@@ -8,21 +8,15 @@
 //! git merge-file: clean  ->  canonical form checked against the structured merge's
 //! ```
 
-use super::fallback;
+use super::fallback::{self, LineMerge};
 use super::loading::canonical_of;
 use super::outcome::MergeError;
 use super::render::Markers;
 use crate::three::Three;
 
-/// A line merge of three texts.
-pub(crate) struct TextMerge {
-    pub(crate) text: String,
-    pub(crate) conflicts: usize,
-}
-
 /// git's line merge and, when it is clean and valid IR, its canonical form.
 pub(crate) struct GitMerge {
-    pub(crate) merged: TextMerge,
+    pub(crate) merged: LineMerge,
     pub(crate) canonical: Option<String>,
 }
 
@@ -32,7 +26,7 @@ impl GitMerge {
     /// a clean result; tells `verdict` as soon as cleanliness is known.
     pub(crate) fn run(
         texts: Option<Three<&str>>,
-        known: Option<TextMerge>,
+        known: Option<LineMerge>,
         path: &str,
         markers: &Markers,
         verdict: &GitVerdict,
@@ -108,7 +102,7 @@ pub(crate) fn line_merge_texts(
     ours: &str,
     theirs: &str,
     markers: &Markers,
-) -> Result<TextMerge, MergeError> {
+) -> Result<LineMerge, MergeError> {
     let dir = tempfile::tempdir().map_err(|e| MergeError::Internal(e.to_string()))?;
     let write = |name: &str, text: &str| {
         let file = dir.path().join(name);
@@ -122,10 +116,11 @@ pub(crate) fn line_merge_texts(
     );
     let merged =
         fallback::line_merge(&base, &ours, &theirs, markers).map_err(MergeError::Internal)?;
+    let clean = merged.is_clean();
     let text = String::from_utf8(merged.text)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     let open = "<".repeat(markers.size.max(1));
-    let conflicts = if merged.clean {
+    let conflicts = if clean {
         0
     } else {
         text.lines()
@@ -133,5 +128,5 @@ pub(crate) fn line_merge_texts(
             .count()
             .max(1)
     };
-    Ok(TextMerge { text, conflicts })
+    Ok(LineMerge { text, conflicts })
 }

@@ -39,7 +39,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::conflict::{merge3, Chunk};
 use crate::canon::debug_lines::field;
 use crate::compare::diff;
-use crate::compare::model::{Line, ModuleText, SideTables};
+use crate::compare::model::{KeyedLine, ModuleText, SideTables};
 use crate::text::def_name;
 
 use crate::hash::StableHasher;
@@ -105,17 +105,17 @@ fn source_variable(m: &ModuleText, rhs: &str) -> Option<u64> {
 
 /// Three-way merge of a block's lines, code first, then locations.
 pub(crate) fn merge_block<'a>(
-    o: &[Line<'a>],
-    a: &[Line<'a>],
-    b: &[Line<'a>],
+    o: &[KeyedLine<'a>],
+    a: &[KeyedLine<'a>],
+    b: &[KeyedLine<'a>],
     vars: &Variables,
 ) -> Vec<Chunk<'a>> {
     let sides = [o, a, b];
-    let placed = |l: &Line| l.key.contains(DBG) || l.key.starts_with(RECORD);
+    let placed = |l: &KeyedLine| l.key.contains(DBG) || l.key.starts_with(RECORD);
     if !sides.iter().any(|s| s.iter().any(placed)) {
         return merge3(o, a, b);
     }
-    let code: [Vec<Line<'a>>; 3] = std::array::from_fn(|s| {
+    let code: [Vec<KeyedLine<'a>>; 3] = std::array::from_fn(|s| {
         let lines = sides[s].iter().enumerate();
         lines.map(|(i, l)| code_of(l, s, i, vars)).collect()
     });
@@ -155,14 +155,18 @@ pub(crate) fn merge_block<'a>(
 
 /// A conflict of debug values only, resolved as unknown values
 /// ([`super::debug_values`]).
-fn unknown_values_of<'a>(ours: &[Line], base: &[Line], theirs: &[Line]) -> Option<Chunk<'a>> {
-    fn texts<'l>(v: &'l [Line]) -> Vec<&'l str> {
+fn unknown_values_of<'a>(
+    ours: &[KeyedLine],
+    base: &[KeyedLine],
+    theirs: &[KeyedLine],
+) -> Option<Chunk<'a>> {
+    fn texts<'l>(v: &'l [KeyedLine]) -> Vec<&'l str> {
         v.iter().map(|l| &*l.out).collect()
     }
     let unknown = super::debug_values::unknown_values(&texts(ours), &texts(base), &texts(theirs))?;
     let lines = unknown
         .into_iter()
-        .map(|u| Line {
+        .map(|u| KeyedLine {
             key: Cow::Owned(u.clone()),
             out: Cow::Owned(u),
         })
@@ -242,7 +246,7 @@ fn without_location(s: &str) -> Cow<'_, str> {
 
 /// Line `i` of version `side` without its location, its origin appended
 /// to its output; a record's variable is in its key as the source variable.
-fn code_of<'a>(l: &Line<'a>, side: usize, i: usize, vars: &Variables) -> Line<'a> {
+fn code_of<'a>(l: &KeyedLine<'a>, side: usize, i: usize, vars: &Variables) -> KeyedLine<'a> {
     let key = with_places(&l.key, |k, p| {
         let var = p
             .strip_prefix("!k")
@@ -257,14 +261,14 @@ fn code_of<'a>(l: &Line<'a>, side: usize, i: usize, vars: &Variables) -> Line<'a
             _ => String::new(),
         }
     });
-    Line {
+    KeyedLine {
         key: Cow::Owned(key),
         out: Cow::Owned(format!("{}{ORIGIN}{side}:{i}", without_location(&l.out))),
     }
 }
 
 /// (version, index) of a line made by [`code_of`].
-fn origin(l: &Line) -> (usize, usize) {
+fn origin(l: &KeyedLine) -> (usize, usize) {
     let (_, tag) = l.out.rsplit_once(ORIGIN).expect("a line of the code merge");
     let (s, i) = tag.split_once(':').expect("an origin");
     (s.parse().expect("a version"), i.parse().expect("an index"))
@@ -272,7 +276,7 @@ fn origin(l: &Line) -> (usize, usize) {
 
 /// What kind of instruction a line is: the value it defines, else its
 /// first word.
-fn shape(l: &Line) -> String {
+fn shape(l: &KeyedLine) -> String {
     let text = l.out.split(ORIGIN).next().unwrap_or("");
     match def_name(text) {
         Some(d) => format!("%{d}"),
@@ -283,7 +287,7 @@ fn shape(l: &Line) -> String {
 /// Each side line's base line: equal code (the diff's common lines), or in
 /// a stretch both replaced with as many lines, the line at the same place
 /// when it is the same value or kind of instruction.
-fn partners(o: &[Line], s: &[Line]) -> HashMap<usize, usize> {
+fn partners(o: &[KeyedLine], s: &[KeyedLine]) -> HashMap<usize, usize> {
     let ok: Vec<&str> = o.iter().map(|l| &*l.key).collect();
     let sk: Vec<&str> = s.iter().map(|l| &*l.key).collect();
     let mut out = HashMap::default();
@@ -307,7 +311,7 @@ fn partners(o: &[Line], s: &[Line]) -> HashMap<usize, usize> {
 
 /// The three versions and how ours' and theirs' lines pair with the base's.
 struct Located<'s, 'a> {
-    sides: [&'s [Line<'a>]; 3],
+    sides: [&'s [KeyedLine<'a>]; 3],
     /// Ours', theirs': side index → base index.
     to_base: [HashMap<usize, usize>; 2],
     /// Ours', theirs': base index → side index.
@@ -316,7 +320,7 @@ struct Located<'s, 'a> {
 
 impl<'a> Located<'_, 'a> {
     /// The lines as the versions have them.
-    fn originals(&self, lines: &[Line]) -> Vec<Line<'a>> {
+    fn originals(&self, lines: &[KeyedLine]) -> Vec<KeyedLine<'a>> {
         lines
             .iter()
             .map(|l| {
@@ -340,11 +344,11 @@ impl<'a> Located<'_, 'a> {
     }
 
     /// A clean stretch of merged code, each line with its location decided.
-    fn clean(&self, v: &[Line]) -> Vec<Chunk<'a>> {
+    fn clean(&self, v: &[KeyedLine]) -> Vec<Chunk<'a>> {
         v.iter().map(|l| self.located(l)).collect()
     }
 
-    fn located(&self, l: &Line) -> Chunk<'a> {
+    fn located(&self, l: &KeyedLine) -> Chunk<'a> {
         let (side, i) = origin(l);
         let own = &self.sides[side][i];
         let at = self.partners_of(side, i);
@@ -383,7 +387,7 @@ fn key_loc(key: &str) -> Option<String> {
 
 /// `line` with the `!dbg` attachment `from` has (or none); a record with
 /// `from`'s variable and location.
-fn with_location_of<'a>(line: &Line<'a>, from: &Line) -> Line<'a> {
+fn with_location_of<'a>(line: &KeyedLine<'a>, from: &KeyedLine) -> KeyedLine<'a> {
     if key_loc(&line.key) == key_loc(&from.key) {
         return line.clone();
     }
@@ -394,7 +398,7 @@ fn with_location_of<'a>(line: &Line<'a>, from: &Line) -> Line<'a> {
                 theirs.get(k).cloned().unwrap_or_else(|| p.to_string())
             })
         };
-        return Line {
+        return KeyedLine {
             key: Cow::Owned(taken(&line.key, &from.key)),
             out: Cow::Owned(taken(&line.out, &from.out)),
         };
@@ -407,7 +411,7 @@ fn with_location_of<'a>(line: &Line<'a>, from: &Line) -> Line<'a> {
         let at = attachment(s).map_or_else(|| first_attachment(&code), |r| r.start);
         format!("{}{}{}", &code[..at], &f[r], &code[at..])
     };
-    Line {
+    KeyedLine {
         key: Cow::Owned(moved(&line.key, &from.key)),
         out: Cow::Owned(moved(&line.out, &from.out)),
     }
@@ -428,8 +432,8 @@ fn first_attachment(code: &str) -> usize {
 mod tests {
     use super::*;
 
-    fn lines(v: &[&'static str]) -> Vec<Line<'static>> {
-        v.iter().map(|s| Line::verbatim(s)).collect()
+    fn lines(v: &[&'static str]) -> Vec<KeyedLine<'static>> {
+        v.iter().map(|s| KeyedLine::verbatim(s)).collect()
     }
 
     fn clean(c: &[Chunk]) -> Option<Vec<String>> {

@@ -202,7 +202,7 @@ fn as_texts(inputs: Three<&[u8]>) -> Option<Three<&str>> {
 fn structured_beside_git(
     inputs: Three<&[u8]>,
     texts: Option<Three<&str>>,
-    git_known: Option<git_merge::TextMerge>,
+    git_known: Option<fallback::LineMerge>,
     path: &str,
     markers: &Markers,
 ) -> (Result<structured::Structured, MergeError>, Option<GitMerge>) {

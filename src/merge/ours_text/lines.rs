@@ -18,6 +18,7 @@
 //! Conflicts are written with markers around the conflicting lines only.
 
 use crate::compare::diff;
+use crate::merge::fallback::LineMerge;
 use crate::merge::render::{conflict_hunk, Markers};
 
 /// A change of one side: base lines `start..end` become `new`.
@@ -67,13 +68,6 @@ fn conflict(a: &Hunk<'_>, b: &Hunk<'_>) -> bool {
         (false, true) => b.start > a.start && b.start < a.end,
         (false, false) => a.start < b.end && b.start < a.end,
     }
-}
-
-/// The result of a line merge.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct LineMerge {
-    pub text: String,
-    pub conflicts: usize,
 }
 
 fn split(text: &str) -> Vec<&str> {

@@ -46,7 +46,7 @@ pub(crate) struct OursText {
     /// Values both sides renamed differently: (theirs' name, function).
     pub(crate) rename_clashes: Vec<(String, String)>,
     /// The line merge of base, ours and theirs, all in ours' names.
-    pub(crate) merged: lines::LineMerge,
+    pub(crate) merged: crate::merge::fallback::LineMerge,
     /// Ours' canonical names → ours' tokens.
     pub(crate) ours_names: SourceNames,
     /// Base and theirs as a conflict shows them: renumbered the way LLVM

@@ -51,7 +51,8 @@ use std::ops::Range;
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::git_merge::{line_merge_texts, TextMerge};
+use super::fallback::LineMerge;
+use super::git_merge::line_merge_texts;
 use super::loading::valid_as_written;
 use super::outcome::{MadeBy, Outcome};
 use super::render::Markers;
@@ -63,7 +64,7 @@ pub(crate) enum FastPath {
     Taken(Outcome),
     /// Not text-safe, or not what git writes, or not valid IR: the
     /// structured merge decides, with git's line merge when it was run.
-    Declined(Option<TextMerge>),
+    Declined(Option<LineMerge>),
 }
 
 /// The text-safe merge of three texts, for [`super::merge_bytes`]: git's
