@@ -38,24 +38,15 @@ mod common;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use common::c_edits::{
-    candidates, compile_c_text, real_edit_sources, spread, CEdit, CEditKind, Level,
+use common::c_edits::{compile_c_text, pick_edit_cases, CEditKind, EditCase as Case, Level};
+use common::edit_counts::{
+    cell, changed_lines, count_from_env, irgit, llvm_diff_count, plus_minus_lines, stat, stdout_of,
+    yes_no,
 };
-use common::{cache_dir, fnv, median, par_map, percentile, write_atomic};
-
-const LLVM_DIFF: &str = "/usr/lib/llvm-22/bin/llvm-diff";
-
-/// One source edit of one file.
-struct Case {
-    file: String,
-    base: String,
-    edit: CEdit,
-    edited: String,
-}
+use common::{cache_dir, fnv, par_map, write_atomic};
 
 /// Changed lines of one edit at one level, per tool.
 #[derive(Clone, Debug)]
@@ -78,11 +69,8 @@ struct Sizes {
 
 fn main() {
     let start = Instant::now();
-    let per_kind: usize = std::env::var("IRGIT_REAL_EDITS_PER_KIND")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2);
-    let cases = pick_cases(per_kind);
+    let per_kind = count_from_env("IRGIT_REAL_EDITS_PER_KIND", 2);
+    let cases = pick_edit_cases(per_kind);
     eprintln!("real edits: {} edits kept", cases.len());
     let levels = chosen_levels();
     let jobs: Vec<(usize, Level)> = (0..cases.len())
@@ -145,43 +133,6 @@ fn keep(case: &Case, level: Level, texts: [&str; 4], sizes: &Sizes) {
     );
 }
 
-/// Up to `per_kind` edits of each kind in each file, spread over the file,
-/// each compiling at -O0 and changing its IR.
-fn pick_cases(per_kind: usize) -> Vec<Case> {
-    let level = Level::ALL[0];
-    let mut work = Vec::new();
-    for path in real_edit_sources() {
-        let base = std::fs::read_to_string(&path).expect("read C source");
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        for kind in CEditKind::ALL {
-            work.push((file.clone(), base.clone(), kind));
-        }
-    }
-    let picked = par_map(&work, |(file, base, kind)| {
-        let base_ir = compile_c_text(base, file, level, false).expect("corpus source compiles");
-        let mut kept = Vec::new();
-        for edit in spread(candidates(base, *kind), per_kind)
-            .into_iter()
-            .take(per_kind * 4)
-        {
-            let edited = edit.apply(base);
-            if compile_c_text(&edited, file, level, false).is_ok_and(|ir| ir != base_ir) {
-                kept.push(Case {
-                    file: file.clone(),
-                    base: base.clone(),
-                    edit,
-                    edited,
-                });
-                if kept.len() == per_kind {
-                    break;
-                }
-            }
-        }
-        kept
-    });
-    picked.into_iter().flatten().collect()
-}
-
 /// All tools on one edit at one level (`None` when the edit does not
 /// change the IR at this level or does not compile there).
 fn measure(case: &Case, level: Level) -> Option<Sizes> {
@@ -218,25 +169,6 @@ fn measure(case: &Case, level: Level) -> Option<Sizes> {
     Some(sizes)
 }
 
-/// Removed + added lines of a line diff.
-fn changed_lines(a: &str, b: &str) -> usize {
-    let (r, a) = common::diff_size(a, b);
-    r + a
-}
-
-fn irgit() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_irgit"));
-    c.current_dir(std::env::temp_dir());
-    c
-}
-
-fn stdout_of(cmd: &mut Command, what: &str) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// `irgit textconv FILE`: the view git's diff shows. The base side of a
 /// file and level is the same for all its edits, so it is kept in memory.
 fn textconv(path: &Path, text: &str) -> String {
@@ -255,16 +187,10 @@ fn textconv(path: &Path, text: &str) -> String {
 
 /// `+`/`-` lines of `irgit diff -p OLD NEW` (not the `---`/`+++` headers).
 fn patch_lines(a: &Path, b: &Path) -> usize {
-    let out = stdout_of(
+    plus_minus_lines(&stdout_of(
         irgit().args(["diff", "-p", "--color=never"]).arg(a).arg(b),
         "irgit diff -p",
-    );
-    out.lines()
-        .filter(|l| {
-            (l.starts_with('+') && !l.starts_with("+++ "))
-                || (l.starts_with('-') && !l.starts_with("--- "))
-        })
-        .count()
+    ))
 }
 
 /// Whether `irgit diff --json` reports a function other than `func` as
@@ -301,16 +227,7 @@ fn llvm_diff_lines(old: &str, new: &str, a: &Path, b: &Path) -> usize {
     {
         return n;
     }
-    let out = Command::new(LLVM_DIFF)
-        .arg(a)
-        .arg(b)
-        .output()
-        .expect("run llvm-diff-22");
-    let n = String::from_utf8_lossy(&out.stderr)
-        .lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with('<') || l.starts_with('>') || l.contains("exists only in"))
-        .count();
+    let n = llvm_diff_count(a, b);
     write_atomic(&cached, n.to_string().as_bytes());
     n
 }
@@ -382,24 +299,6 @@ fn print_outside(cases: &[Case], by_level: &BTreeMap<Level, Vec<(usize, Sizes)>>
                 ""
             }
         );
-    }
-}
-
-/// "median / p90" of one tool's counts.
-fn stat(v: &mut [usize]) -> (usize, usize) {
-    v.sort_unstable();
-    (median(v), percentile(v, 90.0))
-}
-
-fn cell((m, p): (usize, usize)) -> String {
-    format!("{m} / {p}")
-}
-
-fn yes_no(ok: bool) -> &'static str {
-    if ok {
-        "yes"
-    } else {
-        "**no**"
     }
 }
 

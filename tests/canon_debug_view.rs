@@ -597,3 +597,53 @@ fn a_sandboxed_build_shows_what_an_in_tree_build_shows() {
     }
     assert!(worse.is_empty(), "{worse:#?}");
 }
+
+const SIGNATURES_C: &str = "typedef int (*binop)(int, int);\n\
+static int op_add(int a, int b) { return a + b; }\n\
+static int op_sub(int a, int b) { return a - b; }\n\
+static int cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }\n\
+binop table[] = {op_add, op_sub};\n\
+void *use_cmp(void) { return (void *)cmp; }\n";
+
+/// A function removed with the only other signature of three types
+/// (`int (const void *, const void *)` beside `int (int, int)`) and the
+/// compile unit's `retainedTypes:` (its `const int *` cast): the types
+/// the other functions are made of keep their numbers, and so do the
+/// functions' lines and the compile unit's list of globals (before: the
+/// remaining subroutine type, no longer colliding with the removed one,
+/// took a new number, and with it every function of that type; the list of
+/// globals was keyed by its place among the compile unit's references).
+#[test]
+fn a_removed_function_leaves_the_other_signatures_alone() {
+    let edited = SIGNATURES_C
+        .replace("void *use_cmp(void) { return (void *)cmp; }\n", "")
+        .replace(
+            "static int cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }\n",
+            "",
+        );
+    let old = view(&compile_c_text(SIGNATURES_C, "sig.c", O0_G, false).unwrap());
+    let new = view(&compile_c_text(&edited, "sig.c", O0_G, false).unwrap());
+    assert!(
+        old.contains("retainedTypes:") && !new.contains("retainedTypes:"),
+        "{old}\n{new}"
+    );
+    for name in ["\"op_add\"", "\"op_sub\""] {
+        let line = |v: &str| {
+            v.lines()
+                .find(|l| l.contains("!DISubprogram(") && l.contains(name))
+                .map(str::to_string)
+        };
+        assert_eq!(line(&old), line(&new), "{name}'s subprogram line changed");
+    }
+    let globals = |v: &str| {
+        let unit = v.lines().find(|l| l.contains("!DICompileUnit(")).unwrap();
+        unit.split("globals: ")
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(globals(&old), globals(&new));
+}

@@ -206,6 +206,9 @@ struct MetaDef {
     scope: Option<usize>,
     /// Referenced nodes, in text order.
     refs: Vec<usize>,
+    /// The field each of `refs` is at (`globals`, `baseType`), hashed; 0
+    /// for a tuple's elements.
+    ref_fields: Vec<u64>,
     /// `(line, column)` when the node has a line (`sp+N`, `scope+N` read
     /// as N: nodes of one scope are relative to one line).
     position: Option<(i64, i64)>,
@@ -221,6 +224,9 @@ struct MetaDef {
     tuple: bool,
     /// A `DILexicalBlock`.
     lexical_block: bool,
+    /// The types this node is made of: a `baseType:` or `types:` node, or,
+    /// for a subroutine type's tuple of types, each of them.
+    type_refs: Vec<usize>,
 }
 
 /// A number key for every metadata node of `printed`, local so that an
@@ -258,6 +264,7 @@ pub(crate) fn metadata_keys(
     let graph = metadata_graph(printed, &key_text);
     let defs = &graph.defs;
     let mut keys = scoped_keys(&graph, &anchored_keys(&graph));
+    key_types_by_their_parts(defs, &mut keys);
     let all: Vec<usize> = (0..defs.len()).collect();
     let colliding = collisions(&keys, &all);
     let colliding = refine_rounds(&graph, &mut keys, colliding);
@@ -272,11 +279,53 @@ pub(crate) fn metadata_keys(
     defs.iter().map(|d| d.number).zip(keys).collect()
 }
 
+/// A type made of other types (a pointer, a typedef, a member, a
+/// subroutine type and its tuple of types) is keyed by what it is made of,
+/// down to the named types (basic, composite), whatever else the module
+/// holds: its key does not depend on whether another type collides with
+/// it, so a function removed with the only other signature of three
+/// operands leaves `int (int, int)` and everything typed by it their
+/// numbers.
+///
+/// ```text
+/// !5 = !DISubroutineType(types: !6)   key: own text, then the keys of !6's types
+/// !6 = !{!7, !7, !7}                  (int, int, int)
+/// ```
+fn key_types_by_their_parts(defs: &[MetaDef], keys: &mut [u64]) {
+    fn key_of(
+        defs: &[MetaDef],
+        keys: &[u64],
+        i: usize,
+        memo: &mut [Option<u64>],
+        depth: usize,
+    ) -> u64 {
+        if let Some(k) = memo[i] {
+            return k;
+        }
+        if defs[i].type_refs.is_empty() || depth > 64 {
+            return keys[i];
+        }
+        let mut h = StableHasher::new().u64(keys[i]).str("made of");
+        for &j in &defs[i].type_refs {
+            h = h.u64(key_of(defs, keys, j, memo, depth + 1));
+        }
+        let k = h.finish();
+        memo[i] = Some(k);
+        k
+    }
+    let mut memo = vec![None; defs.len()];
+    let typed: Vec<u64> = (0..defs.len())
+        .map(|i| key_of(defs, keys, i, &mut memo, 0))
+        .collect();
+    keys.copy_from_slice(&typed);
+}
+
 /// A tuple that one node alone names (a compile unit's `globals:`, a
 /// subprogram's `retainedNodes:`, a type's `elements:`) is keyed by that
-/// node and the place it names it at, not by what it lists: a global added
-/// to the file changes the list's line, not its number and the compile
-/// unit's line with it.
+/// node and the field it names it in, not by what it lists nor by where
+/// among the node's references: a global added to the file changes the
+/// list's line, not its number and the compile unit's line with it, and a
+/// compile unit that loses its `retainedTypes:` keeps its `globals:`.
 fn key_tuples_by_their_user(graph: &MetaGraph, keys: &mut [u64]) {
     let mut taken: std::collections::HashSet<u64> = keys.iter().copied().collect();
     for (i, def) in graph.defs.iter().enumerate() {
@@ -286,15 +335,12 @@ fn key_tuples_by_their_user(graph: &MetaGraph, keys: &mut [u64]) {
         if !def.tuple || graph.defs[user].tuple {
             continue;
         }
-        let at = graph.defs[user]
-            .refs
-            .iter()
-            .position(|&r| r == i)
-            .unwrap_or(0);
+        let named_by = &graph.defs[user];
+        let at = named_by.refs.iter().position(|&r| r == i).unwrap_or(0);
         let key = StableHasher::new()
             .str("tuple of")
             .u64(keys[user])
-            .u64(at as u64)
+            .u64(named_by.ref_fields.get(at).copied().unwrap_or(0))
             .finish();
         if taken.insert(key) {
             keys[i] = key;
@@ -527,16 +573,20 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
     for line in crate::text::lines(printed) {
         if let Some((number, at)) = definition(line) {
             let rhs = &line[at..];
-            let mut refs = Vec::new();
+            let (mut refs, mut ref_fields, mut type_refs) = (Vec::new(), Vec::new(), Vec::new());
             let mut scope = None;
             let scope_at = rhs.find("scope: !").map(|k| k + "scope: ".len());
             let text = key_text(rhs);
             crate::text::scan_numbered(rhs, b'!', |start, _, m| {
                 if let Some(&j) = index.get(&m) {
                     refs.push(j);
+                    ref_fields.push(field_hash(&rhs[..start]));
                     users[j].push(Ok(defs.len()));
                     if Some(start) == scope_at {
                         scope = Some(j);
+                    }
+                    if rhs[..start].ends_with("baseType: ") || rhs[..start].ends_with("types: ") {
+                        type_refs.push(j);
                     }
                 }
             });
@@ -550,6 +600,7 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
                     .finish(),
                 scope,
                 refs,
+                ref_fields,
                 position: position(rhs),
                 anonymous: super::metadata::is_anonymous(rhs)
                     || rhs.starts_with("!DIGlobalVariableExpression("),
@@ -559,6 +610,7 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
                     .strip_prefix("distinct ")
                     .unwrap_or(rhs)
                     .starts_with("!DILexicalBlock("),
+                type_refs,
             });
             if rhs.starts_with("!DILocalVariable(") {
                 variables.extend(scope.map(|j| (j, position(rhs), name_hash(rhs))));
@@ -586,10 +638,36 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
         });
     }
     mark_declared(&mut defs, variables);
+    mark_type_tuples(&mut defs);
     MetaGraph {
         defs,
         users,
         first_uses,
+    }
+}
+
+/// The field whose value starts where `before` ends (`globals` in
+/// `..., globals: `), hashed; 0 when there is none (a tuple's element).
+fn field_hash(before: &str) -> u64 {
+    let Some(rest) = before.strip_suffix(": ") else {
+        return 0;
+    };
+    let name_from = rest
+        .rfind(|c: char| !c.is_ascii_alphanumeric())
+        .map_or(0, |k| k + 1);
+    StableHasher::new().str(&rest[name_from..]).finish()
+}
+
+/// A tuple that a subroutine type names as its `types:` is made of the
+/// types it lists.
+fn mark_type_tuples(defs: &mut [MetaDef]) {
+    let tuples: Vec<usize> = defs
+        .iter()
+        .flat_map(|d| d.type_refs.iter().copied())
+        .filter(|&j| defs[j].tuple)
+        .collect();
+    for j in tuples {
+        defs[j].type_refs = defs[j].refs.clone();
     }
 }
 

@@ -454,3 +454,168 @@ pub fn real_edit_sources() -> Vec<std::path::PathBuf> {
     v.extend(super::c_files_in("tests/merge/c_triples"));
     v
 }
+
+/// Where clang runs when it compiles a file, relative to the source
+/// (issue 46): the paths it writes into debug info, and so the `DIFile`s
+/// and their `directory:`.
+///
+/// ```text
+/// in tree        cd SRC;    clang file.c            !DIFile(filename: "file.c", directory: "SRC")
+/// out of tree    cd BUILD;  clang SRC/file.c        !DIFile(filename: "SRC/file.c", directory: "BUILD")
+/// sandboxed      cd /other; clang SRC/file.c        + a second DIFile with directory: ""
+/// prefix-mapped  out of tree, -ffile-prefix-map=ROOT=.
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BuildLayout {
+    InTree,
+    OutOfTree,
+    Sandboxed,
+    PrefixMapped,
+}
+
+impl BuildLayout {
+    pub const ALL: [BuildLayout; 4] = [
+        BuildLayout::InTree,
+        BuildLayout::OutOfTree,
+        BuildLayout::Sandboxed,
+        BuildLayout::PrefixMapped,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            BuildLayout::InTree => "in tree",
+            BuildLayout::OutOfTree => "out of tree",
+            BuildLayout::Sandboxed => "sandboxed",
+            BuildLayout::PrefixMapped => "prefix-mapped",
+        }
+    }
+}
+
+/// The checkout (`src/`, and `build/` beside it) that `place` names: the
+/// same for two versions of one file, as two builds of one checkout are.
+fn checkout_of(place: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join("irgit-layouts").join(place)
+}
+
+/// A build directory that shares no parent with [`checkout_of`] but `/`.
+fn sandbox_of(place: &str) -> std::path::PathBuf {
+    let top = |p: &std::path::Path| p.components().nth(1).map(|c| c.as_os_str().to_owned());
+    let cache = cache_dir();
+    let root = if top(&cache) != top(&std::env::temp_dir()) {
+        cache.join("sandbox-builds")
+    } else {
+        std::path::PathBuf::from("/var/tmp/irgit-sandbox-builds")
+    };
+    root.join(place)
+}
+
+/// `src`, as `file_name`, compiled by clang-22 at `level` in `layout`, in
+/// the checkout `place` names (cached, like [`compile_c_text`]). Two
+/// versions of one file compiled with one `place` differ in their text only
+/// where the source and clang make them differ.
+pub fn compile_c_in_layout(
+    src: &str,
+    file_name: &str,
+    level: Level,
+    layout: BuildLayout,
+    place: &str,
+) -> Result<String, String> {
+    let checkout = checkout_of(place);
+    let source = checkout.join("src").join(file_name);
+    let (cwd, input) = match layout {
+        BuildLayout::InTree => (checkout.join("src"), file_name.into()),
+        BuildLayout::OutOfTree | BuildLayout::PrefixMapped => {
+            (checkout.join("build"), source.display().to_string())
+        }
+        BuildLayout::Sandboxed => (sandbox_of(place), source.display().to_string()),
+    };
+    let mut flags = vec![
+        level.opt.to_string(),
+        "-S".into(),
+        "-emit-llvm".into(),
+        "-w".into(),
+    ];
+    if level.debug {
+        flags.push("-g".into());
+    }
+    if layout == BuildLayout::PrefixMapped {
+        flags.push(format!("-ffile-prefix-map={}=.", checkout.display()));
+    }
+    let key = fnv(format!(
+        "{file_name}\n{layout:?}\n{}\n{flags:?}\n{src}",
+        cwd.display()
+    )
+    .as_bytes());
+    let dir = cache_dir().join("c-layouts");
+    std::fs::create_dir_all(&dir).expect("create the C layout cache");
+    let cached = dir.join(format!("{key:016x}.ll"));
+    if let Ok(text) = std::fs::read_to_string(&cached) {
+        return Ok(text);
+    }
+    std::fs::create_dir_all(source.parent().unwrap()).expect("create the source directory");
+    std::fs::create_dir_all(&cwd).expect("create the build directory");
+    std::fs::write(&source, src).expect("write C source");
+    let out = Command::new(CLANG)
+        .current_dir(&cwd)
+        .args(&flags)
+        .arg(&input)
+        .arg("-o")
+        .arg(cwd.join("out.ll"))
+        .output()
+        .map_err(|e| format!("cannot run {CLANG}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{CLANG} {flags:?} {input}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let text = std::fs::read_to_string(cwd.join("out.ll")).expect("read clang's output");
+    write_atomic(&cached, text.as_bytes());
+    Ok(text)
+}
+
+/// One source edit of one file of the real-edit corpus.
+pub struct EditCase {
+    pub file: String,
+    pub base: String,
+    pub edit: CEdit,
+    pub edited: String,
+}
+
+/// Up to `per_kind` edits of each kind in each file of
+/// [`real_edit_sources`], spread over the file, each one that compiles and
+/// changes the file's -O0 IR.
+pub fn pick_edit_cases(per_kind: usize) -> Vec<EditCase> {
+    let level = Level::ALL[0];
+    let mut work = Vec::new();
+    for path in real_edit_sources() {
+        let base = std::fs::read_to_string(&path).expect("read C source");
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        for kind in CEditKind::ALL {
+            work.push((file.clone(), base.clone(), kind));
+        }
+    }
+    let picked = super::par_map(&work, |(file, base, kind)| {
+        let base_ir = compile_c_text(base, file, level, false).expect("corpus source compiles");
+        let mut kept = Vec::new();
+        for edit in spread(candidates(base, *kind), per_kind)
+            .into_iter()
+            .take(per_kind * 4)
+        {
+            let edited = edit.apply(base);
+            if compile_c_text(&edited, file, level, false).is_ok_and(|ir| ir != base_ir) {
+                kept.push(EditCase {
+                    file: file.clone(),
+                    base: base.clone(),
+                    edit,
+                    edited,
+                });
+                if kept.len() == per_kind {
+                    break;
+                }
+            }
+        }
+        kept
+    });
+    picked.into_iter().flatten().collect()
+}

@@ -15,6 +15,7 @@
 
 pub mod c_edits;
 pub mod comments;
+pub mod edit_counts;
 pub mod ll_edits;
 pub mod lua;
 pub mod speed;
