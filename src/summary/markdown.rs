@@ -168,43 +168,65 @@ fn details(summary: &str, diff: &str) -> String {
     format!("<details><summary>{summary}</summary>\n\n{fence}diff\n{diff}{fence}\n\n</details>\n\n")
 }
 
-/// A part of the comment: text that always stays, or a diff block that
-/// may be left out (with the name the note gives it).
+/// A part of the comment: text that always stays, a table (whose rows
+/// stay unless the tables alone pass the limit), or a diff block that may be
+/// left out (with the name the note gives it).
 enum Part {
     Fixed(String),
-    Block { text: String, name: String },
+    Table {
+        head: String,
+        rows: Vec<String>,
+        tail: String,
+    },
+    Block {
+        text: String,
+        name: String,
+    },
+}
+
+/// Module-level changes listed by name, at most this many.
+const GLOBALS_LISTED: usize = 20;
+
+/// `Module level: changed global `@g`, added declaration `@puts`.`
+fn module_line(report: &Report) -> String {
+    let globals = &report.globals;
+    if globals.is_empty() {
+        return String::new();
+    }
+    let mut listed: Vec<String> = globals
+        .iter()
+        .take(GLOBALS_LISTED)
+        .map(|g| format!("{} {} {}", g.status.label(), g.kind.label(), code(&g.name)))
+        .collect();
+    if globals.len() > GLOBALS_LISTED {
+        listed.push(format!("and {} more", globals.len() - GLOBALS_LISTED));
+    }
+    format!("Module level: {}.\n\n", listed.join(", "))
 }
 
 /// The table of a compared file, its module-level line, and its blocks.
 fn compared_parts(path: &str, c: &Compared, parts: &mut Vec<Part>) {
-    let mut table =
-        String::from("| function | change | + | - | details |\n|---|---|--:|--:|---|\n");
     let functions: Vec<&FunctionReport> = shown(&c.report).collect();
-    for f in &functions {
-        let (p, m) = plus_minus(f);
-        let _ = writeln!(
-            table,
-            "| {} | {} | {p} | {m} | {} |",
-            name_cell(f),
-            f.status.label(),
-            cell_text(&detail(f))
-        );
-    }
-    if functions.is_empty() {
-        table =
-            "No function changed (the change is in names, order or numbering only).\n".to_string();
-    }
-    table.push('\n');
-    let globals: Vec<String> = c
-        .report
-        .globals
+    let rows = functions
         .iter()
-        .map(|g| format!("{} {} {}", g.status.label(), g.kind.label(), code(&g.name)))
+        .map(|f| {
+            let (p, m) = plus_minus(f);
+            let (name, status) = (name_cell(f), f.status.label());
+            format!(
+                "| {name} | {status} | {p} | {m} | {} |\n",
+                cell_text(&detail(f))
+            )
+        })
         .collect();
-    if !globals.is_empty() {
-        let _ = writeln!(table, "Module level: {}.\n", globals.join(", "));
+    let tail = format!("\n{}", module_line(&c.report));
+    if functions.is_empty() {
+        parts.push(Part::Fixed(format!(
+            "No function changed (the change is in names, order or numbering only).\n{tail}"
+        )));
+    } else {
+        let head = "| function | change | + | - | details |\n|---|---|--:|--:|---|\n".to_string();
+        parts.push(Part::Table { head, rows, tail });
     }
-    parts.push(Part::Fixed(table));
     for (f, diff) in functions.iter().zip(&c.functions) {
         let (p, m) = plus_minus(f);
         let summary = format!("{} {}, +{p} -{m}", name_html(f), f.status.label());
@@ -235,7 +257,7 @@ fn file_parts(file: &FileEntry, parts: &mut Vec<Part>) {
             "| file | change | + | - | details |\n|---|---|--:|--:|---|\n\
              | {} | not compared | {added} | {removed} | LLVM rejects it: {} (line counts: git's) |\n\n",
             cell_code(&file.path),
-            cell_text(why)
+            cell_code(why)
         ))),
     }
 }
@@ -304,36 +326,79 @@ fn chars(text: &str) -> usize {
     text.chars().count()
 }
 
-/// The comment within [`LIMIT`]: every fixed part, and the blocks that fit
-/// (in order; one that does not is left out whole and named in a note).
+/// Room for the line that ends a table cut short.
+const CUT_ROOM: usize = 80;
+
+/// The length of a part as GitHub counts it, and of its table rows alone.
+fn lengths(p: &Part) -> (usize, usize) {
+    match p {
+        Part::Fixed(t) | Part::Block { text: t, .. } => (chars(t), 0),
+        Part::Table { head, rows, tail } => {
+            let rows: usize = rows.iter().map(|r| chars(r)).sum();
+            (chars(head) + rows + chars(tail), rows)
+        }
+    }
+}
+
+/// The comment within [`LIMIT`]: every fixed part and table, and the
+/// blocks that fit (in order; one that does not is left out whole and named
+/// in a note). Should the tables alone pass the limit, each keeps the rows
+/// that fit and says how many it leaves out, and no block is shown.
 fn fit(head: &str, parts: &[Part]) -> String {
-    let all: usize = parts
-        .iter()
-        .map(|p| match p {
-            Part::Fixed(t) | Part::Block { text: t, .. } => chars(t),
-        })
-        .sum();
-    let fixed: usize = parts
-        .iter()
-        .map(|p| match p {
-            Part::Fixed(t) => chars(t),
-            Part::Block { .. } => 0,
-        })
-        .sum();
-    let room = if chars(head) + all <= LIMIT {
-        usize::MAX
-    } else {
-        LIMIT.saturating_sub(chars(head) + fixed + NOTE_ROOM)
+    let (mut all, mut fixed, mut rows, mut tables) = (chars(head), chars(head), 0, 0);
+    for p in parts {
+        let (len, row_len) = lengths(p);
+        all += len;
+        if !matches!(p, Part::Block { .. }) {
+            fixed += len;
+            rows += row_len;
+            tables += usize::from(matches!(p, Part::Table { .. }));
+        }
+    }
+    let mut room = match all <= LIMIT {
+        true => usize::MAX,
+        false => LIMIT.saturating_sub(fixed + NOTE_ROOM),
     };
-    let (mut used, mut body, mut left_out) = (0, String::new(), Vec::new());
+    let mut row_room = usize::MAX;
+    if fixed + NOTE_ROOM > LIMIT {
+        row_room = LIMIT.saturating_sub(fixed - rows + NOTE_ROOM + tables * CUT_ROOM);
+        room = 0;
+    }
+    let (mut body, mut left_out) = (String::new(), Vec::new());
     for p in parts {
         match p {
             Part::Fixed(t) => body.push_str(t),
-            Part::Block { text, name } if used + chars(text) <= room => {
-                used += chars(text);
-                body.push_str(text);
+            Part::Table { head, rows, tail } => {
+                body.push_str(head);
+                let kept = rows
+                    .iter()
+                    .take_while(|r| match row_room.checked_sub(chars(r)) {
+                        Some(left) => {
+                            row_room = left;
+                            true
+                        }
+                        None => false,
+                    })
+                    .count();
+                rows[..kept].iter().for_each(|r| body.push_str(r));
+                if kept < rows.len() {
+                    row_room = 0;
+                    let n = rows.len() - kept;
+                    let _ = writeln!(
+                        body,
+                        "\n{n} more function{} not listed: past GitHub's comment limit.",
+                        if n == 1 { "" } else { "s" }
+                    );
+                }
+                body.push_str(tail);
             }
-            Part::Block { name, .. } => left_out.push(name.as_str()),
+            Part::Block { text, name } => match room.checked_sub(chars(text)) {
+                Some(left) => {
+                    room = left;
+                    body.push_str(text);
+                }
+                None => left_out.push(name.as_str()),
+            },
         }
     }
     format!("{head}{}{body}", note(&left_out))
@@ -382,6 +447,30 @@ mod tests {
         assert!(block.contains("\n`````diff\n+  %x"), "{block}");
         assert!(block.contains("\"\n`````\n\n</details>"), "{block}");
         assert!(details("s", "-a\n").contains("\n```diff\n-a\n```\n"));
+    }
+
+    #[test]
+    fn tables_past_the_limit_keep_the_rows_that_fit_and_count_the_rest() {
+        let rows: Vec<String> = (0..5000)
+            .map(|i| format!("| `@f{i}` | changed | 1 | 1 | +0 -0 \\~1 instructions |\n"))
+            .collect();
+        let parts = [
+            Part::Table {
+                head: "| h |\n|---|\n".to_string(),
+                rows,
+                tail: "\n".to_string(),
+            },
+            Part::Block {
+                text: "<details>x</details>\n\n".to_string(),
+                name: "`@f0`".to_string(),
+            },
+        ];
+        let out = fit("head\n\n", &parts);
+        assert!(chars(&out) <= LIMIT, "{}", chars(&out));
+        let kept = out.lines().filter(|l| l.starts_with("| `@f")).count();
+        assert!(kept > 1000, "{kept}");
+        assert!(out.contains(&format!("\n\n{} more functions not listed", 5000 - kept)));
+        assert!(out.contains("**1 diff left out**") && !out.contains("<details>"));
     }
 
     #[test]
