@@ -18,6 +18,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
+use super::range;
 use super::render::{self, Paint};
 use super::{diff_bytes, Options, DEFAULT_MIN_MOVED, DEFAULT_RENAME_THRESHOLD};
 
@@ -43,6 +44,8 @@ pub enum ColorWhen {
     irgit diff --html old.ll new.ll > d.html # a page: old and new CFG of each changed function, side by side\n  \
     irgit diff --html HEAD~1 HEAD -- a.ll > d.html   # the same for two revisions of a file\n  \
     irgit diff --open old.ll new.ll          # the page in a temporary file, opened in $BROWSER (or xdg-open)\n  \
+    irgit diff --markdown main HEAD          # a pull-request comment (GitHub Markdown) on every changed IR file\n  \
+    irgit diff --markdown \"$BASE\" \"$HEAD\" -- test/  # the same for the IR files under test/ (docs/ci-review.md)\n  \
     git difftool -t irgit HEAD~1             # after `irgit install --difftool`: one page per changed file\n  \
     irgit install --diff-summary             # make `git diff` show this summary for IR files\n  \
     irgit install --diff-matched             # make `git diff` show the matched diff for IR files\n\n\
@@ -83,6 +86,12 @@ pub struct DiffArgs {
     /// it with $IRGIT_BROWSER, $BROWSER or xdg-open (`none`: only print)
     #[arg(long, conflicts_with_all = ["stat", "patch", "json", "matched"])]
     pub open: bool,
+    /// A pull-request comment in GitHub-flavoured Markdown on every IR file
+    /// REV1 REV2 changed (or those of `-- PATH...`): per file a table of the
+    /// changed functions, each one's --matched diff collapsed, within
+    /// GitHub's 65,536-character limit (docs/ci-review.md)
+    #[arg(long, conflicts_with_all = ["stat", "patch", "json", "matched", "html", "open"])]
+    pub markdown: bool,
     /// Colour the output
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto",
           num_args = 0..=1, require_equals = true, default_missing_value = "always")]
@@ -98,7 +107,7 @@ pub struct DiffArgs {
     /// As git's external diff (what `irgit install` sets up): the smaller
     /// of git's own line diff and the diff of the two views, never longer
     /// than git's; a version LLVM rejects gets git's diff
-    #[arg(long, conflicts_with_all = ["stat", "patch", "json", "matched", "html", "open"])]
+    #[arg(long, conflicts_with_all = ["stat", "patch", "json", "matched", "html", "open", "markdown"])]
     pub smallest: bool,
     /// Exit with status 1 when the modules differ
     #[arg(long)]
@@ -137,22 +146,10 @@ fn read_file(p: &str) -> Result<Option<Vec<u8>>, String> {
 /// The bytes of `path` (relative to the current directory) at `rev`, or
 /// `None` if the revision has no such file.
 fn read_revision(rev: &str, path: &str) -> Result<Option<Vec<u8>>, String> {
-    let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
-    let repo = git2::Repository::discover(&cwd).map_err(|e| {
-        format!(
-            "{}: not in a git repository: {}",
-            cwd.display(),
-            e.message()
-        )
-    })?;
-    let top = repo
-        .workdir()
-        .ok_or_else(|| "a bare repository has no work tree to resolve PATH in".to_string())?;
-    let rel = repo_relative(top, &cwd, Path::new(path))?;
-    let tree = repo
-        .revparse_single(rev)
-        .and_then(|o| o.peel_to_tree())
-        .map_err(|e| format!("{rev}: not a revision: {}", e.message()))?;
+    let (repo, cwd) = range::discover()?;
+    let top = range::work_tree(&repo)?;
+    let rel = range::repo_relative(top, &cwd, Path::new(path))?;
+    let tree = range::tree_of(&repo, rev)?;
     let entry = match tree.get_path(&rel) {
         Ok(e) => e,
         Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
@@ -163,35 +160,6 @@ fn read_revision(rev: &str, path: &str) -> Result<Option<Vec<u8>>, String> {
         .and_then(|o| o.peel_to_blob())
         .map_err(|e| format!("{rev}:{}: {}", rel.display(), e.message()))?;
     Ok(Some(blob.content().to_vec()))
-}
-
-/// `path` (relative to `cwd`) as a path relative to the work tree `top`.
-fn repo_relative(top: &Path, cwd: &Path, path: &Path) -> Result<PathBuf, String> {
-    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let top = canon(top);
-    let here = canon(cwd);
-    let prefix = here
-        .strip_prefix(&top)
-        .map_err(|_| format!("{}: outside the work tree {}", cwd.display(), top.display()))?;
-    let mut out = PathBuf::new();
-    for part in prefix.join(path).components() {
-        match part {
-            std::path::Component::ParentDir => {
-                if !out.pop() {
-                    return Err(format!("{}: outside the work tree", path.display()));
-                }
-            }
-            std::path::Component::CurDir => {}
-            std::path::Component::Normal(p) => out.push(p),
-            _ => {
-                return Err(format!(
-                    "{}: give a path inside the work tree",
-                    path.display()
-                ))
-            }
-        }
-    }
-    Ok(out)
 }
 
 fn inputs(args: &DiffArgs) -> Result<Inputs, String> {
@@ -296,6 +264,9 @@ pub fn run(args: DiffArgs) -> ExitCode {
         eprintln!("irgit diff: --smallest is git's external diff: `irgit install` sets it up (diff.llvm-ir.command)");
         return ExitCode::from(2);
     }
+    if args.markdown {
+        return run_markdown(&args);
+    }
     let inputs = match inputs(&args) {
         Ok(i) => i,
         Err(e) => {
@@ -309,17 +280,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
     if args.matched {
         return run_matched(&inputs, paint, args.exit_code);
     }
-    let opts = Options {
-        // 1 means "bodies must be equal": the similarity stage is skipped.
-        rename_threshold: if args.rename_threshold >= 1.0 {
-            f64::INFINITY
-        } else {
-            args.rename_threshold
-        },
-        min_moved: args.min_moved,
-        reduce: !args.full,
-        keep_written: args.html || args.open,
-    };
+    let opts = options(&args);
     let result = diff_bytes(
         inputs.old.as_deref(),
         inputs.new.as_deref(),
@@ -365,6 +326,21 @@ pub fn run(args: DiffArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The comparison's settings from the command line.
+fn options(args: &DiffArgs) -> Options {
+    Options {
+        // 1 means "bodies must be equal": the similarity stage is skipped.
+        rename_threshold: if args.rename_threshold >= 1.0 {
+            f64::INFINITY
+        } else {
+            args.rename_threshold
+        },
+        min_moved: args.min_moved,
+        reduce: !args.full,
+        keep_written: args.html || args.open,
     }
 }
 
@@ -441,6 +417,33 @@ fn open_page(page: &str, label: &str) -> ExitCode {
         ),
     }
     ExitCode::SUCCESS
+}
+
+/// `--markdown REV1 REV2 [-- PATH...]`: the comment on every IR file the
+/// range changed.
+fn run_markdown(args: &DiffArgs) -> ExitCode {
+    let [rev1, rev2] = args.args.as_slice() else {
+        eprintln!(
+            "irgit diff: --markdown takes two revisions (REV1 REV2 [-- PATH...]), got {} argument(s)",
+            args.args.len()
+        );
+        return ExitCode::from(2);
+    };
+    match range::entries(rev1, rev2, &args.path, &options(args)) {
+        Ok(files) => {
+            let changed = !files.is_empty();
+            write_stdout(&super::markdown::comment(rev1, rev2, &files));
+            if args.exit_code && changed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("irgit diff: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// `--matched`: the matched diff of the two inputs.

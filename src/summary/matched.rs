@@ -287,17 +287,16 @@ fn enclosing_function(lines: &[String], at: usize) -> String {
         .unwrap_or_default()
 }
 
-/// The matched diff of two inputs (`None`: the file is absent on that
-/// side), with `--- a/OLD` and `+++ b/NEW` headers; empty when nothing
-/// differs.
-pub fn matched_diff(
+/// Both inputs' lines as the matched diff compares them: the old file as
+/// written, the new one in the old one's names (`None`: the file is absent
+/// on that side, no lines).
+fn matched_lines(
     old: Option<&[u8]>,
     new: Option<&[u8]>,
     old_label: &str,
     new_label: &str,
-    paint: Paint,
-) -> Result<String, SummaryError> {
-    let (ol, nl): (Vec<String>, Vec<String>) = match (old, new) {
+) -> Result<(Vec<String>, Vec<String>), SummaryError> {
+    match (old, new) {
         (Some(a), Some(b)) => {
             let (a, b) = std::thread::scope(|s| {
                 let hb = s.spawn(|| load(b, new_label));
@@ -308,16 +307,29 @@ pub fn matched_diff(
             let (a, b) = (a?, b?);
             let translated = with_matched_locals(&a, &b, &new_in_old_names(&a, &b));
             let ol = a.text.lines().map(str::to_string).collect();
-            (ol, name_new_values(&b.text, &translated))
+            Ok((ol, name_new_values(&b.text, &translated)))
         }
         (a, b) => {
             let lines = |x: Option<&[u8]>, label| -> Result<Vec<String>, SummaryError> {
                 let Some(x) = x else { return Ok(Vec::new()) };
                 Ok(load(x, label)?.text.lines().map(str::to_string).collect())
             };
-            (lines(a, old_label)?, lines(b, new_label)?)
+            Ok((lines(a, old_label)?, lines(b, new_label)?))
         }
-    };
+    }
+}
+
+/// The matched diff of two inputs (`None`: the file is absent on that
+/// side), with `--- a/OLD` and `+++ b/NEW` headers; empty when nothing
+/// differs.
+pub fn matched_diff(
+    old: Option<&[u8]>,
+    new: Option<&[u8]>,
+    old_label: &str,
+    new_label: &str,
+    paint: Paint,
+) -> Result<String, SummaryError> {
+    let (ol, nl) = matched_lines(old, new, old_label, new_label)?;
     let ok: Vec<String> = ol.iter().map(|l| key(l)).collect();
     let nk: Vec<String> = nl.iter().map(|l| key(l)).collect();
     if ok == nk {
@@ -336,6 +348,81 @@ pub fn matched_diff(
     let header = |at: usize| enclosing_function(&ol, at);
     write_hunks(&mut out, (&ol, &ok), (&nl, &nk), &header, paint);
     Ok(out)
+}
+
+/// The matched diff cut by function: for each asked (old name, new name)
+/// pair (`None`: the function is not on that side), the hunks of its lines
+/// alone (numbered from its `define` line, as `-p` numbers them), and the
+/// hunks of the lines outside every function (globals, declarations,
+/// metadata; numbered over those lines). Uncoloured; empty where nothing
+/// differs.
+pub(crate) struct FunctionDiffs {
+    pub(crate) functions: Vec<String>,
+    pub(crate) module: String,
+}
+
+/// [`FunctionDiffs`] of two inputs.
+pub(crate) fn function_diffs(
+    old: Option<&[u8]>,
+    new: Option<&[u8]>,
+    (old_label, new_label): (&str, &str),
+    wanted: &[(Option<&str>, Option<&str>)],
+) -> Result<FunctionDiffs, SummaryError> {
+    let (ol, nl) = matched_lines(old, new, old_label, new_label)?;
+    let (of, nf) = (function_ranges(&ol), function_ranges(&nl));
+    let hunks = |o: &[String], n: &[String]| {
+        let ok: Vec<String> = o.iter().map(|l| key(l)).collect();
+        let nk: Vec<String> = n.iter().map(|l| key(l)).collect();
+        let mut out = String::new();
+        // An added function's hunks name it from the new side.
+        let header = |at: usize| match o.is_empty() {
+            true => enclosing_function(n, 0),
+            false => enclosing_function(o, at),
+        };
+        write_hunks(&mut out, (o, &ok), (n, &nk), &header, Paint { on: false });
+        out
+    };
+    let part = |lines: &[String], ranges: &BTreeMap<String, (usize, usize)>, name: Option<&str>| {
+        match name.and_then(|n| ranges.get(n)) {
+            Some(&(first, last)) => lines[first..=last].to_vec(),
+            None => Vec::new(),
+        }
+    };
+    let functions = wanted
+        .iter()
+        .map(|&(o, n)| {
+            // The new text is in the old one's names where they pair.
+            let new_part = match part(&nl, &nf, n) {
+                p if p.is_empty() => part(&nl, &nf, o.filter(|_| n.is_some())),
+                p => p,
+            };
+            hunks(&part(&ol, &of, o), &new_part)
+        })
+        .collect();
+    let outside = |lines: &[String], ranges: &BTreeMap<String, (usize, usize)>| {
+        let inside: HashSet<usize> = ranges.values().flat_map(|&(a, b)| a..=b).collect();
+        let kept = (0..lines.len()).filter(|i| !inside.contains(i));
+        kept.map(|i| lines[i].clone()).collect::<Vec<String>>()
+    };
+    let module = hunks(&outside(&ol, &of), &outside(&nl, &nf));
+    Ok(FunctionDiffs { functions, module })
+}
+
+/// Each function's lines (first and last, 0-based: its `define` line and
+/// its `}`), by name.
+fn function_ranges(lines: &[String]) -> BTreeMap<String, (usize, usize)> {
+    let mut out = BTreeMap::new();
+    let mut open: Option<(String, usize)> = None;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("define ") {
+            open = crate::text::function_name(line).map(|n| (n.to_string(), i));
+        } else if line == "}" {
+            if let Some((name, first)) = open.take() {
+                out.insert(name, (first, i));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -32,7 +32,8 @@
 //! attributes), [`render`] (summary, `--stat`, `-p`, JSON), [`html`]
 //! (`--html`: the page with both sides' control-flow graphs), [`matched`]
 //! (`--matched`: the files as written, the new one in the old one's
-//! names), [`plain`] (git's own line diff, for a side that is not IR), [`cli`] (the
+//! names), [`markdown`] (`--markdown`: a pull-request comment on the IR
+//! files of a revision range, which [`range`] reads from git), [`plain`] (git's own line diff, for a side that is not IR), [`cli`] (the
 //! command, git revisions, git's external-diff protocol). The git
 //! configuration `irgit install --diff-summary` writes is
 //! `crate::git::diff_summary`.
@@ -40,10 +41,12 @@
 pub mod cli;
 pub(crate) mod compare;
 pub(crate) mod html;
+pub(crate) mod markdown;
 pub mod matched;
 pub(crate) mod module_level;
 pub(crate) mod moved;
 pub(crate) mod plain;
+pub(crate) mod range;
 pub(crate) mod renames;
 pub mod render;
 pub(crate) mod side;
