@@ -647,3 +647,18 @@ fn a_removed_function_leaves_the_other_signatures_alone() {
     };
     assert_eq!(globals(&old), globals(&new));
 }
+
+/// At -O0 -g a variable is known by the source variable its
+/// `#dbg_declare` names: an operator changed in its initializer changes
+/// the lines that compute and store the value, and renames neither the
+/// variable nor the reads of it (before: the store of an `add` where there
+/// was a `sub` renamed the variable, and with it every load of it).
+#[test]
+fn an_initializer_edited_renames_no_declared_variable() {
+    const SOURCE: &str = "int f(int n) {\n  int j = n - 1;\n  int k = 2;\n  return j + k;\n}\n";
+    let edited = SOURCE.replace("n - 1", "n + 1");
+    let old = view(&compile_c_text(SOURCE, "init.c", O0_G, false).unwrap());
+    let new = view(&compile_c_text(&edited, "init.c", O0_G, false).unwrap());
+    let (removed, added) = common::diff_size(&old, &new);
+    assert_eq!((removed, added), (2, 2), "{old}\n{new}");
+}

@@ -284,7 +284,8 @@ impl Describe<'_, '_> {
     /// user), aggregate indices, the compare predicate, for an `alloca`
     /// how it is used ([`super::variables`]), and, for a value whose line
     /// has no constant (a load of a variable: what it is used for is all
-    /// that tells it apart), or an `alloca`, the roles of its users. A
+    /// that tells it apart), or an `alloca` no `#dbg_declare` names, the
+    /// roles of its users. A
     /// value that has constants goes by them, not by its users, which are
     /// facts of other lines: `runtime.alloc(i32 12, ...)` gaining a user
     /// keeps its name.
@@ -325,7 +326,14 @@ impl Describe<'_, '_> {
                 h = h.str(p);
             }
         }
-        if alloca || !constants {
+        // A variable a `#dbg_declare` names is known by that name (in its
+        // content hash): what its users compute does not rename it.
+        let told_by_users = if alloca {
+            inst.declared_variable().is_none()
+        } else {
+            !constants
+        };
+        if told_by_users {
             for &(role, at) in self.uses.of(k) {
                 h = h.u64(role).u64(at as u64);
             }

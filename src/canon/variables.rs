@@ -178,8 +178,9 @@ impl Feeds<'_> {
     }
 }
 
-/// The identity of each alloca (by index in `insts`): its base hash, the
-/// argument it holds (an argument stored into it, as clang spills
+/// The identity of each alloca (by index in `insts`): its base hash and
+/// the source variable a `#dbg_declare` says it holds, when one does;
+/// else the argument it holds (an argument stored into it, as clang spills
 /// parameters at -O0), the set of its users' shapes (base hash and operand
 /// position: a variable stored a constant and one stored a computed value
 /// differ): its *kind*; where several allocas share a kind, each also its
@@ -213,6 +214,11 @@ fn identities(
             continue;
         }
         let mut key = StableHasher::new().u64(base[i]).str("var");
+        if let Some(variable) = insts[i].declared_variable() {
+            // The source variable it is: no use it has renames it.
+            kinds.push((i, key.str("declares").str(&variable).finish()));
+            continue;
+        }
         if let Some(&arg) = spilled.get(&i) {
             key = key.str("holds").u64(arg);
         }

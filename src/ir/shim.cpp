@@ -116,6 +116,21 @@ void irgit_sort_block_uses(LLVMValueRef F) {
 
 extern "C" {
 
+// The source variable that alloca A holds, from its one #dbg_declare:
+// `name`, or `name arg N` for a parameter; empty when A has no declare or
+// several. Free with LLVMDisposeMessage.
+char *irgit_declared_variable(LLVMValueRef A) {
+  std::string Out;
+  auto Declares = findDVRDeclares(unwrap(A));
+  if (Declares.size() == 1) {
+    DILocalVariable *V = Declares[0]->getVariable();
+    Out = V->getName().str();
+    if (V->getArg())
+      Out += " arg " + std::to_string(V->getArg());
+  }
+  return LLVMCreateMessage(Out.c_str());
+}
+
 // 1 if I is a call, invoke or callbr that is convergent (the call site or
 // the callee carries `convergent`), else 0.
 int irgit_is_convergent(LLVMValueRef I) {
