@@ -22,6 +22,8 @@
 //! cargo bench --bench real_merges          # prints the table, rewrites BENCHMARKS.md's section
 //! IRGIT_BENCH_NO_WRITE=1 cargo bench --bench real_merges
 //! IRGIT_REAL_MERGES_KEEP=/tmp/rm cargo bench --bench real_merges   # keep each triple and merge there
+//! IRGIT_REAL_MERGES_LAYOUT=sandboxed cargo bench --bench real_merges # compiled in a build layout
+//!                                  (in-tree, out-of-tree, sandboxed, prefix-mapped; prints, writes nothing)
 //! ```
 
 #[path = "../tests/common/mod.rs"]
@@ -34,7 +36,8 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use common::c_edits::{
-    apply_edits, candidates, compile_c_text, real_edit_sources, spread, CEdit, CEditKind, Level,
+    apply_edits, candidates, compile_c_in_layout, compile_c_text, real_edit_sources, spread,
+    BuildLayout, CEdit, CEditKind, Level,
 };
 use common::par_map;
 use merge_support::triples::{merge_triple, Relation, Triple};
@@ -79,7 +82,8 @@ fn main() {
     let jobs: Vec<(usize, Level)> = (0..pairs.len())
         .flat_map(|i| Level::ALL.map(|l| (i, l)))
         .collect();
-    let results = par_map(&jobs, |&(i, level)| merge_at(&pairs[i], level));
+    let layout = chosen_layout();
+    let results = par_map(&jobs, |&(i, level)| merge_at(&pairs[i], i, level, layout));
     let mut rows: BTreeMap<Level, Row> = BTreeMap::new();
     let mut wrong = Vec::new();
     for (&(i, level), r) in jobs.iter().zip(results) {
@@ -111,7 +115,23 @@ fn main() {
     for w in &wrong {
         println!("wrong (clean, other code): {w}");
     }
-    common::write_bench_section("real-merges-bench", &md);
+    if layout.is_none() {
+        common::write_bench_section("real-merges-bench", &md);
+    }
+}
+
+/// The build layout `IRGIT_REAL_MERGES_LAYOUT` names; none: debug paths
+/// mapped to one directory, as the table in BENCHMARKS.md is.
+fn chosen_layout() -> Option<BuildLayout> {
+    let name = std::env::var("IRGIT_REAL_MERGES_LAYOUT").ok()?;
+    let layout = BuildLayout::ALL
+        .into_iter()
+        .find(|l| l.label().replace(' ', "-") == name);
+    assert!(
+        layout.is_some(),
+        "IRGIT_REAL_MERGES_LAYOUT={name}: no layout among in-tree, out-of-tree, sandboxed, prefix-mapped"
+    );
+    layout
 }
 
 /// Clean, exact code, exact debug info, broken.
@@ -178,8 +198,17 @@ fn pick_pairs() -> Vec<Pair> {
 
 /// irgit's and git's merge of one pair at one level (`None` when a version
 /// does not compile there).
-fn merge_at(p: &Pair, level: Level) -> Option<(Judged, Judged)> {
-    let ir = |src: &str| compile_c_text(src, &p.file, level, false).ok();
+fn merge_at(
+    p: &Pair,
+    index: usize,
+    level: Level,
+    layout: Option<BuildLayout>,
+) -> Option<(Judged, Judged)> {
+    let place = format!("m{index}-{}", level.label().replace([' ', '-'], ""));
+    let ir = |src: &str| match layout {
+        Some(l) => compile_c_in_layout(src, &p.file, level, l, &place).ok(),
+        None => compile_c_text(src, &p.file, level, false).ok(),
+    };
     let t = Triple {
         name: format!("{} {}", p.file, level.label()),
         base: ir(&p.base)?,
