@@ -9,6 +9,7 @@
 //! stored        %5 = load i32, ptr %3     (the same value, in HEAD's name)
 //! ```
 
+mod common;
 mod git_support;
 use git_support::Repo;
 
@@ -202,4 +203,89 @@ fn the_hook_alone_stores_heads_names_and_leaves_the_work_tree() {
     assert_ne!(stored, v2);
     assert_eq!(repo.canon(&stored), repo.canon(&v2));
     assert_eq!(String::from_utf8(repo.read("sum.ll")).unwrap(), v2);
+}
+
+// ---------------------------------------------------------------- a measurement
+
+/// One commit of a measured history: its edit and the `+`/`-` lines of
+/// git's diff as compiled, as stored in previous-names mode, and of
+/// `irgit diff --matched`; whether the hook stored it as written.
+struct Step {
+    edit: String,
+    compiled: usize,
+    stored: usize,
+    matched: usize,
+    /// Why the hook stored it as written, if it did.
+    as_written: Option<String>,
+}
+
+/// Successive edits of `file` (tests/corpus), each recompiled at `opt` and
+/// committed in previous-names mode.
+fn history(file: &str, opt: &str, edits: usize) -> Vec<Step> {
+    use common::c_edits::{candidates, CEditKind};
+    let repo = previous_names_repo();
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut src = std::fs::read_to_string(corpus.join(file)).unwrap();
+    let mut prev = git_support::clang(&repo, &src, opt);
+    repo.write("m.ll", &prev);
+    add_and_commit(&repo, "m.ll", "v0");
+    let mut steps = Vec::new();
+    for k in 0..edits * 3 {
+        let kind = CEditKind::ALL[k % CEditKind::ALL.len()];
+        let cands = candidates(&src, kind);
+        if steps.len() == edits || cands.is_empty() {
+            continue;
+        }
+        let edit = &cands[(k * 7) % cands.len()];
+        let next_src = edit.apply(&src);
+        let next = git_support::clang(&repo, &next_src, opt);
+        if next == prev {
+            continue;
+        }
+        repo.write("m.ll", &next);
+        let err = add_and_commit(&repo, "m.ll", &edit.describe());
+        let web = ["diff", "--no-ext-diff", "--no-textconv", "HEAD~1", "HEAD"];
+        steps.push(Step {
+            edit: edit.describe(),
+            compiled: changed_lines(&no_index_diff(&repo, &prev, &next)),
+            stored: changed_lines(&repo.git(&web)),
+            matched: matched_lines(&repo, &prev, &next),
+            as_written: err
+                .lines()
+                .find_map(|l| l.split_once("(hook.mode: previous-names): "))
+                .map(|(_, why)| why.to_string()),
+        });
+        (src, prev) = (next_src, next);
+    }
+    steps
+}
+
+#[test]
+#[ignore = "a measurement: cargo test --release --test git_previous_names -- --ignored --nocapture"]
+fn lines_git_shows_over_a_history_of_regenerated_clang_output() {
+    for file in ["loops.c", "structs.c"] {
+        for opt in ["-O0", "-O2"] {
+            let steps = history(file, opt, 8);
+            println!("{file} {opt}: edit | as compiled | previous-names | --matched | as written");
+            for s in &steps {
+                println!(
+                    "  {} | {} | {} | {} | {}",
+                    s.edit,
+                    s.compiled,
+                    s.stored,
+                    s.matched,
+                    s.as_written.as_deref().unwrap_or("-")
+                );
+            }
+            let total = |f: fn(&Step) -> usize| steps.iter().map(f).sum::<usize>();
+            println!(
+                "  total over {} commits | {} | {} | {} | {} as written",
+                steps.len(),
+                total(|s| s.compiled),
+                total(|s| s.stored),
+                total(|s| s.matched),
+                steps.iter().filter(|s| s.as_written.is_some()).count()
+            );
+        }
+    }
 }
