@@ -19,7 +19,8 @@
 //!   text: ["*.ll"]               # diff=llvm-ir merge=llvm-ir
 //!   bitcode: ["*.bc"]            # diff=llvm-bc (binary), never rewritten by the hook
 //! hook:
-//!   mode: rewrite                # rewrite | check | off (check: refuse non-canonical files)
+//!   mode: rewrite                # rewrite | check | previous-names | off (check: refuse
+//!                                # non-canonical files; previous-names: the new text in HEAD's names)
 //!   invalid_ir: refuse           # refuse | allow: staged IR that does not parse or verify
 //!   lit_tests: keep              # keep | canonicalize: files with a `RUN:` line
 //!   dialect: keep                # keep | upgrade: files LLVM 22 prints in another syntax
@@ -239,6 +240,10 @@ pub enum HookMode {
     Rewrite,
     /// Leave the index alone; refuse the commit if a staged file is not canonical.
     Check,
+    /// Store the file as the compiler wrote it, in the names the version at
+    /// `HEAD` used wherever values match (`irgit diff --matched`'s writer),
+    /// when that is provably the same module; else exactly as written.
+    PreviousNames,
     /// Do nothing.
     Off,
 }
@@ -420,6 +425,17 @@ mod tests {
             .to_string();
         assert!(e.contains("files.text") && e.contains("a b.ll"), "{e}");
         assert!(Config::from_yaml("hook:\n  colour: red\n", Path::new("x")).is_err());
+    }
+
+    #[test]
+    fn previous_names_is_a_hook_mode() {
+        let c = Config::from_yaml("hook:\n  mode: previous-names\n", Path::new("x")).unwrap();
+        assert_eq!(c.hook.mode, HookMode::PreviousNames);
+        assert_eq!(Config::default().hook.mode, HookMode::Rewrite);
+        let e = Config::from_yaml("hook:\n  mode: previous_names\n", Path::new("c.yaml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("previous_names"), "{e}");
     }
 
     #[test]

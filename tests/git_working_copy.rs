@@ -3,29 +3,8 @@
 //! styles, hunk headers, help and messages. Every test drives the real
 //! `git` in a temporary repository (see `git_support`).
 
-use std::process::Command;
-
 mod git_support;
-use git_support::Repo;
-
-/// `c_source` compiled by clang-22 at `opt_level`.
-fn clang(repo: &Repo, c_source: &str, opt_level: &str) -> String {
-    let c = repo._tmp.path().join("clang-input.c");
-    let ll = repo._tmp.path().join("clang-output.ll");
-    std::fs::write(&c, c_source).unwrap();
-    let out = Command::new("clang-22")
-        .args(["-S", "-emit-llvm", opt_level, "-o"])
-        .arg(&ll)
-        .arg(&c)
-        .output()
-        .expect("clang-22 is installed");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::read_to_string(ll).unwrap()
-}
+use git_support::{clang, Repo};
 
 /// The C file `c_file` beside this test, compiled by clang-22 at `opt_level`.
 fn clang_output(repo: &Repo, c_file: &str, opt_level: &str) -> String {

@@ -11,7 +11,9 @@
 //! (`hook::stored_form`): its canonical form, or its bytes unchanged when the
 //! hook would keep them (lit tests, another syntax, invalid IR, check mode).
 //! So regenerating identical IR leaves `git status` clean and `git commit -a`
-//! with nothing to commit. git runs the filter before its CRLF conversion,
+//! with nothing to commit. In `hook.mode: previous-names` the hook's answer
+//! depends on `HEAD`'s version of the file, which the filter reads from the
+//! repository (`crate::git::previous_names`). git runs the filter before its CRLF conversion,
 //! so a CRLF file is cleaned to a CRLF form, which git then converts as
 //! `core.autocrlf` says.
 //!
@@ -25,7 +27,9 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::config::Config;
+use super::hook::{stored_form, Report};
+use super::previous_names;
+use crate::config::{Config, HookMode};
 
 /// The largest data a pkt-line carries.
 const MAX_DATA: usize = 65516;
@@ -133,6 +137,7 @@ fn handshake(r: &mut impl Read, w: &mut impl Write) -> Result<(), String> {
 
 fn serve(r: &mut impl Read, w: &mut impl Write, settings: Option<&Config>) -> Result<(), String> {
     let io = |e: std::io::Error| e.to_string();
+    let mut said = std::collections::HashSet::new();
     while let Some(request) = read_list(r).map_err(io)? {
         let field = |key: &str| {
             request
@@ -152,7 +157,7 @@ fn serve(r: &mut impl Read, w: &mut impl Write, settings: Option<&Config>) -> Re
         }
         let path = field("pathname").unwrap_or_default();
         let cleaned = match settings {
-            Some(s) => super::hook::stored_form(&path, &content, s).unwrap_or(content),
+            Some(s) => cleaned(&path, content, s, &mut said),
             None => content,
         };
         write_pkt(w, b"status=success\n").map_err(io)?;
@@ -165,4 +170,31 @@ fn serve(r: &mut impl Read, w: &mut impl Write, settings: Option<&Config>) -> Re
         w.flush().map_err(io)?;
     }
     Ok(())
+}
+
+/// What the hook would store for `content` at `path`. In `hook.mode:
+/// previous-names` that depends on `HEAD`'s version of the file (read from
+/// the repository git runs the filter in), and what the hook would say
+/// about a file stored as written is said here too, one line each, once
+/// per git command (`said`: git may clean a file twice in one).
+fn cleaned(
+    path: &str,
+    content: Vec<u8>,
+    settings: &Config,
+    said: &mut std::collections::HashSet<String>,
+) -> Vec<u8> {
+    let mut report = Report::default();
+    if settings.hook.mode != HookMode::PreviousNames {
+        return stored_form(path, &content, settings, None, &mut report).unwrap_or(content);
+    }
+    let head = git2::Repository::open_from_env()
+        .ok()
+        .and_then(|repo| previous_names::head_blob(&repo, path));
+    let stored = stored_form(path, &content, settings, head.as_deref(), &mut report);
+    for line in report.notes.into_iter().chain(report.warnings) {
+        if said.insert(line.clone()) {
+            eprintln!("irgit filter-process: {line}");
+        }
+    }
+    stored.unwrap_or(content)
 }

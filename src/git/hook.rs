@@ -44,6 +44,7 @@ use std::process::ExitCode;
 use super::cmd;
 use super::dialect;
 use super::drivers;
+use super::previous_names;
 use super::renamed;
 use crate::canon;
 use crate::comments;
@@ -87,8 +88,12 @@ pub fn run(args: HookArgs, config: Option<&Path>) -> ExitCode {
                     eprintln!("irgit pre-commit: {p}");
                 }
                 if report.refused.is_empty() {
+                    let form = match report.previous_names {
+                        true => "stored in HEAD's names where values match",
+                        false => "stored the canonical form",
+                    };
                     for c in &report.rewritten {
-                        eprintln!("irgit pre-commit: {c}: stored the canonical form");
+                        eprintln!("irgit pre-commit: {c}: {form}");
                     }
                     ExitCode::SUCCESS
                 } else {
@@ -117,6 +122,9 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// One line each about files left alone on purpose (lit tests).
     pub notes: Vec<String>,
+    /// Whether the rewritten files hold `HEAD`'s names (`hook.mode:
+    /// previous-names`), not the canonical form.
+    pub previous_names: bool,
 }
 
 /// What to do with one staged file.
@@ -149,7 +157,10 @@ pub(crate) fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
         None => Config::discover(&workdir),
     }
     .map_err(|e| e.to_string())?;
-    let mut report = Report::default();
+    let mut report = Report {
+        previous_names: config.hook.mode == HookMode::PreviousNames,
+        ..Report::default()
+    };
     if config.hook.mode == HookMode::Off {
         return Ok(report);
     }
@@ -181,7 +192,9 @@ pub(crate) fn pre_commit(config: Option<&Path>) -> Result<Report, String> {
     let mut written = Vec::new();
     for (path, entry, old, new) in updates {
         let old_id = entry.id;
-        let entry = stage_canonical(&repo, &workdir, &path, entry, &old, &new, &mut report)?;
+        // The work tree keeps the compiler's text in previous-names mode.
+        let rewritable = (config.hook.mode != HookMode::PreviousNames).then_some(old.as_slice());
+        let entry = stage_canonical(&repo, &workdir, &path, entry, rewritable, &new, &mut report)?;
         index
             .add(&entry)
             .map_err(err(&format!("{path}: cannot update the index entry")))?;
@@ -250,8 +263,13 @@ fn planned_updates(
         let blob = repo
             .find_blob(entry.id)
             .map_err(err(&format!("{path}: cannot read the staged blob")))?;
-        let outcome = check_file(path, blob.content(), kind, config, report);
-        if kind == Kind::Text {
+        let head = match config.hook.mode {
+            HookMode::PreviousNames => previous_names::head_blob(repo, path),
+            _ => None,
+        };
+        let outcome = check_file(path, blob.content(), kind, config, head.as_deref(), report);
+        // The previous names are HEAD's, none the user wrote and lost.
+        if kind == Kind::Text && config.hook.mode != HookMode::PreviousNames {
             let stored = match &outcome {
                 Outcome::Rewrite(new) => new.as_slice(),
                 Outcome::Unchanged => blob.content(),
@@ -280,18 +298,20 @@ fn cleaned_work_tree(file: &Path, path: &str, staged: &[u8], config: &Config) ->
     if bytes == staged {
         return None;
     }
-    (stored_form(path, &bytes, config).as_deref() == Some(staged)).then_some(bytes)
+    let stored = stored_form(path, &bytes, config, None, &mut Report::default());
+    (stored.as_deref() == Some(staged)).then_some(bytes)
 }
 
 /// Writes `new` as a blob and points `entry` at it; the work tree file too
 /// when it still holds exactly what was staged (`old`), else it is left
-/// alone with a warning and the entry's stat data made stale.
+/// alone, with a warning, and the entry's stat data made stale (no `old`:
+/// the work tree is never rewritten, and nothing to warn about).
 fn stage_canonical(
     repo: &git2::Repository,
     workdir: &Path,
     path: &str,
     mut entry: git2::IndexEntry,
-    old: &[u8],
+    old: Option<&[u8]>,
     new: &[u8],
     report: &mut Report,
 ) -> Result<git2::IndexEntry, String> {
@@ -300,10 +320,12 @@ fn stage_canonical(
         .map_err(err(&format!("{path}: cannot write the canonical blob")))?;
     entry.file_size = new.len() as u32;
     let file = workdir.join(path);
-    let worktree_is_staged = std::fs::symlink_metadata(&file)
-        .map(|m| m.file_type().is_file())
-        .unwrap_or(false)
-        && std::fs::read(&file).map(|b| b == old).unwrap_or(false);
+    let worktree_is_staged = old.is_some_and(|old| {
+        std::fs::symlink_metadata(&file)
+            .map(|m| m.file_type().is_file())
+            .unwrap_or(false)
+            && std::fs::read(&file).map(|b| b == old).unwrap_or(false)
+    });
     if worktree_is_staged {
         cmd::write_file_atomically(&file, new)?;
         let m = std::fs::metadata(&file).map_err(err(&file.display().to_string()))?;
@@ -318,6 +340,9 @@ fn stage_canonical(
         // its content with the new blob instead of trusting old stat data.
         entry.mtime = git2::IndexTime::new(0, 0);
         entry.ctime = git2::IndexTime::new(0, 0);
+        if old.is_none() {
+            return Ok(entry);
+        }
         report.warnings.push(format!(
             "{path}: has unstaged changes; they stay in the work tree, only the staged version was canonicalized"
         ));
@@ -433,12 +458,20 @@ fn ir_kinds(workdir: &Path, paths: &[String]) -> Result<Vec<Option<Kind>>, Strin
 }
 
 /// What the hook would store for a textual IR file `path` holding `bytes`,
-/// when that is not `bytes` themselves: the clean filter's answer.
-pub(crate) fn stored_form(path: &str, bytes: &[u8], config: &Config) -> Option<Vec<u8>> {
+/// when that is not `bytes` themselves: the clean filter's answer. `head`
+/// is `HEAD`'s version of the file (read in `hook.mode: previous-names`
+/// only); what the hook would say goes to `report`.
+pub(crate) fn stored_form(
+    path: &str,
+    bytes: &[u8],
+    config: &Config,
+    head: Option<&[u8]>,
+    report: &mut Report,
+) -> Option<Vec<u8>> {
     if config.hook.mode == HookMode::Off {
         return None;
     }
-    match check_file(path, bytes, Kind::Text, config, &mut Report::default()) {
+    match check_file(path, bytes, Kind::Text, config, head, report) {
         Outcome::Rewrite(new) => Some(new),
         Outcome::Unchanged => None,
     }
@@ -450,6 +483,7 @@ fn check_file(
     bytes: &[u8],
     kind: Kind,
     config: &Config,
+    head: Option<&[u8]>,
     report: &mut Report,
 ) -> Outcome {
     let text = kind == Kind::Text && !canon::is_bitcode(bytes);
@@ -495,6 +529,9 @@ fn check_file(
     let Some(input) = plain_text(path, &lf_bytes, crlf || !bytes.contains(&b'\r'), report) else {
         return Outcome::Unchanged;
     };
+    if config.hook.mode == HookMode::PreviousNames {
+        return in_previous_names(path, input, head, crlf, report);
+    }
     // LLVM's plain print, before any stage changes the module: what it
     // makes of the file's syntax.
     if !module.declares_source_filename() {
@@ -513,9 +550,34 @@ fn check_file(
     Outcome::Rewrite(canonical.into_bytes())
 }
 
+/// `hook.mode: previous-names`: `input` in the names `HEAD`'s version
+/// used, when [`previous_names::in_head_names`] proves it the same module;
+/// else as written, with one line saying why.
+fn in_previous_names(
+    path: &str,
+    input: &str,
+    head: Option<&[u8]>,
+    crlf: bool,
+    report: &mut Report,
+) -> Outcome {
+    match previous_names::in_head_names(path, input, head) {
+        Ok(stored) if stored == input => Outcome::Unchanged,
+        Ok(stored) if crlf => Outcome::Rewrite(stored.replace('\n', "\r\n").into_bytes()),
+        Ok(stored) => Outcome::Rewrite(stored.into_bytes()),
+        Err(why) => {
+            report
+                .notes
+                .push(previous_names::as_written_note(path, &why));
+            Outcome::Unchanged
+        }
+    }
+}
+
 /// A file LLVM does not accept: a lit test's text is the test (a negative
 /// test, a split-file test, a test for another LLVM), so it is committed
-/// as written; any other file as `hook.invalid_ir` says.
+/// as written; in `hook.mode: previous-names` any other file too (that
+/// mode never changes what a file means, so it has nothing to refuse);
+/// else as `hook.invalid_ir` says.
 fn invalid_ir(
     path: &str,
     why: String,
@@ -527,6 +589,13 @@ fn invalid_ir(
         report.notes.push(format!(
             "{path}: lit test that LLVM 22 does not accept: committed as written"
         ));
+        return Outcome::Unchanged;
+    }
+    if config.hook.mode == HookMode::PreviousNames {
+        let why = format!("LLVM 22 does not accept it: {why}");
+        report
+            .notes
+            .push(previous_names::as_written_note(path, &why));
         return Outcome::Unchanged;
     }
     match config.hook.invalid_ir {

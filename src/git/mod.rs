@@ -18,6 +18,7 @@ pub mod hook;
 pub mod install;
 pub(crate) mod llvm_tools;
 pub(crate) mod notes_cache;
+pub(crate) mod previous_names;
 pub(crate) mod process;
 pub mod refresh;
 pub mod regenerate;

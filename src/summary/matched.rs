@@ -96,6 +96,8 @@ fn new_in_old_names(old: &Loaded, new: &Loaded) -> String {
 struct LocalNames {
     old_token: HashMap<String, String>,
     old_tokens: HashSet<String>,
+    /// The new file's own tokens in the function: a `new.N` must not be one.
+    new_tokens: HashSet<String>,
 }
 
 fn local_names(old: &Loaded, new: &Loaded, func: &str) -> Option<LocalNames> {
@@ -115,6 +117,7 @@ fn local_names(old: &Loaded, new: &Loaded, func: &str) -> Option<LocalNames> {
     Some(LocalNames {
         old_token,
         old_tokens: ot.values().cloned().collect(),
+        new_tokens: nt.values().cloned().collect(),
     })
 }
 
@@ -155,7 +158,9 @@ fn relabel(raw: &str, translated: &str, m: &LocalNames) -> String {
     let name = |k: usize| -> String {
         match m.old_token.get(from[k]) {
             Some(t) => t.clone(),
-            None if m.old_tokens.contains(to[k]) => format!("new.{}", from[k]),
+            None if m.old_tokens.contains(to[k]) => fresh_name(from[k], |n| {
+                m.new_tokens.contains(n) || m.old_tokens.contains(n)
+            }),
             None => to[k].to_string(),
         }
     };
@@ -172,6 +177,17 @@ fn relabel(raw: &str, translated: &str, m: &LocalNames) -> String {
         Some(_) => format!("{}{body}", name(0)),
         None => body,
     }
+}
+
+/// The name of a new value the new file calls `token`: `new.<token>`, or
+/// `new.<token>.1`, `.2`... when that is `taken` (a file already written
+/// in another's names has values named `new.N` of its own).
+fn fresh_name(token: &str, taken: impl Fn(&str) -> bool) -> String {
+    let base = format!("new.{token}");
+    std::iter::once(base.clone())
+        .chain((1..).map(|k| format!("{base}.{k}")))
+        .find(|n| !taken(n))
+        .unwrap_or(base)
 }
 
 /// The length of a line's own label (`7:`, `bb.3:`), if it is a label line.
@@ -196,6 +212,11 @@ fn locals(line: &str) -> Vec<&str> {
 /// stand where the new line's stand.
 fn name_new_values(new: &str, translated: &str) -> Vec<String> {
     let mut names: BTreeMap<String, String> = BTreeMap::new();
+    let taken: HashSet<&str> = new
+        .lines()
+        .chain(translated.lines())
+        .flat_map(locals)
+        .collect();
     for (a, b) in new.lines().zip(translated.lines()) {
         if !b.contains(PLACEHOLDER) {
             continue;
@@ -203,8 +224,8 @@ fn name_new_values(new: &str, translated: &str) -> Vec<String> {
         let (ta, tb) = (locals(a), locals(b));
         if ta.len() == tb.len() {
             for (x, y) in ta.into_iter().zip(tb) {
-                if y.starts_with(PLACEHOLDER) {
-                    names.insert(y.to_string(), format!("new.{x}"));
+                if y.starts_with(PLACEHOLDER) && !names.contains_key(y) {
+                    names.insert(y.to_string(), fresh_name(x, |n| taken.contains(n)));
                 }
             }
         }
@@ -317,6 +338,24 @@ fn matched_lines(
             Ok((lines(a, old_label)?, lines(b, new_label)?))
         }
     }
+}
+
+/// The new textual input as written, in the old input's names wherever
+/// values match: the new side of the matched diff, line for line, with the
+/// new text's final newline. What `hook.mode: previous-names` stores, once
+/// it has proved the text the same module (`crate::git::previous_names`).
+pub(crate) fn new_text_in_old_names(
+    old: &[u8],
+    new: &[u8],
+    old_label: &str,
+    new_label: &str,
+) -> Result<String, SummaryError> {
+    let (_, lines) = matched_lines(Some(old), Some(new), old_label, new_label)?;
+    let mut text = lines.join("\n");
+    if new.ends_with(b"\n") {
+        text.push('\n');
+    }
+    Ok(text)
 }
 
 /// The matched diff of two inputs (`None`: the file is absent on that

@@ -193,6 +193,25 @@ impl Repo {
     }
 }
 
+/// `c_source` compiled by clang-22 at `opt_level`.
+pub fn clang(repo: &Repo, c_source: &str, opt_level: &str) -> String {
+    let c = repo._tmp.path().join("clang-input.c");
+    let ll = repo._tmp.path().join("clang-output.ll");
+    std::fs::write(&c, c_source).unwrap();
+    let out = Command::new("clang-22")
+        .args(["-S", "-emit-llvm", opt_level, "-o"])
+        .arg(&ll)
+        .arg(&c)
+        .output()
+        .expect("clang-22 is installed");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(ll).unwrap()
+}
+
 impl Drop for Repo {
     fn drop(&mut self) {
         self.stop_servers();
