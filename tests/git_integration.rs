@@ -851,6 +851,25 @@ fn doctor_is_happy_with_a_full_install() {
     assert!(!out.contains("problem:"), "{out}");
 }
 
+/// `hook.mode: previous-names` stores HEAD's names through the clean
+/// filter: installed without it (`irgit install`, no `--hook`), doctor
+/// says so and how to fix it; with it, doctor is content.
+#[test]
+fn doctor_says_previous_names_needs_the_clean_filter() {
+    let r = Repo::new();
+    r.write(".irgit.yaml", "hook:\n  mode: previous-names\n");
+    r.irgit_ok(&["install"]);
+    let (ok, out) = r.doctor();
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("previous-names") && out.contains("irgit install --hook"),
+        "{out}"
+    );
+    r.irgit_ok(&["install", "--hook"]);
+    let (ok, out) = r.doctor();
+    assert!(ok, "{out}");
+}
+
 #[test]
 fn doctor_detects_irgit_missing_from_path() {
     let mut r = Repo::new();

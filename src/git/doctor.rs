@@ -159,6 +159,7 @@ pub(crate) fn diagnose(cwd: &Path, config: Option<&Path>) -> Vec<Finding> {
             "diff and merge drivers are configured and named in the attributes",
         ));
     }
+    out.extend(check_previous_names_filter(cwd, &config));
     if config.hook.mode != HookMode::Off {
         let hook = check_hook(cwd, &top);
         let installed = hook.ok && hook.fix.is_none();
@@ -585,6 +586,21 @@ fn unattributed_ir_files(top: &Path) -> Result<Vec<String>, String> {
         .filter(|(_, v)| v != drivers::DIFF_TEXT && v != drivers::DIFF_BITCODE)
         .map(|(p, _)| p.to_string())
         .collect())
+}
+
+/// `hook.mode: previous-names` stores HEAD's names through the clean
+/// filter: without it, a commit stores them but `git status` then calls
+/// the compiler's text modified.
+fn check_previous_names_filter(cwd: &Path, config: &Config) -> Option<Finding> {
+    let key = format!("filter.{}.process", drivers::FILTER);
+    (config.hook.mode == HookMode::PreviousNames && cmd::config_get(cwd, &key).is_none()).then(
+        || {
+            problem(
+                format!("hook.mode: previous-names needs the clean filter, and {key} is not set"),
+                "irgit install --hook (installs the hook and the clean filter)",
+            )
+        },
+    )
 }
 
 fn check_hook(cwd: &Path, top: &Path) -> Finding {
