@@ -137,7 +137,7 @@ fn handshake(r: &mut impl Read, w: &mut impl Write) -> Result<(), String> {
 
 fn serve(r: &mut impl Read, w: &mut impl Write, settings: Option<&Config>) -> Result<(), String> {
     let io = |e: std::io::Error| e.to_string();
-    let mut said = std::collections::HashSet::new();
+    let mut state = CleanState::default();
     while let Some(request) = read_list(r).map_err(io)? {
         let field = |key: &str| {
             request
@@ -157,7 +157,7 @@ fn serve(r: &mut impl Read, w: &mut impl Write, settings: Option<&Config>) -> Re
         }
         let path = field("pathname").unwrap_or_default();
         let cleaned = match settings {
-            Some(s) => cleaned(&path, content, s, &mut said),
+            Some(s) => cleaned(&path, content, s, &mut state),
             None => content,
         };
         write_pkt(w, b"status=success\n").map_err(io)?;
@@ -172,27 +172,35 @@ fn serve(r: &mut impl Read, w: &mut impl Write, settings: Option<&Config>) -> Re
     Ok(())
 }
 
+/// What one filter process keeps between files: the lines it has said,
+/// and the repository it runs in, opened at the first file that needs
+/// `HEAD`'s version (`hook.mode: previous-names`), not once per file.
+#[derive(Default)]
+struct CleanState {
+    said: std::collections::HashSet<String>,
+    repo: Option<Option<git2::Repository>>,
+}
+
 /// What the hook would store for `content` at `path`. In `hook.mode:
 /// previous-names` that depends on `HEAD`'s version of the file (read from
-/// the repository git runs the filter in), and what the hook would say
-/// about a file stored as written is said here too, one line each, once
-/// per git command (`said`: git may clean a file twice in one).
-fn cleaned(
-    path: &str,
-    content: Vec<u8>,
-    settings: &Config,
-    said: &mut std::collections::HashSet<String>,
-) -> Vec<u8> {
+/// the repository git runs the filter in; `HEAD` read again for each file),
+/// and what the hook would say about a file stored as written is said here
+/// too, one line each, once per git command (git may clean a file twice in
+/// one).
+fn cleaned(path: &str, content: Vec<u8>, settings: &Config, state: &mut CleanState) -> Vec<u8> {
     let mut report = Report::default();
     if settings.hook.mode != HookMode::PreviousNames {
         return stored_form(path, &content, settings, None, &mut report).unwrap_or(content);
     }
-    let head = git2::Repository::open_from_env()
-        .ok()
-        .and_then(|repo| previous_names::head_blob(&repo, path));
+    let repo = state
+        .repo
+        .get_or_insert_with(|| git2::Repository::open_from_env().ok());
+    let head = repo
+        .as_ref()
+        .and_then(|repo| previous_names::head_blob(repo, path));
     let stored = stored_form(path, &content, settings, head.as_deref(), &mut report);
     for line in report.notes.into_iter().chain(report.warnings) {
-        if said.insert(line.clone()) {
+        if state.said.insert(line.clone()) {
             eprintln!("irgit filter-process: {line}");
         }
     }

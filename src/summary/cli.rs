@@ -429,11 +429,20 @@ fn run_markdown(args: &DiffArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    match range::entries(rev1, rev2, &args.path, &options(args)) {
-        Ok(files) => {
-            let changed = !files.is_empty();
-            write_stdout(&super::markdown::comment(rev1, rev2, &files));
-            if args.exit_code && changed {
+    let comment = range::entries(rev1, rev2, &args.path, &options(args)).map(|files| {
+        let changed = !files.is_empty();
+        (super::markdown::comment(rev1, rev2, &files), changed)
+    });
+    printed(comment, args.exit_code)
+}
+
+/// Prints what a command made (and exits 1 for `--exit-code` when the
+/// modules differ), or says why it could not (exit 2).
+fn printed(made: Result<(String, bool), String>, exit_code: bool) -> ExitCode {
+    match made {
+        Ok((text, changed)) => {
+            write_stdout(&text);
+            if exit_code && changed {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
@@ -455,20 +464,13 @@ fn run_matched(inputs: &Inputs, paint: Paint, exit_code: bool) -> ExitCode {
         &inputs.new_label,
         paint,
     );
-    match diff {
-        Ok(text) => {
-            write_stdout(&text);
-            if exit_code && !text.is_empty() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        Err(e) => {
-            eprintln!("irgit diff: {e}");
-            ExitCode::from(2)
-        }
-    }
+    printed(
+        diff.map_err(|e| e.to_string()).map(|text| {
+            let changed = !text.is_empty();
+            (text, changed)
+        }),
+        exit_code,
+    )
 }
 
 /// git's external diff: `PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX
