@@ -44,6 +44,54 @@ pub(crate) fn local_refs_str(line: &str) -> Vec<&str> {
     v
 }
 
+/// The definitions of one function's local values in LLVM's numbering
+/// order, as (line, name): its numbered arguments, then block labels and
+/// instruction results; `None` for an entry block without a label.
+pub(crate) fn local_definitions<'a>(lines: &[&'a str]) -> Vec<(usize, Option<&'a str>)> {
+    let mut defs = Vec::new();
+    let mut args: Vec<&str> = local_refs_str(lines[0]);
+    args.retain(|a| a.bytes().all(|b| b.is_ascii_digit()));
+    args.dedup();
+    defs.extend(args.into_iter().map(|a| (0, Some(a))));
+    let first_body = lines[1..].iter().position(|l| !l.trim().is_empty());
+    for (i, line) in lines.iter().enumerate().skip(1) {
+        let label = own_label(line);
+        if Some(i - 1) == first_body && label.is_none() && *line != "}" {
+            defs.push((i, None));
+        }
+        if let Some(l) = label {
+            defs.push((i, Some(l)));
+        } else if let Some(d) = crate::text::def_name(line.trim_start()) {
+            defs.push((i, Some(d)));
+        }
+    }
+    defs
+}
+
+/// A label line's own name (`7:`, `new.3:`), its `; preds = ...` aside.
+pub(crate) fn own_label(line: &str) -> Option<&str> {
+    let end = line.bytes().position(|c| !crate::text::is_id_byte(c))?;
+    (end > 0 && line[end..].starts_with(':')).then_some(&line[..end])
+}
+
+/// A label line under another label, its `; preds = ...` at the column
+/// LLVM's printer pads it to (50, at least one space after the label).
+///
+/// ```text
+/// 19:                                               ; preds = %2   (new.19)
+/// new.19:                                           ; preds = %2
+/// ```
+pub(crate) fn relabelled(line: &str, label: &str) -> String {
+    let rest = own_label(line).map_or(line, |old| &line[old.len() + 1..]);
+    match rest.trim_start().strip_prefix("; preds = ") {
+        Some(preds) => {
+            let pad = 50usize.saturating_sub(label.len() + 1).max(1);
+            format!("{label}:{}; preds = {preds}", " ".repeat(pad))
+        }
+        None => format!("{label}:{rest}"),
+    }
+}
+
 /// Unclosed `[` in a line, not counting quoted text.
 pub(crate) fn bracket_depth(line: &str) -> i32 {
     if !line.as_bytes().contains(&b'[') {

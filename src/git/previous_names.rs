@@ -25,6 +25,7 @@ use std::path::Path;
 
 use crate::canon;
 use crate::comments;
+use crate::compare::model::{local_definitions, own_label, relabelled};
 use crate::config::CanonOptions;
 use crate::ir::Session;
 use crate::summary::matched::new_text_in_old_names;
@@ -90,12 +91,11 @@ pub(crate) fn in_head_names(
 /// in `HEAD`'s names a little better than the compiler's text.
 const SETTLING_ROUNDS: usize = 3;
 
-/// `text` with each new value the matched writer names `%new.N` numbered
-/// where its function's numbers leave a gap just before it (an old value
-/// no longer there): LLVM numbers unnamed values without gaps when it reads
-/// a file, and a file it would number otherwise does not read as written
-/// (its `%9` would be LLVM's `%8`), so written in `HEAD`'s names again it
-/// would change. A gap left is caught by that check.
+/// `text` with `HEAD`'s numbers in the order LLVM requires
+/// ([`numbers_in_order`]), then each new value the matched writer names
+/// `%new.N` numbered where its function's numbers leave a gap just before
+/// it (an old value no longer there). LLVM reads a gap left (`%3`, `%5`);
+/// the matched writer reads such numbers as written.
 ///
 /// ```text
 /// 7:  %new.10 = load i32, ptr %6  %9 = load i32, ptr %4   ->   7:  %8 = load ...  %9 = load ...
@@ -107,7 +107,9 @@ fn without_numbering_gaps(text: &str) -> String {
         if line.starts_with("define ") || !function.is_empty() {
             function.push(line);
             if line == "}" {
-                out.extend(gaps_filled(&function));
+                let ordered = numbers_in_order(&function);
+                let ordered: Vec<&str> = ordered.iter().map(String::as_str).collect();
+                out.extend(gaps_filled(&ordered));
                 function.clear();
             }
         } else {
@@ -118,39 +120,90 @@ fn without_numbering_gaps(text: &str) -> String {
     out.join("\n")
 }
 
-/// The definitions of one function's local values in LLVM's numbering
-/// order, as (line, name): its numbered arguments, then block labels and
-/// instruction results; `None` for an entry block without a label.
-fn definitions<'a>(lines: &[&'a str]) -> Vec<(usize, Option<&'a str>)> {
-    let mut defs = Vec::new();
-    let mut args: Vec<&str> = crate::compare::model::local_refs_str(lines[0]);
-    args.retain(|a| a.bytes().all(|b| b.is_ascii_digit()));
-    args.dedup();
-    defs.extend(args.into_iter().map(|a| (0, Some(a))));
-    let first_body = lines[1..].iter().position(|l| !l.trim().is_empty());
-    for (i, line) in lines.iter().enumerate().skip(1) {
-        let label = line_label(line);
-        if Some(i - 1) == first_body && label.is_none() && *line != "}" {
-            defs.push((i, None));
-        }
-        if let Some(l) = label {
-            defs.push((i, Some(l)));
-        } else if let Some(d) = crate::text::def_name(line.trim_start()) {
-            defs.push((i, Some(d)));
-        }
+/// One function with the numbered values that break LLVM's rule (each
+/// number greater than the one before) renamed `new.N`: where the compiler
+/// reordered values, `HEAD`'s numbers come out of order. The longest run of
+/// numbers already in order keeps them; a renamed value takes a number
+/// again where [`gaps_filled`] finds a gap for it.
+///
+/// ```text
+/// %4 = load i32, ptr %1   %3 = load i32, ptr %0   ->   %new.4 = load ...   %3 = load ...
+/// ```
+fn numbers_in_order(lines: &[&str]) -> Vec<String> {
+    let defs = local_definitions(lines);
+    let out_of_order = out_of_order_numbers(&defs);
+    if out_of_order.is_empty() {
+        return lines.iter().map(|l| l.to_string()).collect();
     }
-    defs
+    let mut taken: std::collections::HashSet<String> = defs
+        .iter()
+        .filter_map(|d| d.1)
+        .map(str::to_string)
+        .collect();
+    let mut renames: std::collections::HashMap<&str, String> = Default::default();
+    for number in out_of_order {
+        let fresh = std::iter::once(format!("new.{number}"))
+            .chain((1..).map(|k| format!("new.{number}.{k}")))
+            .find(|n| !taken.contains(n))
+            .expect("an unbounded sequence has a free name");
+        taken.insert(fresh.clone());
+        renames.insert(number, fresh);
+    }
+    lines.iter().map(|l| renamed_line(l, &renames)).collect()
 }
 
-/// A label line's own name (`7:`, `new.3:`).
-fn line_label(line: &str) -> Option<&str> {
-    let end = line.bytes().position(|c| !crate::text::is_id_byte(c))?;
-    (end > 0 && line[end..].starts_with(':')).then_some(&line[..end])
+/// The numbered local definitions (past the arguments and an unlabelled
+/// entry block, which LLVM numbers first) outside the longest strictly
+/// increasing run of their numbers.
+fn out_of_order_numbers<'a>(defs: &[(usize, Option<&'a str>)]) -> Vec<&'a str> {
+    let mut floor = 0usize;
+    let mut body: Vec<(&str, usize)> = Vec::new();
+    for &(line, name) in defs {
+        let number = name.and_then(|n| n.parse::<usize>().ok().map(|k| (n, k)));
+        match (line, name, number) {
+            (_, None, _) => floor += 1,
+            (0, _, Some((_, k))) => floor = floor.max(k + 1),
+            (_, _, Some(pair)) => body.push(pair),
+            _ => {}
+        }
+    }
+    let kept = longest_increasing(&body, floor);
+    body.iter()
+        .enumerate()
+        .filter(|(i, _)| !kept.contains(i))
+        .map(|(_, &(name, _))| name)
+        .collect()
+}
+
+/// The indices of a longest strictly increasing subsequence of `items`'
+/// numbers, all at least `floor` (patience sorting).
+fn longest_increasing(items: &[(&str, usize)], floor: usize) -> std::collections::HashSet<usize> {
+    let mut tails: Vec<usize> = Vec::new();
+    let mut before: Vec<Option<usize>> = vec![None; items.len()];
+    for (i, &(_, k)) in items.iter().enumerate() {
+        if k < floor {
+            continue;
+        }
+        let at = tails.partition_point(|&t| items[t].1 < k);
+        before[i] = at.checked_sub(1).map(|p| tails[p]);
+        if at == tails.len() {
+            tails.push(i);
+        } else {
+            tails[at] = i;
+        }
+    }
+    let mut kept = std::collections::HashSet::new();
+    let mut at = tails.last().copied();
+    while let Some(i) = at {
+        kept.insert(i);
+        at = before[i];
+    }
+    kept
 }
 
 /// One function (its `define` line to its `}`) with its gaps filled.
 fn gaps_filled(lines: &[&str]) -> Vec<String> {
-    let defs = definitions(lines);
+    let defs = local_definitions(lines);
     let number = |name: Option<&str>| match name {
         None => Some(None),
         Some(n) => n.parse::<usize>().ok().map(Some),
@@ -195,18 +248,10 @@ fn renamed_line(line: &str, renames: &std::collections::HashMap<&str, String>) -
         crate::text::Ref::Local(x) => renames.get(x).map(|n| format!("%{n}")),
         _ => None,
     });
-    let Some(label) = line_label(&body).filter(|l| renames.contains_key(l)) else {
+    let Some(label) = own_label(&body).filter(|l| renames.contains_key(l)) else {
         return body;
     };
-    let new = &renames[label];
-    let rest = &body[label.len() + 1..];
-    match rest.trim_start().strip_prefix("; preds = ") {
-        Some(preds) => {
-            let pad = 50usize.saturating_sub(new.len() + 1).max(1);
-            format!("{new}:{}; preds = {preds}", " ".repeat(pad))
-        }
-        None => format!("{new}:{rest}"),
-    }
+    relabelled(&body, &renames[label])
 }
 
 /// Whether `stored` is the module `written` is: every comment kept, and
@@ -255,6 +300,24 @@ mod tests {
         assert!(stored.starts_with("; a note\n"), "{stored}");
         assert_eq!(
             in_head_names("f.ll", &stored, Some(OLD.as_bytes())),
+            Ok(stored.clone())
+        );
+    }
+
+    /// The compiler swapped two loads: `HEAD`'s numbers come out of order
+    /// (`%4` before `%3`), which LLVM rejects; one of them is renamed.
+    #[test]
+    fn heads_numbers_out_of_order_are_renamed_not_refused() {
+        let head = "define i32 @f(ptr %0, ptr %1) {\n  %3 = load i32, ptr %0, align 4\n  %4 = load i32, ptr %1, align 4\n  %5 = sub i32 %3, %4\n  ret i32 %5\n}\n";
+        let new = "define i32 @f(ptr %0, ptr %1) {\n  %3 = load i32, ptr %1, align 4\n  %4 = load i32, ptr %0, align 4\n  %5 = sub i32 %4, %3\n  ret i32 %5\n}\n";
+        let stored = in_head_names("f.ll", new, Some(head.as_bytes())).unwrap();
+        assert!(stored.contains("  %5 = sub i32 %3, %"), "{stored}");
+        assert!(
+            stored.contains("  %3 = load i32, ptr %0, align 4\n"),
+            "{stored}"
+        );
+        assert_eq!(
+            in_head_names("f.ll", &stored, Some(head.as_bytes())),
             Ok(stored.clone())
         );
     }

@@ -63,11 +63,59 @@ fn load(bytes: &[u8], label: &str) -> Result<Loaded, SummaryError> {
         crate::canon::canonical_text_for(&module, &[], "irgit-diff", &opts, extras)?;
     let types = crate::ir::summary::definition_types(&module);
     let keys = super::side::Side::from_canonical(canonical, types, label)?;
-    Ok(Loaded {
-        text,
-        names: names.unwrap_or_default(),
-        keys,
-    })
+    let mut names = names.unwrap_or_default();
+    with_written_numbers(&mut names, &text);
+    Ok(Loaded { text, names, keys })
+}
+
+/// `names` with each function's unnamed values under the numbers its text
+/// wrote: LLVM reads numbers with a gap as its next slots, and the source
+/// map records slots.
+///
+/// ```text
+/// define i32 @f(i32 %0) {   %2 = add ...   %5 = mul ...     slots 2, 3 -> tokens 2, 5
+/// ```
+fn with_written_numbers(names: &mut SourceNames, text: &str) {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut start = None;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("define ") {
+            start = Some(i);
+        } else if *line == "}" {
+            if let Some(s) = start.take() {
+                renumber_as_written(names, &lines[s..=i]);
+            }
+        }
+    }
+}
+
+/// [`with_written_numbers`] for one function, its `define` line to its `}`.
+fn renumber_as_written(names: &mut SourceNames, function: &[&str]) {
+    let written: Vec<Option<&str>> = model::local_definitions(function)
+        .into_iter()
+        .filter_map(|(_, name)| match name {
+            None => Some(None),
+            Some(n) if n.bytes().all(|b| b.is_ascii_digit()) => Some(Some(n)),
+            Some(_) => None,
+        })
+        .collect();
+    let as_slots = written
+        .iter()
+        .enumerate()
+        .all(|(slot, token)| token.is_none_or(|t| t.parse() == Ok(slot)));
+    let func = crate::text::function_name(function[0]).map(|f| f.strip_prefix('@').unwrap_or(f));
+    let Some(locals) = func.and_then(|f| names.locals.get_mut(f)) else {
+        return;
+    };
+    if as_slots {
+        return;
+    }
+    for token in locals.values_mut() {
+        let slot = token.parse::<usize>().ok();
+        if let Some(Some(written)) = slot.and_then(|s| written.get(s)) {
+            *token = written.to_string();
+        }
+    }
 }
 
 /// The new text in the old text's names, line for line.
@@ -192,9 +240,7 @@ fn fresh_name(token: &str, taken: impl Fn(&str) -> bool) -> String {
 
 /// The length of a line's own label (`7:`, `bb.3:`), if it is a label line.
 fn locals_label_len(line: &str) -> Option<usize> {
-    line.bytes()
-        .position(|c| !crate::text::is_id_byte(c))
-        .filter(|&e| e > 0 && line[e..].starts_with(':'))
+    model::own_label(line).map(str::len)
 }
 
 /// A line's local tokens in order (a label's own name first).
@@ -328,7 +374,8 @@ fn matched_lines(
             let (a, b) = (a?, b?);
             let translated = with_matched_locals(&a, &b, &new_in_old_names(&a, &b));
             let ol = a.text.lines().map(str::to_string).collect();
-            Ok((ol, name_new_values(&b.text, &translated)))
+            let written = name_new_values(&b.text, &translated);
+            Ok((ol, with_preds_in_column(&b.text, written)))
         }
         (a, b) => {
             let lines = |x: Option<&[u8]>, label| -> Result<Vec<String>, SummaryError> {
@@ -338,6 +385,22 @@ fn matched_lines(
             Ok((lines(a, old_label)?, lines(b, new_label)?))
         }
     }
+}
+
+/// The written lines with each label they renamed padded as LLVM pads a
+/// label's `; preds = ...` ([`model::relabelled`]), so that writing them
+/// again gives the same bytes.
+fn with_preds_in_column(new: &str, written: Vec<String>) -> Vec<String> {
+    if new.lines().count() != written.len() {
+        return written;
+    }
+    new.lines()
+        .zip(written)
+        .map(|(raw, line)| match model::own_label(&line) {
+            Some(label) if model::own_label(raw) != Some(label) => model::relabelled(&line, label),
+            _ => line,
+        })
+        .collect()
 }
 
 /// The new textual input as written, in the old input's names wherever
@@ -499,6 +562,17 @@ mod tests {
             name_new_values(new, &translated).join("\n"),
             "define i32 @f(i32 %0) {\n  %new.2 = add i32 %0, 1\n  br label %new.3\n\nnew.3:\n  ret i32 %new.2\n}"
         );
+    }
+
+    /// LLVM reads numbers with a gap (`%3`, then `%5`) as its slots 3 and 4;
+    /// the names are the text's.
+    #[test]
+    fn numbers_with_a_gap_read_as_written() {
+        let old = "define i32 @f(ptr %0, ptr %1) {\n  %3 = load i32, ptr %0, align 4\n  %4 = load i32, ptr %1, align 4\n  %5 = sub i32 %3, %4\n  ret i32 %5\n}\n";
+        let new = "define i32 @f(ptr %0, ptr %1) {\n  %new.4 = load i32, ptr %1, align 4\n  %3 = load i32, ptr %0, align 4\n  %5 = sub i32 %3, %new.4\n  ret i32 %5\n}\n";
+        let written =
+            new_text_in_old_names(old.as_bytes(), new.as_bytes(), "old.ll", "new.ll").unwrap();
+        assert_eq!(written.replace("%new.4", "%4"), new.replace("%new.4", "%4"));
     }
 
     #[test]
