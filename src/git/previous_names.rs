@@ -28,7 +28,7 @@ use crate::comments;
 use crate::compare::model::{local_definitions, own_label, relabelled};
 use crate::config::CanonOptions;
 use crate::ir::Session;
-use crate::summary::matched::new_text_in_old_names;
+use crate::summary::matched::{fresh_name, new_text_in_old_names};
 
 /// The blob `HEAD` has at `path`, if any.
 pub(crate) fn head_blob(repo: &git2::Repository, path: &str) -> Option<Vec<u8>> {
@@ -142,10 +142,7 @@ fn numbers_in_order(lines: &[&str]) -> Vec<String> {
         .collect();
     let mut renames: std::collections::HashMap<&str, String> = Default::default();
     for number in out_of_order {
-        let fresh = std::iter::once(format!("new.{number}"))
-            .chain((1..).map(|k| format!("new.{number}.{k}")))
-            .find(|n| !taken.contains(n))
-            .expect("an unbounded sequence has a free name");
+        let fresh = fresh_name(number, |n| taken.contains(n));
         taken.insert(fresh.clone());
         renames.insert(number, fresh);
     }

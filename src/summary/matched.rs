@@ -104,12 +104,12 @@ fn renumber_as_written(names: &mut SourceNames, function: &[&str]) {
         .enumerate()
         .all(|(slot, token)| token.is_none_or(|t| t.parse() == Ok(slot)));
     let func = crate::text::function_name(function[0]).map(|f| f.strip_prefix('@').unwrap_or(f));
-    let Some(locals) = func.and_then(|f| names.locals.get_mut(f)) else {
+    let Some(locals) = func
+        .and_then(|f| names.locals.get_mut(f))
+        .filter(|_| !as_slots)
+    else {
         return;
     };
-    if as_slots {
-        return;
-    }
     for token in locals.values_mut() {
         let slot = token.parse::<usize>().ok();
         if let Some(Some(written)) = slot.and_then(|s| written.get(s)) {
@@ -230,7 +230,7 @@ fn relabel(raw: &str, translated: &str, m: &LocalNames) -> String {
 /// The name of a new value the new file calls `token`: `new.<token>`, or
 /// `new.<token>.1`, `.2`... when that is `taken` (a file already written
 /// in another's names has values named `new.N` of its own).
-fn fresh_name(token: &str, taken: impl Fn(&str) -> bool) -> String {
+pub(crate) fn fresh_name(token: &str, taken: impl Fn(&str) -> bool) -> String {
     let base = format!("new.{token}");
     std::iter::once(base.clone())
         .chain((1..).map(|k| format!("{base}.{k}")))
