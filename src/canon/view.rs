@@ -5,7 +5,9 @@
 //! the names the file has (`%new`, `rundefers.loophead`; only numbered
 //! values and collision suffixes such as `%add5` are renamed:
 //! [`super::own_names`]), for compiler output: a file with a compiler's
-//! header (`; ModuleID =`, `source_filename =`) and no `RUN:` line. Any
+//! header (`; ModuleID =`, `source_filename =`), no `RUN:` line and no
+//! function attribute written inline (`declare void @f() nounwind`, which
+//! no printer since LLVM 3.3 writes: the file was kept by hand since). Any
 //! other file is its author's text, and its view is that text with only
 //! its numbered values named ([`super::as_written`]): in a lit test by
 //! their content (deleting one use renames nothing), in IR with no `RUN:`
@@ -64,12 +66,73 @@ pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
     }
 }
 
-/// Whether the view of `text` is the one for compiler output: it has a
-/// compiler's header (`; ModuleID =`, `source_filename =`) and no `RUN:`
-/// line. Any other text (a lit test, IR a person wrote) is shown in its
+/// Whether the view of `text` is the one for compiler output: it was
+/// written by a compiler and not kept by hand since. Any other text (a lit test, IR a person wrote) is shown in its
 /// own text ([`super::as_written`]).
 fn is_compiler_output(text: &str) -> bool {
+    written_by_a_compiler(text) && !writes_inline_function_attributes(text)
+}
+
+/// Whether `text` has a compiler's header and no `RUN:` line, but has
+/// been kept by hand since ([`writes_inline_function_attributes`]).
+fn is_kept_compiler_output(text: &str) -> bool {
+    written_by_a_compiler(text) && writes_inline_function_attributes(text)
+}
+
+/// Whether `text` has a compiler's header (`; ModuleID =`,
+/// `source_filename =`) and no `RUN:` line.
+fn written_by_a_compiler(text: &str) -> bool {
     crate::comments::has_compiler_header(text) && !crate::comments::is_lit_test(text)
+}
+
+/// Whether a `define` or `declare` line of `text` writes a function
+/// attribute inline (`declare ptr @llvm.stacksave() nounwind`). No LLVM
+/// printer has written one since 3.3 (they print attribute groups, `#0`),
+/// so such a file has been kept and edited by hand since a compiler last
+/// wrote it (a test renamed a callee, a script modernized its syntax):
+/// its text is its author's, and a printed view would show the edit as
+/// every line the printer moves.
+fn writes_inline_function_attributes(text: &str) -> bool {
+    crate::text::lines(text)
+        .filter(|line| line.starts_with("define ") || line.starts_with("declare "))
+        .any(|line| after_parameters(line).is_some_and(starts_with_attribute))
+}
+
+/// What follows the parameter list of a function's header line.
+fn after_parameters(line: &str) -> Option<&str> {
+    let name = crate::text::function_name(line)?;
+    let open = name.as_ptr() as usize - line.as_ptr() as usize + name.len();
+    let close = crate::text::bracket_end(line.as_bytes(), open)?;
+    Some(&line[close..])
+}
+
+/// Whether the header's tail after its parameters (`unnamed_addr #0
+/// section "s" {`) holds a function attribute before the keywords that
+/// follow attributes in LLVM's grammar: a bare word (`nounwind`,
+/// `alignstack(16)`) or a string attribute (`"frame-pointer"="all"`),
+/// not an attribute group.
+fn starts_with_attribute(tail: &str) -> bool {
+    const AFTER_ATTRIBUTES: &[&str] = &[
+        "section",
+        "partition",
+        "comdat",
+        "align",
+        "gc",
+        "prefix",
+        "prologue",
+        "personality",
+    ];
+    for word in tail.split_whitespace() {
+        let keyword = word.split('(').next().unwrap_or(word);
+        match keyword {
+            "unnamed_addr" | "local_unnamed_addr" | "addrspace" => continue,
+            _ if word.starts_with('#') => continue,
+            _ if AFTER_ATTRIBUTES.contains(&keyword) => return false,
+            _ if word.starts_with(['{', ';', '!']) => return false,
+            _ => return true,
+        }
+    }
+    false
 }
 
 /// The view of `bytes` (text or bitcode); `name` names the input in errors.
@@ -100,7 +163,10 @@ pub fn view_bytes(
     }
     if let Some(upgraded) = super::old_syntax::upgraded(&text) {
         let input = super::encode_like_input(upgraded, bytes);
-        if let Ok(view) = view_read_as(&input, Some(&text), name, base, run) {
+        // Compiler output kept by hand is shown as LLVM reads it: a script
+        // that modernizes its syntax then changes nothing in the view.
+        let own_text = (!is_kept_compiler_output(&text)).then_some(text.as_ref());
+        if let Ok(view) = view_read_as(&input, own_text, name, base, run) {
             return Ok(view);
         }
     }
@@ -423,7 +489,36 @@ fn pointee_at(segment: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{naming_fields_only, without_pointee_mangling};
+    use super::{naming_fields_only, without_pointee_mangling, writes_inline_function_attributes};
+
+    #[test]
+    fn inline_function_attributes_are_told_from_what_follows_them() {
+        for (header, inline) in [
+            ("declare i32 @printf(i8* nocapture, ...) nounwind", true),
+            ("define internal i32 @f(i32, i32) noinline {", true),
+            ("define void @f() alignstack(16) {", true),
+            (
+                "define void @f() unnamed_addr \"frame-pointer\"=\"all\" {",
+                true,
+            ),
+            ("define void @f() #0 {", false),
+            (
+                "define void @f() local_unnamed_addr #0 section \".text\" align 2 {",
+                false,
+            ),
+            (
+                "define void @f() #1 personality ptr @__gxx_personality_v0 {",
+                false,
+            ),
+            ("define void @f(ptr %p) #0 !dbg !7 {", false),
+            ("declare void @g(i32 noundef)", false),
+            ("define void (i32)* @h(i32 %x) {", false),
+            ("define void @\"(T).m\"(ptr %p) {", false),
+        ] {
+            let text = format!("; ModuleID = 'a.c'\n{header}\n");
+            assert_eq!(writes_inline_function_attributes(&text), inline, "{header}");
+        }
+    }
 
     #[test]
     fn named_debug_nodes_keep_their_naming_fields() {
