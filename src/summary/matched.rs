@@ -206,6 +206,9 @@ fn relabel(raw: &str, translated: &str, m: &LocalNames) -> String {
     let name = |k: usize| -> String {
         match m.old_token.get(from[k]) {
             Some(t) => t.clone(),
+            // A name this writer gave (a text already written in the old
+            // file's names, written so again) is fresh already.
+            None if is_fresh(from[k]) && !m.old_tokens.contains(from[k]) => from[k].to_string(),
             None if m.old_tokens.contains(to[k]) => fresh_name(from[k], |n| {
                 m.new_tokens.contains(n) || m.old_tokens.contains(n)
             }),
@@ -236,6 +239,11 @@ pub(crate) fn fresh_name(token: &str, taken: impl Fn(&str) -> bool) -> String {
         .chain((1..).map(|k| format!("{base}.{k}")))
         .find(|n| !taken(n))
         .unwrap_or(base)
+}
+
+/// Whether `token` is a name [`fresh_name`] gives (`new.7`, `new.x.1`).
+fn is_fresh(token: &str) -> bool {
+    token.starts_with("new.")
 }
 
 /// The length of a line's own label (`7:`, `bb.3:`), if it is a label line.
@@ -387,9 +395,10 @@ fn matched_lines(
     }
 }
 
-/// The written lines with each label they renamed padded as LLVM pads a
-/// label's `; preds = ...` ([`model::relabelled`]), so that writing them
-/// again gives the same bytes.
+/// The written lines with each label line they changed (its label or the
+/// names in its `; preds = ...`) padded as LLVM pads it
+/// ([`model::relabelled`]), so that writing them again gives the same
+/// bytes.
 fn with_preds_in_column(new: &str, written: Vec<String>) -> Vec<String> {
     if new.lines().count() != written.len() {
         return written;
@@ -397,7 +406,7 @@ fn with_preds_in_column(new: &str, written: Vec<String>) -> Vec<String> {
     new.lines()
         .zip(written)
         .map(|(raw, line)| match model::own_label(&line) {
-            Some(label) if model::own_label(raw) != Some(label) => model::relabelled(&line, label),
+            Some(label) if line != raw => model::relabelled(&line, label),
             _ => line,
         })
         .collect()
