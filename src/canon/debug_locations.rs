@@ -5,8 +5,10 @@
 //! canonical (valid IR, true lines)            view
 //!   store i32 0, ptr %s, !dbg !30               store i32 0, ptr %s, !dbg !DILocation(line: sp+1, column: 7, scope: !12)
 //!   br label %loop, !dbg !31                    br label %loop, !dbg !DILocation(line: scope+0, column: 3, scope: !14)
+//!   ret void, !dbg !32                          ret void, !dbg !DILocation(line: +1, column: 3)
 //! !30 = !DILocation(line: 41, column: 7, scope: !12)
 //! !31 = !DILocation(line: 42, column: 3, scope: !14)
+//! !32 = !DILocation(line: 43, column: 3, scope: !14)
 //! ```
 //!
 //! LLVM makes each location a numbered node, so a statement inserted in a
@@ -21,7 +23,10 @@
 //! the previous one is written as it is): an inserted statement shows as
 //! its own lines, plus the step of the next location when it differs, and
 //! an operator made longer once, not on every location after it nor on
-//! the step back to a column left of it. Line 0 ("no line")
+//! the step back to a column left of it. A location in the scope of the
+//! location before it (an instruction's, in print order) leaves its
+//! `scope:` out: an `if` added around statements moves them into a new
+//! lexical block, and only the first of them shows it. Line 0 ("no line")
 //! stays 0 and is no step. Its `atomGroup:` (key instructions) is
 //! numbered by [`super::debug_atoms`]. A
 //! location that only instructions and records use loses its definition;
@@ -37,10 +42,11 @@ use super::debug_lines::{field, with_field, LineField, Nodes};
 use crate::text::Ref;
 
 /// The previous location of each scope in one function, `(line,
-/// column)`.
+/// column)`, and the scope of the previous location in print order.
 #[derive(Default)]
 struct Steps {
     last: HashMap<(u32, u32), (i64, i64)>,
+    scope: Option<u32>,
 }
 
 /// A location's `line:` and `column:` as the view writes them.
@@ -50,6 +56,17 @@ struct Written {
 }
 
 impl Steps {
+    /// Whether a location in `scope` writes it: only where it is not the
+    /// scope of the location before it in print order. The next location
+    /// compares with this one's when `is_base`.
+    fn writes_scope(&mut self, scope: u32, is_base: bool) -> bool {
+        let written = self.scope != Some(scope);
+        if is_base {
+            self.scope = Some(scope);
+        }
+        written
+    }
+
     /// The view's text of `(line, column)`, the true position of a
     /// location at `at`: a step from the previous location there, the
     /// first one from the scope's own line; the column a step too on the
@@ -291,12 +308,48 @@ fn with_steps(location: &str, nodes: &Nodes, steps: &mut Steps, is_base: bool) -
         position: (line, column_value),
         is_base,
     };
-    let written = steps.written(nodes, place_of(location)?, base)?;
+    let place = place_of(location)?;
+    let Some(written) = steps.written(nodes, place, base) else {
+        // Line 0 stays as it is, its scope written, the next one's base.
+        steps.writes_scope(place.0, is_base);
+        return None;
+    };
     let location = with_field(location, "line", &written.line)?;
-    match (column, written.column) {
-        (Some(_), Some(step)) => with_field(&location, "column", &step),
-        _ => Some(location),
+    let location = match (column, written.column) {
+        (Some(_), Some(step)) => with_field(&location, "column", &step)?,
+        _ => location,
+    };
+    match steps.writes_scope(place.0, is_base) {
+        true => Some(location),
+        false => without_scope(&location),
     }
+}
+
+/// The `, scope: !N` of a location's text.
+const SCOPE_FIELD: &str = ", scope: ";
+
+/// `location` without its `scope:` field (the scope of the location
+/// before it).
+fn without_scope(location: &str) -> Option<String> {
+    let (start, value) = field(location, "scope")?;
+    let from = start.checked_sub(SCOPE_FIELD.len())?;
+    (&location[from..start] == SCOPE_FIELD)
+        .then(|| format!("{}{}", &location[..from], &location[start + value.len()..]))
+}
+
+/// `location` with the `scope:` field [`without_scope`] left out put back
+/// after its line and column (`None` when it has one).
+fn with_scope(location: &str, scope: u32) -> Option<String> {
+    if field(location, "scope").is_some() {
+        return None;
+    }
+    let (start, value) = field(location, "column").or_else(|| field(location, "line"))?;
+    let at = start + value.len();
+    Some(format!(
+        "{}{SCOPE_FIELD}!{scope}{}",
+        &location[..at],
+        &location[at..]
+    ))
 }
 
 /// `location` as the view wrote it with its true line and column back;
@@ -307,10 +360,15 @@ fn true_position(
     steps: &mut Steps,
     is_base: bool,
 ) -> Option<String> {
+    let scoped = steps.scope.and_then(|scope| with_scope(location, scope));
+    let location = scoped.as_deref().unwrap_or(location);
     let (_, line) = field(location, "line")?;
     let column = field(location, "column").map(|(_, c)| c);
     let written = (line, column.unwrap_or("0"));
-    let (line, column_value) = steps.read(nodes, place_of(location)?, written, is_base)?;
+    let place = place_of(location)?;
+    let read = steps.read(nodes, place, written, is_base);
+    steps.writes_scope(place.0, is_base);
+    let (line, column_value) = read?;
     let location = with_field(location, "line", &line.to_string())?;
     match column {
         Some(_) => with_field(&location, "column", &column_value.to_string()),
@@ -381,8 +439,9 @@ mod tests {
             v.contains("store i32 0, ptr null, !dbg !DILocation(line: scope+1, column: 7, scope: !8, atomGroup: "),
             "{v}"
         );
+        // The branch is in the store's scope: it does not write it again.
         assert!(
-            v.contains("!dbg !DILocation(line: -1, column: 3, scope: !8, atomGroup: "),
+            v.contains("!dbg !DILocation(line: -1, column: 3, atomGroup: "),
             "{v}"
         );
         assert!(v.contains("!dbg !DILocation(line: 0, scope: !7)\n"), "{v}");
@@ -407,6 +466,49 @@ mod tests {
         );
     }
 
+    /// An `if` added around two statements moves them into a new lexical
+    /// block: the first location in it writes the new scope, the second
+    /// (in the same scope as the one before it) writes none, so only the
+    /// first changes; the view reads back to the true scopes.
+    #[test]
+    fn statements_moved_into_a_new_scope_write_it_once() {
+        let body = |scope: u32| {
+            format!(
+                "define void @h() !dbg !7 {{\n\
+                 entry:\n\
+                 \x20 %c = icmp eq i32 1, 2, !dbg !20\n\
+                 \x20 %m = mul i32 1, 2, !dbg !21\n\
+                 \x20 %a = add i32 %m, 7, !dbg !22\n\
+                 }}\n\
+                 !7 = distinct !DISubprogram(name: \"h\", line: 40, scopeLine: 41)\n\
+                 !8 = distinct !DILexicalBlock(scope: !7, line: 42, column: 3)\n\
+                 !20 = !DILocation(line: 42, column: 7, scope: !7)\n\
+                 !21 = !DILocation(line: 43, column: 11, scope: !{scope})\n\
+                 !22 = !DILocation(line: 43, column: 15, scope: !{scope})\n"
+            )
+        };
+        let (old, new) = (inline(&body(7)), inline(&body(8)));
+        assert!(
+            new.contains("%a = add i32 %m, 7, !dbg !DILocation(line: +0, column: +4)\n"),
+            "{new}"
+        );
+        let changed = old.lines().zip(new.lines()).filter(|(a, b)| a != b).count();
+        assert_eq!(changed, 1, "{old}\n{new}");
+        let back = absolute(&new);
+        assert!(
+            back.contains(
+                "%a = add i32 %m, 7, !dbg !DILocation(line: 43, column: 15, scope: !8)\n"
+            ),
+            "{back}"
+        );
+        assert!(
+            absolute(&old)
+                .contains("%m = mul i32 1, 2, !dbg !DILocation(line: 43, column: 11, scope: !7)\n"),
+            "{}",
+            absolute(&old)
+        );
+    }
+
     /// `s = b * c + 7;` evaluates `b * c`, then `+ 7`, then stores at `=`:
     /// the columns go right, then back left. `*` made `<<` (one column
     /// longer) moves `+` but not `=`; the step back to `=` is written as its
@@ -428,8 +530,8 @@ mod tests {
             )
         };
         let (old, new) = (inline(&body(15)), inline(&body(16)));
-        assert!(new.contains("line: +0, column: +5, scope: !7)"), "{new}");
-        assert!(new.contains("line: +0, column: 5, scope: !7)"), "{new}");
+        assert!(new.contains("line: +0, column: +5)"), "{new}");
+        assert!(new.contains("line: +0, column: 5)"), "{new}");
         let changed = old.lines().zip(new.lines()).filter(|(a, b)| a != b).count();
         assert_eq!(changed, 1, "{old}\n{new}");
         assert!(absolute(&new)
