@@ -249,6 +249,34 @@ fn statements_wrapped_in_an_if_change_their_scope_once() {
     );
 }
 
+const ARRAYS_C: &str = "int table[8] = {1, 2, 3, 4, 5, 6, 7, 8};\nchar name[8] = \"abcdefg\";\nint f(int i) { return table[i & 7] + name[i & 7]; }\n";
+
+/// The line of a view that defines the array type of `size`.
+fn array_type_line(view: &str, size: u32) -> &str {
+    let needle = format!(", size: {size}, elements: !");
+    view.lines()
+        .find(|l| l.contains("DW_TAG_array_type") && l.contains(&needle))
+        .unwrap_or_else(|| panic!("no array type of size {size}:\n{view}"))
+}
+
+/// `int table[8]` and `char name[8]` share their subranges (`!{count:
+/// 8}`); `name` deleted, the tuple is the int array's alone, and keeps its
+/// number: the int array's line does not change. Before, a tuple one node
+/// names was keyed by that node, so it took another number.
+#[test]
+fn an_array_that_goes_leaves_the_shared_subranges_their_number() {
+    let edited = ARRAYS_C
+        .replace("char name[8] = \"abcdefg\";\n", "")
+        .replace(" + name[i & 7]", "");
+    let old = view(&compile_c_text(ARRAYS_C, "arrays8.c", O0_G, false).unwrap());
+    let new = view(&compile_c_text(&edited, "arrays8.c", O0_G, false).unwrap());
+    assert_eq!(
+        array_type_line(&old, 256),
+        array_type_line(&new, 256),
+        "{old}\n{new}"
+    );
+}
+
 /// A global added to a file changes the compile unit's list of globals;
 /// the list keeps its number (it is known by the compile unit that names
 /// it), so the compile unit's line does not change.

@@ -222,10 +222,14 @@ struct MetaDef {
     declares: Option<u64>,
     /// A plain tuple `!{...}`.
     tuple: bool,
+    /// An array type (`DW_TAG_array_type`): its `elements:` tuple (the
+    /// subranges) is one that arrays of the same shape share.
+    array_type: bool,
     /// A `DILexicalBlock`.
     lexical_block: bool,
-    /// The types this node is made of: a `baseType:` or `types:` node, or,
-    /// for a subroutine type's tuple of types, each of them.
+    /// The types this node is made of: a `baseType:` or `types:` node (an
+    /// array type's `elements:` too), or, for a subroutine type's tuple of
+    /// types and an array's tuple of subranges, each of them.
     type_refs: Vec<usize>,
 }
 
@@ -325,14 +329,17 @@ fn key_types_by_their_parts(defs: &[MetaDef], keys: &mut [u64]) {
 /// node and the field it names it in, not by what it lists nor by where
 /// among the node's references: a global added to the file changes the
 /// list's line, not its number and the compile unit's line with it, and a
-/// compile unit that loses its `retainedTypes:` keeps its `globals:`.
+/// compile unit that loses its `retainedTypes:` keeps its `globals:`. An
+/// array type's subranges are not such a list: arrays of one shape share
+/// them, and they keep the key of what they list when a second array of
+/// that shape comes or goes.
 fn key_tuples_by_their_user(graph: &MetaGraph, keys: &mut [u64]) {
     let mut taken: std::collections::HashSet<u64> = keys.iter().copied().collect();
     for (i, def) in graph.defs.iter().enumerate() {
         let [Ok(user)] = graph.users[i][..] else {
             continue;
         };
-        if !def.tuple || graph.defs[user].tuple {
+        if !def.tuple || graph.defs[user].tuple || graph.defs[user].array_type {
             continue;
         }
         let named_by = &graph.defs[user];
@@ -573,45 +580,9 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
     for line in crate::text::lines(printed) {
         if let Some((number, at)) = definition(line) {
             let rhs = &line[at..];
-            let (mut refs, mut ref_fields, mut type_refs) = (Vec::new(), Vec::new(), Vec::new());
-            let mut scope = None;
-            let scope_at = rhs.find("scope: !").map(|k| k + "scope: ".len());
-            let text = key_text(rhs);
-            crate::text::scan_numbered(rhs, b'!', |start, _, m| {
-                if let Some(&j) = index.get(&m) {
-                    refs.push(j);
-                    ref_fields.push(field_hash(&rhs[..start]));
-                    users[j].push(Ok(defs.len()));
-                    if Some(start) == scope_at {
-                        scope = Some(j);
-                    }
-                    if rhs[..start].ends_with("baseType: ") || rhs[..start].ends_with("types: ") {
-                        type_refs.push(j);
-                    }
-                }
-            });
-            let blanked = crate::text::rewrite(&text, |r| {
-                matches!(r, Ref::Meta(_)).then(|| "!_".to_string())
-            });
-            defs.push(MetaDef {
-                number,
-                own: StableHasher::new()
-                    .str(&without_checksum(&blanked))
-                    .finish(),
-                scope,
-                refs,
-                ref_fields,
-                position: position(rhs),
-                anonymous: super::metadata::is_anonymous(rhs)
-                    || rhs.starts_with("!DIGlobalVariableExpression("),
-                declares: None,
-                tuple: rhs.starts_with("!{"),
-                lexical_block: rhs
-                    .strip_prefix("distinct ")
-                    .unwrap_or(rhs)
-                    .starts_with("!DILexicalBlock("),
-                type_refs,
-            });
+            let def = meta_def(number, rhs, &index, &mut users, defs.len(), key_text);
+            let scope = def.scope;
+            defs.push(def);
             if rhs.starts_with("!DILocalVariable(") {
                 variables.extend(scope.map(|j| (j, position(rhs), name_hash(rhs))));
             }
@@ -646,6 +617,63 @@ fn metadata_graph(printed: &str, key_text: &impl Fn(&str) -> String) -> MetaGrap
     }
 }
 
+/// The definition `!number = rhs`, the `at_index`th of the module, as the
+/// keys see it; its references are recorded in `users`.
+fn meta_def(
+    number: u32,
+    rhs: &str,
+    index: &HashMap<u32, usize>,
+    users: &mut Users,
+    at_index: usize,
+    key_text: &impl Fn(&str) -> String,
+) -> MetaDef {
+    let (mut refs, mut ref_fields, mut type_refs) = (Vec::new(), Vec::new(), Vec::new());
+    let mut scope = None;
+    let scope_at = rhs.find("scope: !").map(|k| k + "scope: ".len());
+    let text = key_text(rhs);
+    let array_type = rhs.starts_with("!DICompositeType(tag: DW_TAG_array_type");
+    crate::text::scan_numbered(rhs, b'!', |start, _, m| {
+        if let Some(&j) = index.get(&m) {
+            refs.push(j);
+            ref_fields.push(field_hash(&rhs[..start]));
+            users[j].push(Ok(at_index));
+            if Some(start) == scope_at {
+                scope = Some(j);
+            }
+            let before = &rhs[..start];
+            if before.ends_with("baseType: ")
+                || before.ends_with("types: ")
+                || array_type && before.ends_with("elements: ")
+            {
+                type_refs.push(j);
+            }
+        }
+    });
+    let blanked = crate::text::rewrite(&text, |r| {
+        matches!(r, Ref::Meta(_)).then(|| "!_".to_string())
+    });
+    MetaDef {
+        number,
+        own: StableHasher::new()
+            .str(&without_checksum(&blanked))
+            .finish(),
+        scope,
+        refs,
+        ref_fields,
+        position: position(rhs),
+        anonymous: super::metadata::is_anonymous(rhs)
+            || rhs.starts_with("!DIGlobalVariableExpression("),
+        declares: None,
+        tuple: rhs.starts_with("!{"),
+        array_type,
+        lexical_block: rhs
+            .strip_prefix("distinct ")
+            .unwrap_or(rhs)
+            .starts_with("!DILexicalBlock("),
+        type_refs,
+    }
+}
+
 /// The field whose value starts where `before` ends (`globals` in
 /// `..., globals: `), hashed; 0 when there is none (a tuple's element).
 fn field_hash(before: &str) -> u64 {
@@ -659,7 +687,8 @@ fn field_hash(before: &str) -> u64 {
 }
 
 /// A tuple that a subroutine type names as its `types:` is made of the
-/// types it lists.
+/// types it lists, and one that an array type names as its `elements:` of
+/// its subranges: keyed by them, whatever else collides with `!{!_}`.
 fn mark_type_tuples(defs: &mut [MetaDef]) {
     let tuples: Vec<usize> = defs
         .iter()
