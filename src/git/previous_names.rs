@@ -19,7 +19,9 @@
 //! (the hook cleans the blob the filter stored), and once committed, the
 //! compiler's text written in its names is again the same bytes. Anything
 //! else (no such file at `HEAD`, a version LLVM rejects, a check that
-//! fails) stores the file exactly as written, with one line saying why.
+//! fails, a text whose diff from `HEAD` would be longer than the
+//! compiler's own) stores the file exactly as written, with one line
+//! saying why.
 
 use std::path::Path;
 
@@ -83,7 +85,21 @@ pub(crate) fn in_head_names(
     if stored != input && settled(&stored, input)? != stored {
         return Err("once committed, the compiler's text would not read as committed".into());
     }
+    let (renamed, as_compiled) = (changed_lines(&head, &stored), changed_lines(&head, input));
+    if renamed > as_compiled {
+        return Err(format!(
+            "its diff in HEAD's names would be longer than the compiler's own \
+             ({renamed} changed lines against {as_compiled})"
+        ));
+    }
     Ok(stored)
+}
+
+/// Removed + added lines of a line diff of `old` and `new`.
+fn changed_lines(old: &str, new: &str) -> usize {
+    let (old, new): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    let common = crate::compare::diff::common(&old, &new).len();
+    old.len() + new.len() - 2 * common
 }
 
 /// How many times the text is written in `HEAD`'s names again, at most,
@@ -316,6 +332,22 @@ mod tests {
         assert_eq!(
             in_head_names("f.ll", &stored, Some(head.as_bytes())),
             Ok(stored.clone())
+        );
+    }
+
+    /// loops.c at -O2 with a statement of `main` deleted (clang-22's
+    /// output, `HEAD` as the mode stored it): in `HEAD`'s names the diff
+    /// would be 30 lines, the compiler's own is 28, so it is stored as
+    /// written.
+    #[test]
+    fn a_text_whose_diff_would_be_longer_is_stored_as_written() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/previous_names/");
+        let read = |name: &str| std::fs::read_to_string(format!("{dir}{name}")).unwrap();
+        let (head, new) = (read("longer-head.ll"), read("longer-new.ll"));
+        let why = in_head_names("m.ll", &new, Some(head.as_bytes())).unwrap_err();
+        assert!(
+            why.contains("longer than the compiler's own (30 changed lines against 28)"),
+            "{why}"
         );
     }
 
