@@ -67,8 +67,9 @@ pub(crate) fn view_options(input: &[u8], base: &CanonOptions) -> CanonOptions {
 }
 
 /// Whether the view of `text` is the one for compiler output: it was
-/// written by a compiler and not kept by hand since. Any other text (a lit test, IR a person wrote) is shown in its
-/// own text ([`super::as_written`]).
+/// written by a compiler and not kept by hand since. Any other text (a lit
+/// test, IR a person wrote) is shown in its own text
+/// ([`super::as_written`]).
 fn is_compiler_output(text: &str) -> bool {
     written_by_a_compiler(text) && !writes_inline_function_attributes(text)
 }

@@ -30,7 +30,7 @@ use crate::comments;
 use crate::compare::model::{local_definitions, own_label, relabelled};
 use crate::config::CanonOptions;
 use crate::ir::Session;
-use crate::summary::matched::{fresh_name, new_text_in_old_names};
+use crate::summary::matched::{fresh_name, new_text_in_old_names, FRESH_PREFIX};
 
 /// The blob `HEAD` has at `path`, if any.
 pub(crate) fn head_blob(repo: &git2::Repository, path: &str) -> Option<Vec<u8>> {
@@ -84,6 +84,9 @@ pub(crate) fn in_head_names(
     let stored = settled(&head, input)?;
     if stored != input && settled(&stored, input)? != stored {
         return Err("once committed, the compiler's text would not read as committed".into());
+    }
+    if stored == input {
+        return Ok(stored);
     }
     let (renamed, as_compiled) = (changed_lines(&head, &stored), changed_lines(&head, input));
     if renamed > as_compiled {
@@ -248,7 +251,7 @@ fn gaps_filled(lines: &[&str]) -> Vec<String> {
 /// A name the matched writer gives a new unnamed value: `new.N`, or
 /// `new.N.K` where the file had a `new.N` already.
 fn is_new_value(name: &str) -> bool {
-    name.strip_prefix("new.").is_some_and(|n| {
+    name.strip_prefix(FRESH_PREFIX).is_some_and(|n| {
         n.split('.')
             .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
     })

@@ -234,16 +234,19 @@ fn relabel(raw: &str, translated: &str, m: &LocalNames) -> String {
 /// `new.<token>.1`, `.2`... when that is `taken` (a file already written
 /// in another's names has values named `new.N` of its own).
 pub(crate) fn fresh_name(token: &str, taken: impl Fn(&str) -> bool) -> String {
-    let base = format!("new.{token}");
+    let base = format!("{FRESH_PREFIX}{token}");
     std::iter::once(base.clone())
         .chain((1..).map(|k| format!("{base}.{k}")))
         .find(|n| !taken(n))
         .unwrap_or(base)
 }
 
+/// What every name [`fresh_name`] gives starts with.
+pub(crate) const FRESH_PREFIX: &str = "new.";
+
 /// Whether `token` is a name [`fresh_name`] gives (`new.7`, `new.x.1`).
 fn is_fresh(token: &str) -> bool {
-    token.starts_with("new.")
+    token.starts_with(FRESH_PREFIX)
 }
 
 /// The length of a line's own label (`7:`, `bb.3:`), if it is a label line.
