@@ -453,7 +453,7 @@ fn next_of(code: &str, from: usize, words: &[&str]) -> Option<(usize, usize)> {
         if quoted || in_name {
             continue;
         }
-        if let Some(k) = words.iter().find(|k| code[i..].starts_with(**k)) {
+        if let Some(k) = words.iter().find(|k| bytes[i..].starts_with(k.as_bytes())) {
             return Some((i, k.len()));
         }
     }
@@ -581,5 +581,13 @@ mod tests {
                     \x20 call void asm sideeffect \"nop\", \"~{eax}\"()\n\
                     @s = constant [9 x i8] c\"load i8* \\00\"\n";
         assert_eq!(upgraded(text), None);
+    }
+
+    /// Text that is not IR (binary junk read as Latin-1 or UTF-8, here
+    /// characters of several bytes) is no upgrade, and no panic: a keyword
+    /// is looked for at every byte, not only at character boundaries.
+    #[test]
+    fn text_with_characters_of_several_bytes_is_read_to_its_end() {
+        assert_eq!(upgraded("  é load ü store ©€\n  %x = ÿ\n"), None);
     }
 }
