@@ -230,19 +230,114 @@ fn ours_text_section(rows: &BTreeMap<Relation, Row>, o2_line: &str, n: usize) ->
     md
 }
 
-/// `base` and two constant edits a third and two thirds through: (base,
-/// ours, theirs).
-fn edit_triple(base: String) -> (String, String, String) {
+/// What theirs does in a [`speed_row`] triple, two thirds through (ours
+/// changes a constant a third through).
+#[derive(Clone, Copy)]
+enum Kind {
+    /// Changes another constant.
+    Constant,
+    /// Inserts an instruction.
+    Insert,
+    /// Renames the nearest named value through its function.
+    Rename,
+    /// Adds a global after the header.
+    Header,
+}
+
+impl Kind {
+    const ALL: [Kind; 4] = [Kind::Constant, Kind::Insert, Kind::Rename, Kind::Header];
+
+    fn label(self) -> &'static str {
+        match self {
+            Kind::Constant => "a constant",
+            Kind::Insert => "an instruction inserted",
+            Kind::Rename => "a value renamed",
+            Kind::Header => "a global added",
+        }
+    }
+}
+
+/// `base`, ours (a constant changed a third through) and theirs (`kind`,
+/// two thirds through).
+fn edit_triple(base: String, kind: Kind) -> (String, String, String) {
     let (lines, edit_at) = edit_sites(&base);
-    let edit = |i: usize| {
-        let mut v: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let owned = || -> Vec<String> { lines.iter().map(|l| l.to_string()).collect() };
+    let constant = |i: usize| {
+        let mut v = owned();
         let (head, c) = v[i].rsplit_once(", ").unwrap();
         let c: i64 = c.parse().unwrap();
         v[i] = format!("{head}, {}", c.wrapping_add(17));
-        v.join("\n") + "\n"
+        v
     };
     let n = edit_at.len();
-    (base.clone(), edit(edit_at[n / 3]), edit(edit_at[2 * n / 3]))
+    let (a, b) = (edit_at[n / 3], edit_at[2 * n / 3]);
+    let theirs = match kind {
+        Kind::Constant => constant(b),
+        Kind::Insert => {
+            let mut v = owned();
+            v.insert(b + 1, "  %irgit.new = add i32 7, 9".into());
+            v
+        }
+        Kind::Rename => renamed_near(&lines, b),
+        Kind::Header => {
+            let mut v = owned();
+            let last_header = (0..lines.len().min(50))
+                .filter(|&i| {
+                    lines[i].starts_with("target ") || lines[i].starts_with("source_filename")
+                })
+                .max()
+                .expect("a header line");
+            v.insert(last_header + 1, "@irgit.added = global i32 7".into());
+            v
+        }
+    };
+    let text = |v: Vec<String>| v.join("\n") + "\n";
+    (base.clone(), text(constant(a)), text(theirs))
+}
+
+/// `lines` with the first value at or after line `at` that has a name
+/// (not a number) renamed, with all its uses in its function.
+fn renamed_near(lines: &[&str], at: usize) -> Vec<String> {
+    let is_name_byte = |c: char| c.is_ascii_alphanumeric() || "$._-".contains(c);
+    let (def_at, name) = (at..lines.len())
+        .find_map(|i| {
+            let name = lines[i]
+                .trim_start()
+                .strip_prefix('%')?
+                .split_once(" = ")?
+                .0;
+            let named = !name.bytes().all(|b| b.is_ascii_digit()) && name.chars().all(is_name_byte);
+            named.then(|| (i, format!("%{name}")))
+        })
+        .expect("a named value");
+    let start = (0..def_at)
+        .rev()
+        .find(|&i| lines[i].starts_with("define"))
+        .unwrap();
+    let end = (def_at..lines.len()).find(|&i| lines[i] == "}").unwrap();
+    let new_name = format!("{name}.renamed");
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            if !(start..end).contains(&i) {
+                return line.to_string();
+            }
+            let mut out = String::new();
+            let mut rest = *line;
+            while let Some(pos) = rest.find(name.as_str()) {
+                let after = rest[pos + name.len()..].chars().next();
+                out.push_str(&rest[..pos]);
+                out.push_str(if after.is_some_and(is_name_byte) {
+                    &name
+                } else {
+                    &new_name
+                });
+                rest = &rest[pos + name.len()..];
+            }
+            out + rest
+        })
+        .collect()
 }
 
 /// Time and memory of irgit merge on large modules (one-function
@@ -265,13 +360,15 @@ fn big_stress_times() {
         std::fs::read_to_string(lua).expect("read the Lua module"),
     ));
     let mut md = String::from(
-        "| base | lines | irgit merge | `opt -S` | ratio | CPU ratio | peak RSS: merge / `opt -S` | \
+        "| base | lines | theirs | irgit merge | `opt -S` | ratio | CPU ratio | peak RSS: merge / `opt -S` | \
          ratio | `git merge-file` | irgit = git's bytes |\n\
-         |---|---:|---:|---:|---:|---:|---|---:|---:|---|\n",
+         |---|---:|---|---:|---:|---:|---:|---|---:|---:|---|\n",
     );
     for (name, base) in bases {
-        eprintln!("  merge speed: {name}");
-        md.push_str(&speed_row(&name, base));
+        for kind in Kind::ALL {
+            eprintln!("  merge speed: {name}, {}", kind.label());
+            md.push_str(&speed_row(&name, kind, base.clone()));
+        }
     }
     md.push_str(&format!(
         "\nLoad average at the end: {}.\n",
@@ -282,10 +379,10 @@ fn big_stress_times() {
 }
 
 /// One row of [`big_stress_times`]: the triple of [`edit_triple`] on `base`.
-fn speed_row(name: &str, base: String) -> String {
+fn speed_row(name: &str, kind: Kind, base: String) -> String {
     use common::speed::{best_of, fmt_mem, fmt_ratio, fmt_time, measure};
     use std::process::Command;
-    let (base, ours, theirs) = edit_triple(base);
+    let (base, ours, theirs) = edit_triple(base, kind);
     let dir = tempfile::tempdir().unwrap();
     let file = |n: &str, text: &str| {
         let path = dir.path().join(n);
@@ -316,8 +413,9 @@ fn speed_row(name: &str, base: String) -> String {
         .unwrap();
     let secs = |d: Duration| d.as_secs_f64();
     format!(
-        "| {name} | {} | {} | {} | **{}** | {} | {} / {} | **{}** | {:.0} ms | {} |\n",
+        "| {name} | {} | {} | {} | {} | **{}** | {} | {} / {} | **{}** | {:.0} ms | {} |\n",
         base.lines().count(),
+        kind.label(),
         fmt_time(&merge, merge.wall),
         fmt_time(&opt, opt.wall),
         fmt_ratio(secs(merge.wall), secs(opt.wall)),

@@ -170,14 +170,17 @@ fn a_value_one_side_renumbered_used_by_the_others_hunk() {
     );
 }
 
+/// A function of three values, `x`, `y` and `z` (clang's `%add`, `%mul`,
+/// `%add1`), with room between their lines.
+const THREE_VALUES: &str = "void use(int);\n\
+    int f(int a) {\n  int x = a + 1;\n  int y = x * 3;\n  use(y - 3);\n\
+      use(0);\n  use(0);\n  use(0);\n  int z = a + 9;\n  use(z);\n  return z;\n}\n";
+
 /// Ours swaps the names of two values; theirs' new use of `%mul` means
 /// the base's `%mul`, which ours calls `%add`.
 #[test]
 fn names_one_side_swapped() {
-    let source = "void use(int);\n\
-        int f(int a) {\n  int x = a + 1;\n  int y = x * 3;\n  use(y - 3);\n\
-          use(0);\n  use(0);\n  use(0);\n  int z = a + 9;\n  use(z);\n  return z;\n}\n";
-    let base = clang_ir(source, "0", None, true);
+    let base = clang_ir(THREE_VALUES, "0", None, true);
     let ours = names_swapped(&base, "add", "mul");
     assert!(ours.contains("%mul = add nsw i32"), "{ours}");
     let theirs = line_replaced(
@@ -392,5 +395,132 @@ fn constant_edits_take_gits_result_after_one_load() {
     assert_eq!(
         std::fs::read_to_string(dir.path().join("out.ll")).unwrap(),
         git_text
+    );
+}
+
+/// A triple the text-safe merge takes: git's result, the structured
+/// merge's too, written after one load.
+fn taken(triple: [&str; 3]) -> Outcome {
+    let [base, ours, theirs] = triple;
+    let (git_clean, git_text, _) = git_merge_file(base, ours, theirs);
+    assert!(git_clean, "the shape needs a clean git merge");
+    assert_eq!(
+        text_safe_merge(triple.into()).as_deref(),
+        Some(git_text.as_str()),
+        "the criterion must take it"
+    );
+    let merged = same_by_both_routes(triple);
+    assert_eq!(merged.made_by, MadeBy::TextSafe);
+    assert_eq!(written(&merged), git_text);
+    merged
+}
+
+/// `text` with the local name `%from` written `%to` (which it must not have).
+fn renamed(text: &str, from: &str, to: &str) -> String {
+    let written = text.match_indices(&format!("%{to}")).any(|(at, _)| {
+        let after = text[at + to.len() + 1..].chars().next();
+        !after.is_some_and(|c| c.is_ascii_alphanumeric() || "$._-".contains(c))
+    });
+    assert!(!written, "%{to} is in:\n{text}");
+    names_swapped(text, from, to)
+}
+
+/// Two functions; ours edits one, theirs adds a statement to the other,
+/// which renumbers every value after it there. The function only theirs
+/// changed is theirs' line for line: git's result is the merge.
+#[test]
+fn a_function_only_one_side_changed_may_renumber() {
+    let source = "void use(int);\n\
+        void f(int a) {\n  use(a + 1);\n  use(a + 2);\n  use(a + 3);\n}\n\
+        void g(int a) {\n  use(a * 2);\n\
+        #ifdef THEIRS\n  use(a * 5);\n#endif\n  use(a * 3);\n  use(a * 4);\n}\n";
+    let base = clang_ir(source, "0", None, false);
+    let ours = edited(&base, ", 2\n", ", 7\n");
+    let theirs = clang_ir(source, "0", Some("THEIRS"), false);
+    assert!(theirs.contains("%8 = mul"), "theirs renumbers:\n{theirs}");
+    let merged = taken([&base, &ours, &theirs]);
+    assert!(written(&merged).contains(", 7\n"));
+}
+
+/// Theirs renames a value of the function ours edits too, where ours'
+/// hunk writes neither name: every name of ours' line means the base's.
+#[test]
+fn a_local_one_side_renamed_where_the_other_edits_apart() {
+    let base = clang_ir(THREE_VALUES, "0", None, true);
+    let ours = constant_of_line_set(&base, "%add1 = add nsw i32", 11);
+    let theirs = renamed(&base, "mul", "tripled");
+    taken([&base, &ours, &theirs]);
+}
+
+/// `base` with the constant ending its line that contains `part` set to `c`.
+fn constant_of_line_set(base: &str, part: &str, c: i64) -> String {
+    let line = base.lines().find(|l| l.contains(part)).unwrap();
+    let (head, _) = line.rsplit_once(", ").unwrap();
+    edited(base, line, &format!("{head}, {c}"))
+}
+
+/// Ours renames `%add` and gives its name to the base's `%mul`; theirs'
+/// new line uses the base's `%add`. git's result uses ours' `%add`.
+#[test]
+fn a_name_one_side_moved_to_another_value_used_by_the_others_hunk() {
+    let base = clang_ir(THREE_VALUES, "0", None, true);
+    let ours = renamed(&renamed(&base, "add", "sum"), "mul", "add");
+    let theirs = line_replaced(
+        &base,
+        "%add1 = add nsw i32",
+        "  %add1 = add nsw i32 %add, 9",
+    );
+    declined_and_structured([&base, &ours, &theirs]);
+}
+
+/// Ours swaps two labels of `@f`, which only ours changes; theirs takes
+/// the address of one of them in `@g`. git's result takes the other's.
+#[test]
+fn labels_renamed_in_a_function_whose_blocks_another_addresses() {
+    let base = "declare void @use(i32)\n\n\
+        define void @f(i1 %c) {\nentry:\n  br i1 %c, label %one, label %two\n\n\
+        one:\n  call void @use(i32 1)\n  br label %two\n\n\
+        two:\n  call void @use(i32 2)\n  ret void\n}\n\n\
+        define ptr @g() {\nentry:\n  call void @use(i32 0)\n  call void @use(i32 0)\n  \
+        ret ptr null\n}\n";
+    let ours = swap_label_lines(&names_swapped(base, "one", "two"));
+    let theirs = edited(base, "ret ptr null", "ret ptr blockaddress(@f, %one)");
+    assert!(irgit::ir::text_parses_and_verifies(&ours), "{ours}");
+    assert!(irgit::ir::text_parses_and_verifies(&theirs), "{theirs}");
+    declined_and_structured([base, &ours, &theirs]);
+}
+
+/// `text` with its label lines `one:` and `two:` swapped.
+fn swap_label_lines(text: &str) -> String {
+    text.lines()
+        .map(|l| match l {
+            "two:" => "one:",
+            "one:" => "two:",
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+/// Theirs adds a global and uses it in `@g`; ours edits `@f`. A new
+/// entity whose name no other version writes means what theirs meant.
+#[test]
+fn a_global_one_side_added_takes_gits_result() {
+    let source = "void use(int);\n\
+        #ifdef THEIRS\nint counter;\n#endif\n\
+        void f(int a) {\n  use(a + 1);\n  use(a + 2);\n  use(a + 3);\n}\n\
+        void g(int a) {\n  use(a * 2);\n\
+        #ifdef THEIRS\n  counter = a;\n#endif\n  use(a * 3);\n}\n";
+    let base = clang_ir(source, "0", None, true);
+    let ours = edited(&base, ", 2\n", ", 7\n");
+    let theirs = clang_ir(source, "0", Some("THEIRS"), true);
+    assert!(theirs.contains("@counter = "), "{theirs}");
+    taken([&base, &ours, &theirs]);
+    // The same global, written by ours too: not new, so not taken here.
+    let ours = ours.replacen("define", "@counter = external global i32\n\ndefine", 1);
+    assert_eq!(
+        text_safe_merge([base.as_str(), &ours, &theirs].into()),
+        None
     );
 }

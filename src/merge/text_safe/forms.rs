@@ -197,7 +197,7 @@ fn is_constant_flag(word: &str) -> bool {
 
 /// A token of a line, outside strings and comments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Token<'a> {
+pub(super) enum Token<'a> {
     /// A bare word (`add`, `i32`, `label`, `7` in `7:`).
     Word(&'a str),
     /// `%name`, `%"name"`, `%12`: the name, quotes kept.
@@ -211,13 +211,13 @@ enum Token<'a> {
 }
 
 /// The tokens of a line up to its comment.
-struct Tokens<'a> {
+pub(super) struct Tokens<'a> {
     line: &'a str,
     at: usize,
 }
 
 impl<'a> Tokens<'a> {
-    fn of(line: &'a str) -> Tokens<'a> {
+    pub(super) fn of(line: &'a str) -> Tokens<'a> {
         Tokens { line, at: 0 }
     }
 
@@ -391,7 +391,7 @@ impl Operands {
 }
 
 /// Whether a line starts like a module-level entity (no body line does).
-fn starts_top_level(token: Token<'_>) -> bool {
+pub(super) fn starts_top_level(token: Token<'_>) -> bool {
     match token {
         Token::Sigiled(s) => !s.starts_with("#dbg_"),
         Token::Word(w) => matches!(

@@ -6,25 +6,37 @@
 //! text-safe when:
 //!
 //! 1. every line it removes or adds lies strictly inside one function
-//!    body (never a header, declaration, global, type, metadata node,
-//!    attribute group...): module-level entities, their names and numbers
-//!    (`@g`, `!7`, `#2`, signatures) are the base's on both sides;
-//! 2. the local names its removed lines define (`%x =`, `x:`) are those its
-//!    added lines define, in the same order; its added lines may define
-//!    more, if they are not numbers and occur nowhere in the base's
-//!    function: so no `%N` is added or removed (that renumbers what the
-//!    other side refers to), and no name is dropped, moved or swapped;
-//! 3. [`forms::form`] reads every changed line (one instruction or
-//!    label a line, `=` and `:` only where LLVM prints them), and every
-//!    function a hunk is in, as the base, each side and the result write
-//!    it, numbers each value in its text ([`forms::explicit_entry`]: no
-//!    unnamed value, no block without a label but an unlabelled entry,
-//!    which keeps its number since the header is the base's).
+//!    body, or it only adds whole module-level entities between the
+//!    base's, under names no other version writes ([`top_level`]): the
+//!    base's module-level entities, their names and numbers (`@g`, `!7`,
+//!    `#2`, signatures) are then those of every version;
+//! 2. in a body both sides change, the local names its removed lines
+//!    define (`%x =`, `x:`) are those its added lines define, in the same
+//!    order; its added lines may define more, if they are not numbers and
+//!    occur nowhere in the base's function: so no `%N` is added or removed
+//!    (that renumbers what the other side refers to), and no name is
+//!    dropped, moved or swapped. Or else the names it defines are no
+//!    numbers and the other side's hunks there write none of them;
+//! 3. in a body both sides change, [`forms::form`] reads every changed
+//!    line (one instruction or label a line, `=` and `:` only where LLVM
+//!    prints them), and the function, as the base, each side and the
+//!    result write it, numbers each value in its text
+//!    ([`forms::explicit_entry`]: no unnamed value, no block without a
+//!    label but an unlabelled entry, which keeps its number since the
+//!    header is the base's).
 //!
-//! Then every local name of a changed function denotes, in every version,
-//! the same value: the base's, as edited by the side that edited its line
-//! (names are defined once, kept, and all written out; module-level names
-//! are untouched). Applying both sides' hunks to the base, which is what a
+//! A body only one side changes is that side's, line for line, in a module
+//! whose entities mean the same in every version: rules 2 and 3 do not
+//! apply to it. Unless a block of it has its address taken
+//! (`blockaddress(@f, %bb)`, the one way to write a local name outside its
+//! function): then rule 2 holds in it, whoever changes it.
+//!
+//! Then every local name a line of the result writes denotes the value its
+//! author meant: in a function both sides change, the base's, as edited by
+//! the side that edited its line (names are defined once, kept or renamed
+//! apart from the other side's lines, and all written out); in a function
+//! one side changes, that side's; module-level names are the base's or new.
+//! Applying both sides' hunks to the base, which is what a
 //! clean line merge does, is then the structured merge: each reference
 //! means what its author meant. This stage applies them itself, where no
 //! two hunks of the two sides touch, and takes the result when `git
@@ -39,11 +51,13 @@
 //!         %9 = mul i32 %8, 3                  %9 = mul i32 %8, 3
 //! theirs: %9 = mul i32 %8, 7          -> both hunks text-safe: git's result,
 //!                                        `%5 = ... 2` and `%9 = ... 7`
-//! ours swaps %x and %y (`%x = add` -> `%y = add`, `%y = mul` -> `%x = mul`):
-//!         names not kept in order     -> the structured merge decides
+//! ours swaps %x and %y (`%x = add` -> `%y = add`, `%y = mul` -> `%x = mul`)
+//! and theirs' hunk in that function uses %y -> the structured merge decides
+//! ours renames %x to %sum in @f, theirs edits only @g -> text-safe
 //! ```
 
 pub(crate) mod forms;
+mod top_level;
 
 use crate::compare::diff::Hunk;
 use crate::three::Three;
@@ -104,29 +118,75 @@ pub(crate) fn merge(texts: Three<&str>, path: &str, markers: &Markers) -> FastPa
 /// The merge of base, ours and theirs by lines, when every hunk of both
 /// sides is text-safe (see the module doc) and no two hunks of the two
 /// sides touch; else `None`. It is not checked by LLVM.
-pub fn text_safe_merge(Three { base, ours, theirs }: Three<&str>) -> Option<String> {
-    let (base, ours, theirs) = (Text::new(base), Text::new(ours), Text::new(theirs));
+pub fn text_safe_merge(texts: Three<&str>) -> Option<String> {
+    let Three { base, ours, theirs } = texts.map(Text::new);
     let mut names = NameSets::default();
-    let ours_hunks = side_hunks(&base, &ours, &mut names)?;
-    let theirs_hunks = side_hunks(&base, &theirs, &mut names)?;
-    let mut both: Vec<&BodyHunk> = ours_hunks.iter().chain(&theirs_hunks).collect();
+    let ours_hunks = side_hunks(&base, &ours, texts.theirs, &mut names)?;
+    let theirs_hunks = side_hunks(&base, &theirs, texts.ours, &mut names)?;
+    let mut both: Vec<&SideHunk> = ours_hunks.iter().chain(&theirs_hunks).collect();
     both.sort_by_key(|h| (h.hunk.start, h.hunk.end));
     let merged = interleave(&base, &both)?;
-    let mut touched: Vec<usize> = both.iter().map(|h| h.body).collect();
+    let mut touched: Vec<usize> = both.iter().filter_map(|h| h.body()).collect();
     touched.dedup();
-    let ours_only: Vec<&BodyHunk> = ours_hunks.iter().collect();
-    let theirs_only: Vec<&BodyHunk> = theirs_hunks.iter().collect();
-    let versions = [&ours_only[..], &theirs_only[..], &both[..]];
-    let numbered = touched
-        .into_iter()
-        .all(|body| numbered_alike(&base, body, &versions));
-    numbered.then_some(merged)
+    let safe = touched.into_iter().all(|body| {
+        let (ours_only, theirs_only) = (in_body(&ours_hunks, body), in_body(&theirs_hunks, body));
+        let name = base.bodies[body].name;
+        let addressed = texts.iter().any(|t| top_level::blockaddress_of(t, name));
+        let mut all: Vec<&SideHunk> = ours_only.iter().chain(&theirs_only).copied().collect();
+        if addressed && !all.iter().all(|h| h.keeps_names()) {
+            return false;
+        }
+        if ours_only.is_empty() || theirs_only.is_empty() {
+            return true;
+        }
+        all.sort_by_key(|h| (h.hunk.start, h.hunk.end));
+        names_apart(&ours_only, &theirs_only)
+            && names_apart(&theirs_only, &ours_only)
+            && numbered_alike(&base, body, &[&ours_only, &theirs_only, &all])
+    });
+    safe.then_some(merged)
+}
+
+/// The hunks of `hunks` in base body `body`.
+fn in_body<'h, 'a>(hunks: &'h [SideHunk<'a>], body: usize) -> Vec<&'h SideHunk<'a>> {
+    hunks.iter().filter(|h| h.body() == Some(body)).collect()
+}
+
+/// Whether `side`'s hunks in a body both sides change rename nothing that
+/// `other`'s hunks there write: every hunk of `side` keeps its names
+/// (rule 2), or the names its lines define are no numbers and appear in
+/// no line `other` removes or adds. Then each name of a line of `other`
+/// means in the result what it meant in the base.
+fn names_apart(side: &[&SideHunk<'_>], other: &[&SideHunk<'_>]) -> bool {
+    let changed: Vec<&str> = side
+        .iter()
+        .flat_map(|h| match &h.names {
+            Names::Changed(names) => names.as_slice(),
+            _ => &[],
+        })
+        .copied()
+        .collect();
+    if side.iter().any(|h| matches!(h.names, Names::Unread)) {
+        return false;
+    }
+    if changed.is_empty() {
+        return true;
+    }
+    if changed.iter().any(|n| is_numbered(n) || n.starts_with('"')) {
+        return false;
+    }
+    let written: HashSet<&str> = other
+        .iter()
+        .flat_map(|h| h.removed.iter().chain(&h.hunk.new))
+        .flat_map(|line| forms::local_names(line))
+        .collect();
+    !changed.iter().any(|n| written.contains(n))
 }
 
 /// Whether base body `body`, and the base with each list of hunks applied
 /// (ours', theirs', both), name every value in their text
 /// ([`forms::Numbering`]) and label the entry block alike.
-fn numbered_alike(base: &Text<'_>, body: usize, versions: &[&[&BodyHunk<'_>]]) -> bool {
+fn numbered_alike(base: &Text<'_>, body: usize, versions: &[&[&SideHunk<'_>]]) -> bool {
     let inside = base.bodies[body].inside.clone();
     let forms: Option<Vec<Form>> = base.lines[inside].iter().map(|line| form(line)).collect();
     let Some(forms) = forms else {
@@ -147,12 +207,12 @@ fn entry_with<'a>(
     base: &Text<'_>,
     body: usize,
     forms: &[Form<'a>],
-    hunks: &[&BodyHunk<'a>],
+    hunks: &[&SideHunk<'a>],
 ) -> Option<Option<&'a str>> {
     let start = base.bodies[body].inside.start;
     let mut numbering = Numbering::default();
     let mut at = start;
-    for hunk in hunks.iter().filter(|h| h.body == body) {
+    for hunk in hunks.iter().filter(|h| h.body() == Some(body)) {
         for &kept in &forms[at - start..hunk.hunk.start - start] {
             numbering.read(kept).then_some(())?;
         }
@@ -169,6 +229,7 @@ fn entry_with<'a>(
 
 /// A text as lines (each with its line end) and the function bodies in it.
 struct Text<'a> {
+    text: &'a str,
     lines: Vec<&'a str>,
     bodies: Vec<Body<'a>>,
 }
@@ -177,7 +238,11 @@ impl<'a> Text<'a> {
     fn new(text: &'a str) -> Text<'a> {
         let lines: Vec<&str> = crate::text::lines_inclusive(text).collect();
         let bodies = bodies(&lines);
-        Text { lines, bodies }
+        Text {
+            text,
+            lines,
+            bodies,
+        }
     }
 
     /// The body that holds every line of `range` strictly inside it (for
@@ -189,11 +254,39 @@ impl<'a> Text<'a> {
     }
 }
 
-/// A side's change (base lines `start..end` replaced by `new`), inside
-/// the base's body `body`.
-struct BodyHunk<'a> {
+/// A side's change (base lines `start..end` replaced by `new`) and where
+/// it is.
+struct SideHunk<'a> {
     hunk: Hunk<&'a str>,
-    body: usize,
+    /// The base's lines it replaces.
+    removed: Vec<&'a str>,
+    /// Inside the base's body `Some(body)`, or between module-level
+    /// entities (`None`: only whole new entities, [`top_level`]).
+    body: Option<usize>,
+    names: Names<'a>,
+}
+
+impl SideHunk<'_> {
+    fn body(&self) -> Option<usize> {
+        self.body
+    }
+
+    fn keeps_names(&self) -> bool {
+        matches!(self.names, Names::Kept)
+    }
+}
+
+/// How a hunk in a body treats the local names its lines define.
+enum Names<'a> {
+    /// Rule 2: those of its removed lines, in order, new names between.
+    Kept,
+    /// Not kept: the names its removed and added lines define. Safe in a
+    /// body the other side leaves alone (it is then this side's, line for
+    /// line), or where the other side writes none of them.
+    Changed(Vec<&'a str>),
+    /// A line [`form`] does not read: safe only in a body the other side
+    /// leaves alone.
+    Unread,
 }
 
 /// The line diff of `side` from `base`, as hunks (replaced base lines,
@@ -228,34 +321,96 @@ fn line_diff(base: &[&str], side: &[&str]) -> Vec<(Range<usize>, Range<usize>)> 
     hunks
 }
 
-/// The hunks of `side`, when each is text-safe.
+/// The hunks of `side`, when each is text-safe by itself (inside a body,
+/// or whole new entities named apart from the base and `other`, the
+/// other side's text).
 fn side_hunks<'a>(
     base: &Text<'a>,
     side: &Text<'a>,
+    other: &str,
     names: &mut NameSets<'a>,
-) -> Option<Vec<BodyHunk<'a>>> {
+) -> Option<Vec<SideHunk<'a>>> {
     let mut hunks = Vec::new();
     for (removed, added) in line_diff(&base.lines, &side.lines) {
-        let body = base.body_around(&removed)?;
+        let new = side.lines[added.clone()].to_vec();
+        let Some(body) = base.body_around(&removed) else {
+            new_entities_only(base, &removed, &new, other)?;
+            let hunk = Hunk {
+                start: removed.start,
+                end: removed.end,
+                new,
+            };
+            hunks.push(SideHunk {
+                hunk,
+                removed: Vec::new(),
+                body: None,
+                names: Names::Kept,
+            });
+            continue;
+        };
         let side_body = side.body_around(&added)?;
         if side.bodies[side_body].name != base.bodies[body].name {
             return None;
         }
-        let removed_defs = defs(&base.lines[removed.clone()])?;
-        let added_defs = defs(&side.lines[added.clone()])?;
-        if !names_kept(&removed_defs, &added_defs, |def| {
-            names.is_new(base, body, def)
-        }) {
-            return None;
-        }
+        let names = body_names(base, body, &base.lines[removed.clone()], &new, names);
         let hunk = Hunk {
             start: removed.start,
             end: removed.end,
-            new: side.lines[added].to_vec(),
+            new,
         };
-        hunks.push(BodyHunk { hunk, body });
+        let removed = base.lines[removed].to_vec();
+        hunks.push(SideHunk {
+            hunk,
+            removed,
+            body: Some(body),
+            names,
+        });
     }
     Some(hunks)
+}
+
+/// `Some(())` when a hunk outside every body only adds lines, between two
+/// of the base's entities, each blank or a whole entity whose name
+/// neither the base nor `other` writes.
+fn new_entities_only(
+    base: &Text<'_>,
+    removed: &Range<usize>,
+    added: &[&str],
+    other: &str,
+) -> Option<()> {
+    (removed.is_empty() && top_level::between_entities(&base.lines, removed.start)).then_some(())?;
+    for line in added {
+        match top_level::added_line(line)? {
+            top_level::AddedLine::Blank => {}
+            top_level::AddedLine::Entity(name) => {
+                let written =
+                    top_level::mentions(base.text, name) || top_level::mentions(other, name);
+                (!written).then_some(())?;
+            }
+        }
+    }
+    Some(())
+}
+
+/// How a hunk of base body `body` (its `removed` lines replaced by
+/// `added`) treats the names they define.
+fn body_names<'a>(
+    base: &Text<'a>,
+    body: usize,
+    removed: &[&'a str],
+    added: &[&'a str],
+    names: &mut NameSets<'a>,
+) -> Names<'a> {
+    let (Some(removed_defs), Some(added_defs)) = (defs(removed), defs(added)) else {
+        return Names::Unread;
+    };
+    if names_kept(&removed_defs, &added_defs, |def| {
+        names.is_new(base, body, def)
+    }) {
+        return Names::Kept;
+    }
+    let all = removed_defs.iter().chain(&added_defs);
+    Names::Changed(all.map(|def| def.name).collect())
 }
 
 /// The names `lines` define, in order; `None` when a line is not one
@@ -312,7 +467,7 @@ impl<'a> NameSets<'a> {
 /// Base with the hunks of both sides applied, when no hunk of one side
 /// touches one of the other (as `git merge-file`, which calls that a
 /// conflict, an unchanged line must separate them).
-fn interleave(base: &Text<'_>, hunks: &[&BodyHunk<'_>]) -> Option<String> {
+fn interleave(base: &Text<'_>, hunks: &[&SideHunk<'_>]) -> Option<String> {
     // One side's hunks never touch each other (an equal line separates
     // them), so two hunks that touch are of the two sides.
     let mut last_end = None;
