@@ -296,26 +296,29 @@ fn edit_triple(base: String, kind: Kind) -> (String, String, String) {
 }
 
 /// `lines` with the first value at or after line `at` that has a name
-/// (not a number) renamed, with all its uses in its function.
+/// (not a number; or, where every value is numbered, the first value)
+/// renamed, with all its uses in its function.
 fn renamed_near(lines: &[&str], at: usize) -> Vec<String> {
     let is_name_byte = |c: char| c.is_ascii_alphanumeric() || "$._-".contains(c);
+    let def = |i: usize| -> Option<&str> {
+        let name = lines[i]
+            .trim_start()
+            .strip_prefix('%')?
+            .split_once(" = ")?
+            .0;
+        name.chars().all(is_name_byte).then_some(name)
+    };
+    let numbered = |name: &str| name.bytes().all(|b| b.is_ascii_digit());
     let (def_at, name) = (at..lines.len())
-        .find_map(|i| {
-            let name = lines[i]
-                .trim_start()
-                .strip_prefix('%')?
-                .split_once(" = ")?
-                .0;
-            let named = !name.bytes().all(|b| b.is_ascii_digit()) && name.chars().all(is_name_byte);
-            named.then(|| (i, format!("%{name}")))
-        })
-        .expect("a named value");
+        .find_map(|i| def(i).filter(|n| !numbered(n)).map(|n| (i, n)))
+        .or_else(|| (at..lines.len()).find_map(|i| def(i).map(|n| (i, n))))
+        .expect("a value");
+    let (name, new_name) = (format!("%{name}"), format!("%irgit.renamed.{name}"));
     let start = (0..def_at)
         .rev()
         .find(|&i| lines[i].starts_with("define"))
         .unwrap();
     let end = (def_at..lines.len()).find(|&i| lines[i] == "}").unwrap();
-    let new_name = format!("{name}.renamed");
     lines
         .iter()
         .enumerate()
