@@ -16,6 +16,23 @@ pub enum Side {
     Theirs,
 }
 
+impl Side {
+    /// The version at `who` in base, ours, theirs order (0, 1, 2).
+    pub fn nth(who: usize) -> Side {
+        match who {
+            0 => Side::Base,
+            1 => Side::Ours,
+            2 => Side::Theirs,
+            _ => panic!("there are three versions, not {}", who + 1),
+        }
+    }
+
+    /// The side at `k` in ours, theirs order (0, 1): the two that change the base.
+    pub fn changed(k: usize) -> Side {
+        Side::nth(k + 1)
+    }
+}
+
 /// One `T` for each version of a merge: the common ancestor (`base`),
 /// the current branch's (`ours`) and the merged branch's (`theirs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -21,27 +21,12 @@ use std::path::Path;
 use std::process::Command;
 
 use irgit::merge::text_safe::text_safe_merge;
-use irgit::merge::{merge_bytes_by, MadeBy, Markers, Outcome, Route, Writer};
+use irgit::merge::{MadeBy, Outcome, Route, Writer};
 use irgit::three::Three;
-use merge_support::{clang, git_merge_file, irgit_bin, llvm_stress};
+use merge_support::{clang, git_merge_file, irgit_bin, llvm_stress, merge_by, written};
 
 /// The lap `IRGIT_TIMINGS=1` prints when the text-safe merge wrote the result.
 const TAKEN: &str = "merge: text-safe: git's result checked and taken";
-
-/// The merge by `route`, in process.
-fn merge_by(route: Route, [base, ours, theirs]: [&str; 3]) -> Outcome {
-    let inputs = [base.as_bytes(), ours.as_bytes(), theirs.as_bytes()];
-    merge_bytes_by(route, inputs.into(), "m.ll", &Markers::default())
-        .unwrap_or_else(|e| panic!("merge failed: {e}"))
-}
-
-/// The bytes an outcome writes.
-fn written(o: &Outcome) -> String {
-    match &o.bytes {
-        Some(b) => String::from_utf8_lossy(b).into_owned(),
-        None => o.text.clone(),
-    }
-}
 
 /// Both routes give the same result (bytes, conflicts, notes); returns it.
 fn same_by_both_routes(triple: [&str; 3]) -> Outcome {

@@ -398,3 +398,23 @@ impl Repo {
             .collect()
     }
 }
+
+/// The merge of `[base, ours, theirs]` by `route`, in process.
+pub fn merge_by(route: irgit::merge::Route, triple: [&str; 3]) -> irgit::merge::Outcome {
+    let inputs = triple.map(str::as_bytes);
+    irgit::merge::merge_bytes_by(
+        route,
+        inputs.into(),
+        "m.ll",
+        &irgit::merge::Markers::default(),
+    )
+    .unwrap_or_else(|e| panic!("merge failed: {e}"))
+}
+
+/// The bytes an outcome writes.
+pub fn written(o: &irgit::merge::Outcome) -> String {
+    match &o.bytes {
+        Some(b) => String::from_utf8_lossy(b).into_owned(),
+        None => o.text.clone(),
+    }
+}

@@ -33,7 +33,7 @@ pub(crate) mod checksum;
 pub(crate) mod nodes;
 pub(crate) mod shifts;
 
-use crate::three::Three;
+use crate::three::{Side, Three};
 use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -86,14 +86,17 @@ pub(crate) fn rebase_bytes(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Re
 
 /// See the module doc.
 pub(crate) fn rebase(base: &str, ours: &str, theirs: &str) -> Option<Rebased> {
-    let nodes = [Nodes::parse(base), Nodes::parse(ours), Nodes::parse(theirs)];
+    let nodes = Three::new(base, ours, theirs).map(Nodes::parse);
     let too_long = nodes
         .iter()
         .any(|n| n.lined.values().any(|x| x.line >= SPAN));
     if too_long {
         return None;
     }
-    let sides = [pair(&nodes[0], &nodes[1]), pair(&nodes[0], &nodes[2])];
+    let sides = [
+        pair(&nodes.base, &nodes.ours),
+        pair(&nodes.base, &nodes.theirs),
+    ];
     let contested = contested(&nodes, &sides);
     let kept = [0, 1].map(|k| sides[k].partner.values().copied().collect());
     let mut r = Rebaser {
@@ -112,9 +115,9 @@ pub(crate) fn rebase(base: &str, ours: &str, theirs: &str) -> Option<Rebased> {
     let rewritten = std::array::from_fn(|who| {
         let moved = Moved {
             lines: &lines[who],
-            columns: &columns[who],
+            columns: &columns[Side::nth(who)],
         };
-        rewrite(texts[who], &nodes[who], &moved, &sums)
+        rewrite(texts[who], &nodes[Side::nth(who)], &moved, &sums)
     });
     debug_dump(&[
         ("rebased-base.ll", &rewritten[0]),
@@ -339,7 +342,7 @@ fn pair(base: &Nodes, side: &Nodes) -> Pairing {
 type Contested = HashMap<(String, String), [Option<u32>; 2]>;
 
 /// See [`Contested`].
-fn contested(nodes: &[Nodes; 3], sides: &[Pairing; 2]) -> Contested {
+fn contested(nodes: &Three<Nodes>, sides: &[Pairing; 2]) -> Contested {
     let both: HashSet<&String> = sides[0].changed.intersection(&sides[1].changed).collect();
     // Each function's first and last line per file: in the base (both),
     // then the last in ours and theirs.
@@ -380,7 +383,7 @@ fn contested(nodes: &[Nodes; 3], sides: &[Pairing; 2]) -> Contested {
 /// Computes every node's line in the merged numbering.
 struct Rebaser<'a> {
     /// Base, ours, theirs.
-    nodes: &'a [Nodes<'a>; 3],
+    nodes: &'a Three<Nodes<'a>>,
     /// Ours and theirs against the base.
     sides: &'a [Pairing; 2],
     /// Functions whose debug info both sides changed, one moving lines.
@@ -397,7 +400,7 @@ impl Rebaser<'_> {
     /// The merged line of every node of version `who` (0 base, 1 ours, 2 theirs).
     fn lines_of(&mut self, who: usize) -> HashMap<u32, u32> {
         let nodes = self.nodes;
-        nodes[who]
+        nodes[Side::nth(who)]
             .lined
             .keys()
             .map(|&n| {
@@ -439,7 +442,7 @@ impl Rebaser<'_> {
 
     /// A base node's line moves by what both sides inserted above it.
     fn base_line(&mut self, n: u32) -> u32 {
-        let node = &self.nodes[0].lined[&n];
+        let node = &self.nodes.base.lined[&n];
         let (l, file) = (node.line, node.file.as_str());
         let (mo, mt) = (self.map(0, file), self.map(1, file));
         let known = match (mo.at(l), mt.at(l)) {
@@ -456,7 +459,7 @@ impl Rebaser<'_> {
         if let Some(&b) = self.sides[side].partner.get(&n) {
             return self.base_line(b);
         }
-        let node = &self.nodes[side + 1].lined[&n];
+        let node = &self.nodes[Side::changed(side)].lined[&n];
         let (l, file) = (node.line, node.file.as_str());
         let own = self.sides[side].maps.get(file).unwrap_or(&self.unknown);
         let other = self.map(1 - side, file);
@@ -496,26 +499,29 @@ fn column(rhs: &str) -> Option<u32> {
 /// moves the loop body's block one column right; with the base's and the
 /// other side's block moved too, the body's locations and the calls
 /// inlined there are the same nodes on all sides again.
-fn columns(nodes: &[Nodes; 3], sides: &[Pairing; 2]) -> [HashMap<u32, u32>; 3] {
-    let mut out: [HashMap<u32, u32>; 3] = Default::default();
+fn columns(nodes: &Three<Nodes>, sides: &[Pairing; 2]) -> Three<HashMap<u32, u32>> {
+    let mut out: Three<HashMap<u32, u32>> = Three::default();
     for k in 0..2 {
         let o = 1 - k;
         let kept_by_other: HashMap<u32, u32> =
             sides[o].partner.iter().map(|(&s, &b)| (b, s)).collect();
         for (&s, &b) in &sides[k].partner {
-            let (node, base) = (&nodes[k + 1].lined[&s], &nodes[0].lined[&b]);
+            let (node, base) = (&nodes[Side::changed(k)].lined[&s], &nodes.base.lined[&b]);
             let in_place = sides[k].maps.get(&node.file).and_then(|m| m.at(base.line))
                 == Some(node.line as i64 - base.line as i64);
-            let (Some(to), Some(from)) = (column(nodes[k + 1].defs[&s]), column(nodes[0].defs[&b]))
-            else {
+            let (Some(to), Some(from)) = (
+                column(nodes[Side::changed(k)].defs[&s]),
+                column(nodes.base.defs[&b]),
+            ) else {
                 continue;
             };
             let Some(&other) = kept_by_other.get(&b) else {
                 continue;
             };
-            if to != from && in_place && column(nodes[o + 1].defs[&other]) == Some(from) {
-                out[0].insert(b, to);
-                out[o + 1].insert(other, to);
+            if to != from && in_place && column(nodes[Side::changed(o)].defs[&other]) == Some(from)
+            {
+                out.base.insert(b, to);
+                out[Side::changed(o)].insert(other, to);
             }
         }
     }
