@@ -292,11 +292,16 @@ fn merge_cases_merge_the_same_by_both_routes() {
             // The fast route says it made the result; the structured route,
             // by itself, finds git's result means the same (or the two
             // agreed earlier: a side that changed nothing).
-            assert_eq!(fast.made_by, MadeBy::TextSafe, "{}", dir.display());
+            assert_eq!(
+                fast.made_by,
+                MadeBy::Written(Writer::TextSafe),
+                "{}",
+                dir.display()
+            );
             assert!(
                 matches!(
                     structured.made_by,
-                    MadeBy::Written(Writer::GitResult) | MadeBy::UnchangedSide
+                    MadeBy::Written(Writer::GitResult) | MadeBy::Written(Writer::UnchangedSide)
                 ),
                 "{}: {:?}",
                 dir.display(),
@@ -304,7 +309,12 @@ fn merge_cases_merge_the_same_by_both_routes() {
             );
         }
         if !safe {
-            assert_ne!(fast.made_by, MadeBy::TextSafe, "{}", dir.display());
+            assert_ne!(
+                fast.made_by,
+                MadeBy::Written(Writer::TextSafe),
+                "{}",
+                dir.display()
+            );
         }
         taken += usize::from(safe);
     }
@@ -354,7 +364,7 @@ fn constant_edits_take_gits_result_after_one_load() {
     );
     let merged = same_by_both_routes([&base, &ours, &theirs]);
     assert_eq!(written(&merged), git_text);
-    assert_eq!(merged.made_by, MadeBy::TextSafe);
+    assert_eq!(merged.made_by, MadeBy::Written(Writer::TextSafe));
 
     let dir = tempfile::tempdir().unwrap();
     for (name, text) in [
@@ -395,7 +405,7 @@ fn taken(triple: [&str; 3]) -> Outcome {
         "the criterion must take it"
     );
     let merged = same_by_both_routes(triple);
-    assert_eq!(merged.made_by, MadeBy::TextSafe);
+    assert_eq!(merged.made_by, MadeBy::Written(Writer::TextSafe));
     assert_eq!(written(&merged), git_text);
     merged
 }

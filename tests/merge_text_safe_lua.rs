@@ -107,7 +107,7 @@ fn same_by_both_routes(name: &str, triple: [&str; 3]) -> bool {
         (structured.conflicts, &structured.notes),
         "{name}"
     );
-    let taken = fast.made_by == MadeBy::TextSafe;
+    let taken = fast.made_by == MadeBy::Written(Writer::TextSafe);
     assert_eq!(taken, text_safe_merge(triple.into()).is_some(), "{name}");
     if taken {
         assert_eq!(

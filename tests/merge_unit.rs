@@ -569,7 +569,10 @@ fn an_unchanged_side_does_not_make_invalid_ir_clean() {
     )
     .unwrap();
     assert_eq!(r.bytes.as_deref(), Some(BASE.as_bytes()));
-    assert_eq!(r.made_by, irgit::merge::MadeBy::UnchangedSide);
+    assert_eq!(
+        r.made_by,
+        irgit::merge::MadeBy::Written(irgit::merge::Writer::UnchangedSide)
+    );
 }
 
 /// Theirs removes `@helper`, ours' new code in `@f` calls it (the case

@@ -1,6 +1,10 @@
 //! Choosing what to write. The structured merge decides what the result
-//! *means*; this stage decides how to *write* it, by one ordered rule
-//! ([`choose`]) over the ways a result can be written ([`Writer`]).
+//! *means*; this stage decides how to *write* it, by one rule ([`decide`])
+//! over the candidates of every route, in the order of the ways a result
+//! can be written ([`Writer`]). The fast paths (a side unchanged, every hunk
+//! text-safe) hand it *proven* candidates before the structured merge runs;
+//! [`choose`] hands it the others once it has, after the conflicts the
+//! structured merge itself finds.
 //!
 //! Every clean way of writing is a *candidate* that LLVM checks against the
 //! structured merge's meaning (parse, verify, canonical form): the first
@@ -61,6 +65,29 @@ pub(crate) struct Candidate {
     pub(crate) conflicts: usize,
     /// Its canonical form, when already in hand (parsed and verified).
     pub(crate) canonical: Option<String>,
+    /// The bytes to write instead of `text`: an input as it is (a side
+    /// unchanged, maybe bitcode).
+    pub(crate) bytes: Option<Vec<u8>>,
+}
+
+impl Candidate {
+    /// A clean candidate `writer` wrote as `text`.
+    pub(crate) fn clean(writer: Writer, text: String) -> Candidate {
+        Candidate {
+            writer,
+            text,
+            conflicts: 0,
+            canonical: None,
+            bytes: None,
+        }
+    }
+
+    /// Whether it is proven without the structured merge, so written as
+    /// soon as it is made: a side unchanged, or every hunk text-safe
+    /// (LLVM verified both).
+    fn proven(&self) -> bool {
+        matches!(self.writer, Writer::UnchangedSide | Writer::TextSafe)
+    }
 }
 
 /// What the candidates decided.
@@ -89,18 +116,28 @@ pub(crate) fn check(c: &Candidate, path: &str, expected: &str) -> Check {
     }
 }
 
-/// Checks the candidates in order (each only when the ones before neither
-/// agreed nor disagreed): the first that agrees is written, the first
-/// valid one that disagrees stops the merge. A transcription of the
-/// structured result itself ([`Writer::ResultInOursLayout`]) that means
-/// something else is no second derivation, only a failed transcription:
-/// the next candidate is tried.
+/// The one rule every candidate of a merge meets, the fast paths' too: in
+/// order, a proven candidate ([`Candidate::proven`]) is written as soon as
+/// it is made; any other is checked against the structured merge's
+/// canonical form `expected` (each only when the ones before neither agreed
+/// nor disagreed): the first that agrees is written, the first valid one
+/// that disagrees stops the merge. Before the structured merge has run
+/// (`expected` is `None`), only a proven candidate decides. A
+/// transcription of the structured result itself
+/// ([`Writer::ResultInOursLayout`]) that means something else is no second
+/// derivation, only a failed transcription: the next candidate is tried.
 pub(crate) fn decide(
     candidates: impl IntoIterator<Item = Candidate>,
     path: &str,
-    expected: &str,
+    expected: Option<&str>,
 ) -> Decision {
     for c in candidates {
+        if c.proven() {
+            return Decision::Write(c);
+        }
+        let Some(expected) = expected else {
+            continue;
+        };
         match check(&c, path, expected) {
             Check::Agrees => return Decision::Write(c),
             Check::Disagrees(_) if c.writer == Writer::ResultInOursLayout => {}
@@ -109,6 +146,22 @@ pub(crate) fn decide(
         }
     }
     Decision::Undecided
+}
+
+/// A decided clean candidate as it is written: an input byte for byte;
+/// any other text in ours' form (canonical when ours is, `ours` its text),
+/// with LLVM's `; preds` comments that no longer match their branches
+/// written again.
+pub(crate) fn written(c: Candidate, ours: Option<&str>, path: &str) -> Outcome {
+    let made_by = MadeBy::Written(c.writer);
+    match (c.bytes, ours) {
+        (Some(bytes), _) => Outcome::exact(&bytes, 0, made_by),
+        (None, Some(ours)) => {
+            let text = Outcome::exact_text(c.text, made_by);
+            without_stale_comments(in_ours_form(text, ours, path))
+        }
+        (None, None) => Outcome::exact_text(c.text, made_by),
+    }
 }
 
 /// What the chooser works from.
@@ -158,12 +211,8 @@ pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
             // another thread, which would free them while the copies are
             // made): a large merge's peak memory is here.
             drop((structured, git));
-            return Ok(git_text_written(
-                agreed,
-                texts.ours,
-                path,
-                MadeBy::Written(Writer::GitResult),
-            ));
+            let agreed = Candidate::clean(Writer::GitResult, agreed);
+            return Ok(written(agreed, Some(texts.ours), path));
         }
     }
     let ours_text = OursText::write(&mut structured, inputs, texts, path, markers)?;
@@ -194,13 +243,6 @@ pub(crate) fn choose(evidence: Evidence<'_>) -> Result<Outcome, MergeError> {
     };
     let outcome = either_side_parses(outcome, sides, texts, markers);
     Ok(without_stale_comments(outcome))
-}
-
-/// git's clean result, once known to be the merge, as it is written: in
-/// ours' form (canonical when ours is), with LLVM's `; preds` comments
-/// that no longer match their branches written again.
-pub(crate) fn git_text_written(text: String, ours: &str, path: &str, made_by: MadeBy) -> Outcome {
-    without_stale_comments(in_ours_form(Outcome::exact_text(text, made_by), ours, path))
 }
 
 /// Bitcode inputs: the structured merge's result (canonical form, or its
@@ -239,10 +281,8 @@ fn git_candidate(git: Option<&GitMerge>) -> Option<Candidate> {
     let git = git?;
     let canonical = git.clean_canonical()?.to_string();
     (git.merged.conflicts == 0).then(|| Candidate {
-        writer: Writer::GitResult,
-        text: git.merged.text.clone(),
-        conflicts: 0,
         canonical: Some(canonical),
+        ..Candidate::clean(Writer::GitResult, git.merged.text.clone())
     })
 }
 
@@ -299,24 +339,14 @@ impl Writers<'_> {
         texts
             .into_iter()
             .filter(|text| missing_fragments(self.ours, text).is_empty())
-            .map(|text| Candidate {
-                writer: Writer::ResultInOursLayout,
-                text,
-                conflicts: 0,
-                canonical: None,
-            })
+            .map(|text| Candidate::clean(Writer::ResultInOursLayout, text))
             .collect()
     }
 
     /// The candidate `writer` makes, if it makes one.
     fn candidate(&self, writer: Writer) -> Option<Candidate> {
         let merged = &self.ours_text.merged;
-        let clean_text = |text: &str| Candidate {
-            writer,
-            text: faithful::renumber(text),
-            conflicts: 0,
-            canonical: None,
-        };
+        let clean_text = |text: &str| Candidate::clean(writer, faithful::renumber(text));
         match writer {
             Writer::GitResult => git_candidate(self.git),
             Writer::OursText => Some(Candidate {
@@ -329,12 +359,7 @@ impl Writers<'_> {
                 (merged.conflicts == 0)
                     .then(|| kept_declarations::restored(&text, self.ours, expected))
                     .flatten()
-                    .map(|text| Candidate {
-                        writer,
-                        text,
-                        conflicts: 0,
-                        canonical: None,
-                    })
+                    .map(|text| Candidate::clean(writer, text))
             }
             // The line merge's conflicts are debug values both sides changed:
             // the structured merge wrote them as unknown, and so can the line merge.
@@ -350,11 +375,11 @@ impl Writers<'_> {
                 .map(|text| clean_text(&text)),
             // The canonical form drops comments, so only without them.
             Writer::ResultInOursLayout => None,
+            // Made before the structured merge ([`super::merge_sides`]).
+            Writer::UnchangedSide | Writer::TextSafe => None,
             Writer::CanonicalForm => (!self.has_comments).then(|| Candidate {
-                writer,
-                text: self.structured.outcome.text.clone(),
-                conflicts: 0,
                 canonical: self.structured.canonical.clone(),
+                ..Candidate::clean(writer, self.structured.outcome.text.clone())
             }),
         }
     }
@@ -380,12 +405,9 @@ fn first_agreeing(w: &Writers<'_>) -> Chosen {
     let candidates = IN_OURS_NAMES
         .iter()
         .flat_map(|&writer| w.candidates(writer));
-    let outcome = match decide(candidates, path, &expected) {
+    let outcome = match decide(candidates, path, Some(&expected)) {
         Decision::Write(c) if c.writer == Writer::CanonicalForm => return Chosen::Canonical,
-        Decision::Write(c) => {
-            let outcome = Outcome::exact(c.text.as_bytes(), 0, MadeBy::Written(c.writer));
-            in_ours_form(outcome, w.ours, path)
-        }
+        Decision::Write(c) => written(c, Some(w.ours), path),
         Decision::Disagree(c, meaning) => {
             let sides = w.ours_text.sides(w.ours);
             disagreement(&c, &meaning, &expected, sides, w.markers)

@@ -54,7 +54,7 @@ pub mod text_safe;
 
 use crate::ir::Session;
 use crate::three::Three;
-use choose::Evidence;
+use choose::{Candidate, Decision, Evidence};
 use git_merge::{GitMerge, GitVerdict};
 use loading::verifies;
 
@@ -121,8 +121,9 @@ pub fn merge_bytes_by(
     //    (the build directory), not the user's text; ours' line stands for all three.
     let base = &*with_module_id_of(base, ours);
     let theirs = &*with_module_id_of(theirs, ours);
-    if let Some(result) = unchanged_side(base, ours, theirs, path) {
-        return Ok(Outcome::exact(result, 0, MadeBy::UnchangedSide));
+    let inputs = Three::new(base, ours, theirs);
+    if let Decision::Write(c) = choose::decide(unchanged_side(inputs, path), path, None) {
+        return Ok(choose::written(c, None, path));
     }
     // 2. Rebase debug lines into the merged source's numbering on all
     //    three sides (the rebasing of `docs/merge-theory.md`), so that a
@@ -137,7 +138,7 @@ pub fn merge_bytes_by(
             )?;
             rebased.settle(merged, markers)
         }
-        None => merge_sides(route, Three::new(base, ours, theirs), path, markers)?,
+        None => merge_sides(route, inputs, path, markers)?,
     };
     Ok(noting_unknown_values(outcome, ours))
 }
@@ -151,18 +152,28 @@ fn merge_sides(
     markers: &Markers,
 ) -> Result<Outcome, MergeError> {
     let Three { ours, theirs, .. } = inputs;
-    if let Some(result) = unchanged_side(inputs.base, ours, theirs, path) {
-        return Ok(Outcome::exact(result, 0, MadeBy::UnchangedSide));
-    }
     let mut timer = crate::canon::PhaseTimer::new();
     let texts = as_texts(inputs);
-    // 3. Where every hunk is text-safe, git's clean result checked by LLVM.
+    // 3. The candidates proven before any structured merge, by the rule
+    //    of every candidate ([`choose::decide`]): a side unchanged (once
+    //    more: rebasing can make one so), then, where every hunk is
+    //    text-safe, git's clean result checked by LLVM.
     let mut git_known = None;
-    if let Some(texts) = texts.filter(|_| route == Route::TextSafeFirst) {
-        match text_safe::merge(texts, path, markers) {
-            text_safe::FastPath::Taken(outcome) => return Ok(outcome),
-            text_safe::FastPath::Declined(git) => git_known = git,
-        }
+    let proven = unchanged_side(inputs, path).into_iter().chain(
+        std::iter::once_with(|| {
+            let texts = texts.filter(|_| route == Route::TextSafeFirst)?;
+            match text_safe::merge(texts, path, markers) {
+                text_safe::FastPath::Taken(candidate) => Some(candidate),
+                text_safe::FastPath::Declined(git) => {
+                    git_known = git;
+                    None
+                }
+            }
+        })
+        .flatten(),
+    );
+    if let Decision::Write(c) = choose::decide(proven, path, None) {
+        return Ok(choose::written(c, texts.map(|t| t.ours), path));
     }
     // 3-4. Load the three sides and merge them structurally, with git's
     //      line merge on another thread.
@@ -217,13 +228,9 @@ fn structured_beside_git(
 }
 
 /// A side that changed nothing: the other side, byte for byte, once LLVM
-/// has parsed and verified it (else the merge reports why).
-fn unchanged_side<'a>(
-    base: &[u8],
-    ours: &'a [u8],
-    theirs: &'a [u8],
-    path: &str,
-) -> Option<&'a [u8]> {
+/// has parsed and verified it (else the merge reports why), as a proven
+/// candidate ([`Writer::UnchangedSide`]).
+fn unchanged_side(Three { base, ours, theirs }: Three<&[u8]>, path: &str) -> Option<Candidate> {
     let unchanged = if ours == base {
         Some(theirs)
     } else if theirs == base || theirs == ours {
@@ -231,7 +238,11 @@ fn unchanged_side<'a>(
     } else {
         None
     };
-    unchanged.filter(|result| verifies(result, path))
+    let result = unchanged.filter(|result| verifies(result, path))?;
+    Some(Candidate {
+        bytes: Some(result.to_vec()),
+        ..Candidate::clean(Writer::UnchangedSide, String::new())
+    })
 }
 
 /// Says on stderr how many debug values a clean result writes as unknown

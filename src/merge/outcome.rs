@@ -28,11 +28,6 @@ pub struct Outcome {
 /// merge ends in, for tests to assert on (the notes say it in words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MadeBy {
-    /// One side changed nothing: the other side, byte for byte.
-    UnchangedSide,
-    /// Every hunk of both sides text-safe: git's clean result, checked by
-    /// one LLVM load (`merge::text_safe`).
-    TextSafe,
     /// The structured merge's own text: bitcode, or its result before a
     /// writer is chosen.
     Structured,
@@ -73,11 +68,16 @@ pub enum Conflict {
     GeneratedChecks,
 }
 
-/// The ways of writing a clean result, in order of preference. (Before
-/// all of them, `merge_bytes` writes one input byte for byte when the
-/// other side changed nothing: nothing needs to be loaded for that.)
+/// The ways of writing a clean result, in order of preference: the first
+/// two are proven without the structured merge, the others are written
+/// when they mean what it means (`merge::choose`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Writer {
+    /// One side changed nothing: the other side, byte for byte.
+    UnchangedSide,
+    /// Every hunk of both sides text-safe: git's clean result, checked by
+    /// one LLVM load (`merge::text_safe`).
+    TextSafe,
     /// `git merge-file`'s clean result.
     GitResult,
     /// Base and theirs translated into ours' names, merged line by line.
@@ -102,6 +102,8 @@ impl Writer {
     /// Who derived a result written this way, for messages.
     pub fn name(self) -> &'static str {
         match self {
+            Writer::UnchangedSide => "the side that changed",
+            Writer::TextSafe => "git merge-file, every hunk text-safe",
             Writer::GitResult => "git merge-file",
             Writer::OursText => "the line merge in ours' names",
             Writer::OursTextDeclarationsKept => {

@@ -65,17 +65,18 @@ use std::ops::Range;
 
 use rustc_hash::FxHashSet as HashSet;
 
+use super::choose::Candidate;
 use super::fallback::LineMerge;
 use super::git_merge::line_merge_texts;
 use super::loading::valid_as_written;
-use super::outcome::{MadeBy, Outcome};
+use super::outcome::Writer;
 use super::render::Markers;
 use forms::{bodies, form, is_numbered, Body, Def, Form, Numbering};
 
 /// What the text-safe merge did.
 pub(crate) enum FastPath {
-    /// Git's clean result, written as the structured merge would write it.
-    Taken(Outcome),
+    /// Git's clean result, a proven candidate ([`Writer::TextSafe`]).
+    Taken(Candidate),
     /// Not text-safe, or not what git writes, or not valid IR: the
     /// structured merge decides, with git's line merge when it was run.
     Declined(Option<LineMerge>),
@@ -101,12 +102,7 @@ pub(crate) fn merge(texts: Three<&str>, path: &str, markers: &Markers) -> FastPa
         Some(git) if valid && git.conflicts == 0 && git.text == merged => {
             drop(merged);
             timer.lap("merge: text-safe: git's result checked and taken");
-            FastPath::Taken(super::choose::git_text_written(
-                git.text,
-                ours,
-                path,
-                MadeBy::TextSafe,
-            ))
+            FastPath::Taken(Candidate::clean(Writer::TextSafe, git.text))
         }
         git => {
             timer.lap("merge: text-safe: git's result not taken");
