@@ -50,6 +50,17 @@ pub fn label_name(code: &str) -> Option<&str> {
     (quoted || !name.is_empty() && name.bytes().all(is_id_byte)).then_some(name)
 }
 
+/// The label a line opens, read from its first byte: `7:`, `for.body:
+/// ; preds = %3` (→ `for.body`), `"a b":` (quotes kept); `None` for an
+/// indented line, a comment or any other line.
+pub fn label_of_line(line: &str) -> Option<&str> {
+    let end = match line.as_bytes().first()? {
+        b'"' => line[1..].find('"')? + 2,
+        _ => line.bytes().position(|c| !is_id_byte(c))?,
+    };
+    label_name(line.get(..end + 1)?).filter(|_| line[end..].starts_with(':'))
+}
+
 /// Calls `f(start, end, sigil, name)` for every reference in `line` to a
 /// local (`%x`, `%"a b"`), a global (`@g`, `@"a b"`), a metadata node
 /// (`!7`) or an attribute group (`#2`): `start..end` spans the token, sigil

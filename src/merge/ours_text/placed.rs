@@ -57,25 +57,13 @@ fn defined(line: &str) -> Option<&str> {
     if code.starts_with("define ") || code.starts_with("declare ") {
         return crate::text::function_name(code);
     }
-    if let Some(label) = label_of(code) {
+    if let Some(label) = crate::text::label_of_line(code) {
         return Some(label);
     }
     if !(code.starts_with(['@', '%', '!']) || code.starts_with("attributes #")) {
         return None;
     }
     code.split_once(" = ").map(|(name, _)| name)
-}
-
-/// The block a label line opens (`bb7:  ; preds = %entry` opens `bb7`).
-fn label_of(code: &str) -> Option<&str> {
-    let code = match crate::comments::layout::comment_start(code) {
-        Some(at) => &code[..at],
-        None => code,
-    };
-    let label = code.trim_end().strip_suffix(':')?;
-    let bare = !label.is_empty() && !label.contains([' ', '"', '=']);
-    let quoted = label.len() > 1 && label.starts_with('"') && label.ends_with('"');
-    (bare || quoted).then_some(label)
 }
 
 /// Where each (function, defined name) occurs.

@@ -67,7 +67,7 @@ impl<'t> Definitions<'t> {
             if line.trim().is_empty() {
                 continue;
             }
-            if let Some(label) = label_of(line) {
+            if let Some(label) = crate::text::label_of_line(line) {
                 // Comment lines right above a label belong to its block.
                 let keep = current
                     .lines
@@ -93,21 +93,6 @@ impl<'t> Definitions<'t> {
 
 fn is_comment(line: &str) -> bool {
     line.trim_start().starts_with(';')
-}
-
-/// The label a line defines (`7:`, `for.body:`, `"a b":`), if it is a
-/// label line.
-pub(crate) fn label_of(line: &str) -> Option<&str> {
-    let first = line.bytes().next()?;
-    if first.is_ascii_whitespace() || first == b';' {
-        return None;
-    }
-    let end = if first == b'"' {
-        line[1..].find('"')? + 2
-    } else {
-        line.bytes().position(|c| !crate::text::is_id_byte(c))?
-    };
-    line[end..].starts_with(':').then(|| &line[..end])
 }
 
 /// The comments a user wrote in a block: comment lines and comments after
@@ -184,7 +169,7 @@ impl<'a> Translation<'a> {
 
     /// A new line in the old file's names.
     pub(crate) fn line(&self, line: &str) -> String {
-        let label = label_of(line);
+        let label = crate::text::label_of_line(line);
         let start = label.map_or(0, str::len);
         let body = rewrite(&line[start..], |r| match r {
             Ref::Local(x) => Some(format!("%{}", self.token(x))),
@@ -265,10 +250,13 @@ mod tests {
 
     #[test]
     fn labels_are_read_with_quotes_and_comments() {
-        assert_eq!(label_of("for.body:   ; preds = %3"), Some("for.body"));
-        assert_eq!(label_of("\"a b\":"), Some("\"a b\""));
-        assert_eq!(label_of("  %x = add i32 1, 2"), None);
-        assert_eq!(label_of("; x:"), None);
+        assert_eq!(
+            crate::text::label_of_line("for.body:   ; preds = %3"),
+            Some("for.body")
+        );
+        assert_eq!(crate::text::label_of_line("\"a b\":"), Some("\"a b\""));
+        assert_eq!(crate::text::label_of_line("  %x = add i32 1, 2"), None);
+        assert_eq!(crate::text::label_of_line("; x:"), None);
     }
 
     #[test]
