@@ -519,3 +519,31 @@ fn a_global_one_side_added_takes_gits_result() {
         None
     );
 }
+
+/// Names LLVM reads alike though they are written otherwise (`@"f"` and
+/// `@f`, `%"\78"` and `%x`, `#00` and `#0`), and strings that run over
+/// lines (their lines read like code): triples (`tests/text_safe_spellings/`)
+/// where git's clean, valid result means something else than the merge,
+/// through a rule that compares names as text. None is text-safe, and
+/// both routes write the structured merge's result.
+#[test]
+fn names_spelled_another_way_are_never_text_safe() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/text_safe_spellings");
+    let mut cases: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    cases.sort();
+    for dir in &cases {
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        let (base, ours, theirs) = (read("base.ll"), read("ours.ll"), read("theirs.ll"));
+        let merged = declined_and_structured([&base, &ours, &theirs]);
+        assert!(
+            merged.conflicts > 0,
+            "{}: {}",
+            dir.display(),
+            written(&merged)
+        );
+    }
+    assert!(cases.len() >= 9, "{} cases", cases.len());
+}

@@ -31,6 +31,13 @@
 //! (`blockaddress(@f, %bb)`, the one way to write a local name outside its
 //! function): then rule 2 holds in it, whoever changes it.
 //!
+//! Those relaxed rules (a body one side changes, renames apart, new
+//! entities) compare names as text, so they hold only where every version
+//! writes each name one way ([`top_level::spelled_plainly`]: no quoted or
+//! escaped names, no numbers with leading zeros, no string over several
+//! lines). Elsewhere only the strict rules apply: every hunk inside a body,
+//! names kept and values numbered in the text.
+//!
 //! Then every local name a line of the result writes denotes the value its
 //! author meant: in a function both sides change, the base's, as edited by
 //! the side that edited its line (names are defined once, kept or renamed
@@ -124,6 +131,21 @@ pub fn text_safe_merge(texts: Three<&str>) -> Option<String> {
     let merged = interleave(&base, &both)?;
     let mut touched: Vec<usize> = both.iter().filter_map(|h| h.body()).collect();
     touched.dedup();
+    let by_strict_rules = both.iter().all(|h| h.body().is_some())
+        && touched.iter().all(|&body| {
+            let (ours_only, theirs_only) =
+                (in_body(&ours_hunks, body), in_body(&theirs_hunks, body));
+            let mut all: Vec<&SideHunk> = ours_only.iter().chain(&theirs_only).copied().collect();
+            all.sort_by_key(|h| (h.hunk.start, h.hunk.end));
+            all.iter().all(|h| h.keeps_names())
+                && numbered_alike(&base, body, &[&ours_only, &theirs_only, &all])
+        });
+    if by_strict_rules {
+        return Some(merged);
+    }
+    if !texts.iter().all(|t| top_level::spelled_plainly(t)) {
+        return None;
+    }
     let safe = touched.into_iter().all(|body| {
         let (ours_only, theirs_only) = (in_body(&ours_hunks, body), in_body(&theirs_hunks, body));
         let name = base.bodies[body].name;

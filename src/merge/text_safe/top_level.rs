@@ -91,6 +91,47 @@ pub(crate) fn blockaddress_of(text: &str, name: &str) -> bool {
     })
 }
 
+/// Whether `text` writes every name one way, so that names compared as
+/// text are compared as LLVM reads them: no quoted local, global or comdat
+/// name (`@"f"` is `@f`, `%"\78"` is `%x`), no quoted label, no number
+/// with a leading zero (`#00` is `#0`), no escape outside a string, and no
+/// string that runs on past its line (its lines would be read as code).
+/// The rules that relax naming (a body one side changes, renames, new
+/// entities) hold only then.
+pub(crate) fn spelled_plainly(text: &str) -> bool {
+    crate::text::lines(text).all(|line| {
+        if !line.bytes().any(|b| b == b'"' || b == b'\\') {
+            return !leading_zero_after_sigil(line.as_bytes());
+        }
+        let mut tokens = Tokens::of(line).peekable();
+        if matches!(tokens.peek(), Some(Token::Quoted(_))) {
+            return false;
+        }
+        tokens.all(|token| match token {
+            Token::Local(name) => !name.starts_with('"') && !leading_zero(name),
+            Token::Sigiled(s) => {
+                !(s.starts_with("@\"") || s.starts_with("$\"") || leading_zero(&s[1..]))
+            }
+            Token::Punct(b'"' | b'\\') => false,
+            _ => true,
+        })
+    })
+}
+
+/// Whether a name is a number written with a leading zero (`00`, `07`).
+fn leading_zero(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    bytes.len() > 1 && bytes[0] == b'0' && bytes[1].is_ascii_digit()
+}
+
+/// Whether a line without strings writes a sigil and a number with a
+/// leading zero (`#01`, `!007`, `%00`).
+fn leading_zero_after_sigil(bytes: &[u8]) -> bool {
+    bytes.windows(3).any(|w| {
+        matches!(w[0], b'%' | b'@' | b'!' | b'#' | b'$') && w[1] == b'0' && w[2].is_ascii_digit()
+    })
+}
+
 /// Whether a line inserted before `lines[at]` falls between two
 /// module-level entities: the line before it is blank, a comment, a
 /// closing `}` or an entity other than a function's header, and the line
@@ -155,6 +196,25 @@ mod tests {
         assert!(mentions(text, "@g2"));
         assert!(mentions(text, "!12"));
         assert!(!mentions(text, "!1"));
+    }
+
+    #[test]
+    fn names_written_more_than_one_way_are_not_plain() {
+        let plain = "@s = constant [5 x i8] c\"%02d\\0A\\00\"\n  call void @f(), !dbg !12\n";
+        assert!(spelled_plainly(plain));
+        assert!(spelled_plainly(
+            "  %x = add i32 1, 2 ; \"quoted\" in a comment\n"
+        ));
+        for text in [
+            "  store ptr blockaddress(@\"f\", %a), ptr @slot\n",
+            "  call void @use(i32 %\"\\78\")\n",
+            "attributes #00 = { cold }\n",
+            "\"a b\":\n",
+            "  call void asm sideeffect \"nop\n}\n",
+            "!fo\\6F = !{}\n",
+        ] {
+            assert!(!spelled_plainly(text), "{text}");
+        }
     }
 
     #[test]

@@ -1,0 +1,12 @@
+declare void @use(i32)
+
+define void @f() #0 {
+entry:
+  call void @use(i32 1)
+  ret void
+}
+
+attributes #0 = { noinline nounwind }
+
+!llvm.x = !{!0}
+!0 = !{i32 1}

@@ -1,0 +1,12 @@
+declare void @x(i32)
+
+define void @f(i1 %c) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  call void @x(i32 1)
+  ret void
+b:
+  call void @x(i32 2)
+  ret void
+}

@@ -1,0 +1,9 @@
+define void @k() {
+entry:
+  ret void
+}
+
+define void @m() {
+entry:
+  ret void
+}
