@@ -129,16 +129,12 @@ pub fn text_safe_merge(texts: Three<&str>) -> Option<String> {
     let mut both: Vec<&SideHunk> = ours_hunks.iter().chain(&theirs_hunks).collect();
     both.sort_by_key(|h| (h.hunk.start, h.hunk.end));
     let merged = interleave(&base, &both)?;
-    let mut touched: Vec<usize> = both.iter().filter_map(|h| h.body()).collect();
+    let mut touched: Vec<usize> = both.iter().filter_map(|h| h.body).collect();
     touched.dedup();
-    let by_strict_rules = both.iter().all(|h| h.body().is_some())
+    let by_strict_rules = both.iter().all(|h| h.body.is_some())
         && touched.iter().all(|&body| {
-            let (ours_only, theirs_only) =
-                (in_body(&ours_hunks, body), in_body(&theirs_hunks, body));
-            let mut all: Vec<&SideHunk> = ours_only.iter().chain(&theirs_only).copied().collect();
-            all.sort_by_key(|h| (h.hunk.start, h.hunk.end));
-            all.iter().all(|h| h.keeps_names())
-                && numbered_alike(&base, body, &[&ours_only, &theirs_only, &all])
+            let hunks = BodyHunks::of(&ours_hunks, &theirs_hunks, body);
+            hunks.all.iter().all(|h| h.keeps_names()) && hunks.numbered_alike(&base, body)
         });
     if by_strict_rules {
         return Some(merged);
@@ -147,27 +143,44 @@ pub fn text_safe_merge(texts: Three<&str>) -> Option<String> {
         return None;
     }
     let safe = touched.into_iter().all(|body| {
-        let (ours_only, theirs_only) = (in_body(&ours_hunks, body), in_body(&theirs_hunks, body));
+        let hunks = BodyHunks::of(&ours_hunks, &theirs_hunks, body);
+        let renamed = !hunks.all.iter().all(|h| h.keeps_names());
         let name = base.bodies[body].name;
-        let addressed = texts.iter().any(|t| top_level::blockaddress_of(t, name));
-        let mut all: Vec<&SideHunk> = ours_only.iter().chain(&theirs_only).copied().collect();
-        if addressed && !all.iter().all(|h| h.keeps_names()) {
+        if renamed && texts.iter().any(|t| top_level::blockaddress_of(t, name)) {
             return false;
         }
-        if ours_only.is_empty() || theirs_only.is_empty() {
+        if hunks.ours.is_empty() || hunks.theirs.is_empty() {
             return true;
         }
-        all.sort_by_key(|h| (h.hunk.start, h.hunk.end));
-        names_apart(&ours_only, &theirs_only)
-            && names_apart(&theirs_only, &ours_only)
-            && numbered_alike(&base, body, &[&ours_only, &theirs_only, &all])
+        names_apart(&base, &hunks.ours, &hunks.theirs)
+            && names_apart(&base, &hunks.theirs, &hunks.ours)
+            && hunks.numbered_alike(&base, body)
     });
     safe.then_some(merged)
 }
 
-/// The hunks of `hunks` in base body `body`.
-fn in_body<'h, 'a>(hunks: &'h [SideHunk<'a>], body: usize) -> Vec<&'h SideHunk<'a>> {
-    hunks.iter().filter(|h| h.body() == Some(body)).collect()
+/// The hunks of one base body: ours', theirs', and both in order.
+struct BodyHunks<'h, 'a> {
+    ours: Vec<&'h SideHunk<'a>>,
+    theirs: Vec<&'h SideHunk<'a>>,
+    all: Vec<&'h SideHunk<'a>>,
+}
+
+impl<'h, 'a> BodyHunks<'h, 'a> {
+    fn of(ours: &'h [SideHunk<'a>], theirs: &'h [SideHunk<'a>], body: usize) -> Self {
+        let in_body = |hunks: &'h [SideHunk<'a>]| -> Vec<&'h SideHunk<'a>> {
+            hunks.iter().filter(|h| h.body == Some(body)).collect()
+        };
+        let (ours, theirs) = (in_body(ours), in_body(theirs));
+        let mut all: Vec<&SideHunk> = ours.iter().chain(&theirs).copied().collect();
+        all.sort_by_key(|h| (h.hunk.start, h.hunk.end));
+        BodyHunks { ours, theirs, all }
+    }
+
+    /// [`numbered_alike`] with ours', theirs' and both sides' hunks.
+    fn numbered_alike(&self, base: &Text<'_>, body: usize) -> bool {
+        numbered_alike(base, body, &[&self.ours, &self.theirs, &self.all])
+    }
 }
 
 /// Whether `side`'s hunks in a body both sides change rename nothing that
@@ -175,7 +188,7 @@ fn in_body<'h, 'a>(hunks: &'h [SideHunk<'a>], body: usize) -> Vec<&'h SideHunk<'
 /// (rule 2), or the names its lines define are no numbers and appear in
 /// no line `other` removes or adds. Then each name of a line of `other`
 /// means in the result what it meant in the base.
-fn names_apart(side: &[&SideHunk<'_>], other: &[&SideHunk<'_>]) -> bool {
+fn names_apart(base: &Text<'_>, side: &[&SideHunk<'_>], other: &[&SideHunk<'_>]) -> bool {
     let changed: Vec<&str> = side
         .iter()
         .flat_map(|h| match &h.names {
@@ -190,12 +203,16 @@ fn names_apart(side: &[&SideHunk<'_>], other: &[&SideHunk<'_>]) -> bool {
     if changed.is_empty() {
         return true;
     }
-    if changed.iter().any(|n| is_numbered(n) || n.starts_with('"')) {
+    if changed.iter().any(|n| is_numbered(n)) {
         return false;
     }
     let written: HashSet<&str> = other
         .iter()
-        .flat_map(|h| h.removed.iter().chain(&h.hunk.new))
+        .flat_map(|h| {
+            base.lines[h.hunk.start..h.hunk.end]
+                .iter()
+                .chain(&h.hunk.new)
+        })
         .flat_map(|line| forms::local_names(line))
         .collect();
     !changed.iter().any(|n| written.contains(n))
@@ -230,7 +247,7 @@ fn entry_with<'a>(
     let start = base.bodies[body].inside.start;
     let mut numbering = Numbering::default();
     let mut at = start;
-    for hunk in hunks.iter().filter(|h| h.body() == Some(body)) {
+    for hunk in hunks.iter().filter(|h| h.body == Some(body)) {
         for &kept in &forms[at - start..hunk.hunk.start - start] {
             numbering.read(kept).then_some(())?;
         }
@@ -276,8 +293,6 @@ impl<'a> Text<'a> {
 /// it is.
 struct SideHunk<'a> {
     hunk: Hunk<&'a str>,
-    /// The base's lines it replaces.
-    removed: Vec<&'a str>,
     /// Inside the base's body `Some(body)`, or between module-level
     /// entities (`None`: only whole new entities, [`top_level`]).
     body: Option<usize>,
@@ -285,10 +300,6 @@ struct SideHunk<'a> {
 }
 
 impl SideHunk<'_> {
-    fn body(&self) -> Option<usize> {
-        self.body
-    }
-
     fn keeps_names(&self) -> bool {
         matches!(self.names, Names::Kept)
     }
@@ -352,7 +363,7 @@ fn side_hunks<'a>(
     for (removed, added) in line_diff(&base.lines, &side.lines) {
         let new = side.lines[added.clone()].to_vec();
         let Some(body) = base.body_around(&removed) else {
-            new_entities_only(base, &removed, &new, other)?;
+            new_entities_only(base, &removed, &new, other).then_some(())?;
             let hunk = Hunk {
                 start: removed.start,
                 end: removed.end,
@@ -360,7 +371,6 @@ fn side_hunks<'a>(
             };
             hunks.push(SideHunk {
                 hunk,
-                removed: Vec::new(),
                 body: None,
                 names: Names::Kept,
             });
@@ -376,10 +386,8 @@ fn side_hunks<'a>(
             end: removed.end,
             new,
         };
-        let removed = base.lines[removed].to_vec();
         hunks.push(SideHunk {
             hunk,
-            removed,
             body: Some(body),
             names,
         });
@@ -387,27 +395,19 @@ fn side_hunks<'a>(
     Some(hunks)
 }
 
-/// `Some(())` when a hunk outside every body only adds lines, between two
-/// of the base's entities, each blank or a whole entity whose name
-/// neither the base nor `other` writes.
-fn new_entities_only(
-    base: &Text<'_>,
-    removed: &Range<usize>,
-    added: &[&str],
-    other: &str,
-) -> Option<()> {
-    (removed.is_empty() && top_level::between_entities(&base.lines, removed.start)).then_some(())?;
-    for line in added {
-        match top_level::added_line(line)? {
-            top_level::AddedLine::Blank => {}
-            top_level::AddedLine::Entity(name) => {
-                let written =
-                    top_level::mentions(base.text, name) || top_level::mentions(other, name);
-                (!written).then_some(())?;
+/// Whether a hunk outside every body only adds lines, between two of the
+/// base's entities, each blank or a whole entity whose name neither the
+/// base nor `other` writes.
+fn new_entities_only(base: &Text<'_>, removed: &Range<usize>, added: &[&str], other: &str) -> bool {
+    removed.is_empty()
+        && top_level::between_entities(&base.lines, removed.start)
+        && added.iter().all(|line| match top_level::added_line(line) {
+            Some(top_level::AddedLine::Blank) => true,
+            Some(top_level::AddedLine::Entity(name)) => {
+                !top_level::mentions(base.text, name) && !top_level::mentions(other, name)
             }
-        }
-    }
-    Some(())
+            None => false,
+        })
 }
 
 /// How a hunk of base body `body` (its `removed` lines replaced by
