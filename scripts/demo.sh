@@ -22,6 +22,8 @@ git init -q repo
 cd repo
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# The +/- lines of a patch on stdin, file headers left out.
+changed() { grep -E '^[-+]' | grep -cvE '^(---|\+\+\+) '; }
 
 say "1. Two compiler runs of one function: the second adds a line to the source"
 cat > sum.c <<'EOF'
@@ -38,11 +40,12 @@ sed -i 's/  int s = 0;/  int s = 0;\n  if (n < 0) return -1;/' sum.c
 clang-22 -O0 -S -emit-llvm -o sum.ll sum.c
 say "git diff without irgit: every %N below the new check is renumbered"
 git --no-pager diff --stat
-git --no-pager diff | grep -c '^[-+] ' | sed 's/^/changed lines: /'
+git_alone=$(git --no-pager diff | changed)
+echo "changed lines: $git_alone"
 irgit install --hook >/dev/null
 say "git diff with irgit (the smaller of git's diff and the views' diff; here the views')"
 git --no-pager diff | sed -n '/^@@/,$p'
-git --no-pager diff | grep -c '^[-+] ' | sed 's/^/changed lines: /'
+echo "changed lines: $(git --no-pager diff | changed) (git alone: $git_alone)"
 say "irgit diff: what changed, function by function"
 irgit diff HEAD -- sum.ll
 git checkout -q sum.ll

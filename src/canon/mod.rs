@@ -59,7 +59,7 @@ use crate::ir::{Format, IrError, IrModule, Session};
 /// Version of the canonical form. Bump it whenever the output of
 /// [`canonicalize`] can change for some input: git's textconv cache is keyed
 /// on the command string, which carries this number.
-pub(crate) const CANON_VERSION: u32 = 26;
+pub(crate) const CANON_VERSION: u32 = 27;
 
 /// Why a file could not be canonicalized.
 #[derive(Debug, thiserror::Error)]

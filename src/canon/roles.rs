@@ -23,7 +23,11 @@
 //! first of them in the canonical order keeps the plain role: a twin
 //! added below it renames nothing. A value whose line has no such fact (a
 //! load of a variable) is told apart by the roles of its users instead; a
-//! call is not, so one gaining a user keeps its name. What is still alike
+//! call is not, so one gaining a user keeps its name. A read of a variable
+//! never keeps the plain role (all reads share it: the first read of the
+//! function would have it), and a value stored into a variable, used
+//! nowhere else, has that variable and the variables its operands read in
+//! its role: `x = a + 1` and `y = b + 1` are no twins. What is still alike
 //! is numbered by place ([`super::naming`]: `.1`, `.2` in canonical order).
 //!
 //! The names depend on nothing the input's numbering or order decides
@@ -73,6 +77,7 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
         leaves: HashMap::default(),
         any_value: StableHasher::new().str("value").finish(),
         uses: UsesByRole::default(),
+        variable_uses: UsesByRole::default(),
         slot_leaves: vec![None; cx.operands.values.len()],
         prefixes: Vec::new(),
         parts: Vec::new(),
@@ -83,9 +88,13 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
     describe.shallow = shallow;
     let roles: Vec<u64> = (0..count).map(|k| describe.role(k, true)).collect();
     describe.uses = UsesByRole::collect(describe.operands, &roles);
+    describe.variable_uses = variable_uses(describe.operands, &describe.shallow);
     // In canonical order: the first of a role keeps it; the others are
     // told apart by their local facts and their operands' names, given
     // before them (an operand defined later, through a phi, by its role).
+    // A read of a variable never keeps it: every read of every variable
+    // has one role, so the first would be whichever read comes first in
+    // the function, and a statement added above it would take its name.
     let mut named: Vec<(usize, usize)> = (0..count)
         .filter(|&k| !sigs.voids[k] && cx.input_names[k] != InputName::Own)
         .map(|k| (cx.positions.of(k).unwrap_or(usize::MAX), k))
@@ -94,10 +103,12 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
     let mut out = vec![0u64; count];
     let mut taken: rustc_hash::FxHashSet<u64> = Default::default();
     for (_, k) in named {
-        out[k] = match taken.insert(roles[k]) {
-            true => roles[k],
+        let role = describe.with_its_variables(k, roles[k], &out);
+        let first = taken.insert(role);
+        out[k] = match first && !describe.reads_a_variable(k) {
+            true => role,
             false => StableHasher::new()
-                .u64(roles[k])
+                .u64(role)
                 .str("local")
                 .u64(describe.local(k, &out))
                 .finish(),
@@ -122,6 +133,8 @@ struct Describe<'a, 'b> {
     any_value: u64,
     /// How each instruction is used ([`UsesByRole`]).
     uses: UsesByRole,
+    /// How each variable is used ([`variable_uses`]).
+    variable_uses: UsesByRole,
     /// Each operand slot's leaf, once read ([`Describe::leaf_at`]).
     slot_leaves: Vec<Option<SlotLeaf>>,
     /// The start of the roles of each opcode ([`Describe::role_prefix`]).
@@ -189,6 +202,93 @@ impl Describe<'_, '_> {
         }
         self.parts = parts;
         h.finish()
+    }
+
+    /// The role of a value stored into a variable and used nowhere else
+    /// (at -O0, what a statement computes): its `role`, that variable's
+    /// name in `named`, and the names of the variables its operands read.
+    /// `x = a + 1`, `y = b + 1` and `x = x + 1` are then no twins, and a
+    /// statement added above one takes no name of the others'.
+    fn with_its_variables(&self, k: usize, role: u64, named: &[u64]) -> u64 {
+        let sigs = self.cx.sigs;
+        let Some(target) = self.stored_into(sigs.insts[k], named) else {
+            return role;
+        };
+        let mut h = StableHasher::new().u64(role).str("stored in").u64(target);
+        for at in self.operands.range(k) {
+            let j = self.operands.local[at];
+            if j != NOT_LOCAL && sigs.opcodes[j as usize] == LLVMOpcode::LLVMLoad {
+                let read = sigs.insts[j as usize].operand(0);
+                h = h.u64(self.variable_at(read, named).unwrap_or(0));
+            }
+        }
+        h.finish()
+    }
+
+    /// The name in `named` of `v` when it is a named `alloca` of the
+    /// function.
+    fn variable_at(&self, v: Val, named: &[u64]) -> Option<u64> {
+        let sigs = self.cx.sigs;
+        let j = sigs.index.get(&v).copied()?;
+        (sigs.opcodes[j] == LLVMOpcode::LLVMAlloca && named[j] != 0).then_some(named[j])
+    }
+
+    /// What tells a read of a variable apart, added to `h`: for each use,
+    /// the kind of operation (arithmetic and compares each one kind, so
+    /// an operator changed renames no read), the operand position, and the
+    /// variable the result is stored into (`named`), or, for a store, the
+    /// variable stored to: `x = n - 1` made `x = n + 1` renames no read.
+    fn read_uses(&self, k: usize, mut h: StableHasher, named: &[u64]) -> u64 {
+        let mut parts: Vec<u64> = (self.cx.sigs.insts[k].val().uses().into_iter())
+            .filter_map(|(user, at)| Some((user.as_inst()?, at)))
+            .map(|(user, at)| {
+                let op = user.opcode();
+                let mut part = StableHasher::new()
+                    .str(kind_of_operation(op))
+                    .u64(at as u64);
+                // The other operands' kinds: `n < 0` is not `n < m`.
+                for other in (0..user.num_operands()).filter(|&o| o != at) {
+                    part = part.u64(user.operand(other).kind() as u64);
+                }
+                if let Some(callee) = callee_of(user, op) {
+                    part = part.str(&callee);
+                }
+                let target = match op {
+                    LLVMOpcode::LLVMStore => self.variable_at(user.operand(1), named),
+                    _ => self.stored_into(user, named),
+                };
+                part.u64(target.unwrap_or(0)).finish()
+            })
+            .collect();
+        parts.sort_unstable();
+        parts.dedup();
+        for part in parts {
+            h = h.u64(part);
+        }
+        h.finish()
+    }
+
+    /// The name in `named` of the variable `value` is stored into, when
+    /// that store is its one use.
+    fn stored_into(&self, value: Inst, named: &[u64]) -> Option<u64> {
+        let uses = value.val().uses();
+        let [(user, 0)] = uses[..] else {
+            return None;
+        };
+        let store = user
+            .as_inst()
+            .filter(|s| s.opcode() == LLVMOpcode::LLVMStore)?;
+        self.variable_at(store.operand(1), named)
+    }
+
+    /// Whether instruction `k` is a load of an `alloca` of the function.
+    fn reads_a_variable(&self, k: usize) -> bool {
+        let sigs = self.cx.sigs;
+        sigs.opcodes[k] == LLVMOpcode::LLVMLoad
+            && (self.operands.range(k)).any(|at| {
+                let j = self.operands.local[at];
+                j != NOT_LOCAL && sigs.opcodes[j as usize] == LLVMOpcode::LLVMAlloca
+            })
     }
 
     /// What every role of opcode `op` starts with (hashed once per opcode).
@@ -333,8 +433,15 @@ impl Describe<'_, '_> {
         } else {
             !constants
         };
+        let uses = match alloca {
+            true => &self.variable_uses,
+            false => &self.uses,
+        };
+        if told_by_users && self.reads_a_variable(k) {
+            return self.read_uses(k, h, named);
+        }
         if told_by_users {
-            for &(role, at) in self.uses.of(k) {
+            for &(role, at) in uses.of(k) {
                 h = h.u64(role).u64(at as u64);
             }
         }
@@ -414,6 +521,33 @@ impl UsesByRole {
 
     fn of(&self, k: usize) -> &[(u64, u32)] {
         &self.flat[self.start[k]..self.start[k + 1]]
+    }
+}
+
+/// What tells apart variables no `#dbg_declare` names: each user's
+/// shallow role (a store of a constant, of an argument or of a computed
+/// value; a load), not what the value stored computes: `j = n - 1` made
+/// `j = n + 1` renames neither `j` nor any read of it. Variables alike in
+/// that go by their identity ([`super::variables`]).
+///
+/// ```text
+/// store i32 %sub, ptr %j      a store of a computed value (so is %add's)
+/// %r = load i32, ptr %j       a load
+/// ```
+fn variable_uses(operands: &OperandTable, shallow: &[u64]) -> UsesByRole {
+    UsesByRole::collect(operands, shallow)
+}
+
+/// What a read's use is, in kind: arithmetic (every binary operator) or
+/// a compare, else the opcode.
+fn kind_of_operation(op: LLVMOpcode) -> &'static str {
+    use LLVMOpcode::*;
+    match op {
+        LLVMAdd | LLVMFAdd | LLVMSub | LLVMFSub | LLVMMul | LLVMFMul | LLVMUDiv | LLVMSDiv
+        | LLVMFDiv | LLVMURem | LLVMSRem | LLVMFRem | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd
+        | LLVMOr | LLVMXor => "arithmetic",
+        LLVMICmp | LLVMFCmp => "compare",
+        _ => crate::ir::opcode_name(op),
     }
 }
 
