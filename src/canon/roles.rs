@@ -88,7 +88,7 @@ pub(crate) fn hashes(cx: &RoleContext<'_>) -> Vec<u64> {
     describe.shallow = shallow;
     let roles: Vec<u64> = (0..count).map(|k| describe.role(k, true)).collect();
     describe.uses = UsesByRole::collect(describe.operands, &roles);
-    describe.variable_uses = variable_uses(describe.operands, &describe.shallow);
+    describe.variable_uses = UsesByRole::collect(describe.operands, &describe.shallow);
     // In canonical order: the first of a role keeps it; the others are
     // told apart by their local facts and their operands' names, given
     // before them (an operand defined later, through a phi, by its role).
@@ -133,7 +133,11 @@ struct Describe<'a, 'b> {
     any_value: u64,
     /// How each instruction is used ([`UsesByRole`]).
     uses: UsesByRole,
-    /// How each variable is used ([`variable_uses`]).
+    /// How each variable is used, by its users' shallow roles (a store of
+    /// a constant, an argument or a computed value; a load), not by what
+    /// the value stored computes: `j = n - 1` made `j = n + 1` renames
+    /// neither `j` nor any read of it. Variables alike in that go by their
+    /// identity ([`super::variables`]).
     variable_uses: UsesByRole,
     /// Each operand slot's leaf, once read ([`Describe::leaf_at`]).
     slot_leaves: Vec<Option<SlotLeaf>>,
@@ -433,13 +437,13 @@ impl Describe<'_, '_> {
         } else {
             !constants
         };
+        if told_by_users && self.reads_a_variable(k) {
+            return self.read_uses(k, h, named);
+        }
         let uses = match alloca {
             true => &self.variable_uses,
             false => &self.uses,
         };
-        if told_by_users && self.reads_a_variable(k) {
-            return self.read_uses(k, h, named);
-        }
         if told_by_users {
             for &(role, at) in uses.of(k) {
                 h = h.u64(role).u64(at as u64);
@@ -524,20 +528,6 @@ impl UsesByRole {
     }
 }
 
-/// What tells apart variables no `#dbg_declare` names: each user's
-/// shallow role (a store of a constant, of an argument or of a computed
-/// value; a load), not what the value stored computes: `j = n - 1` made
-/// `j = n + 1` renames neither `j` nor any read of it. Variables alike in
-/// that go by their identity ([`super::variables`]).
-///
-/// ```text
-/// store i32 %sub, ptr %j      a store of a computed value (so is %add's)
-/// %r = load i32, ptr %j       a load
-/// ```
-fn variable_uses(operands: &OperandTable, shallow: &[u64]) -> UsesByRole {
-    UsesByRole::collect(operands, shallow)
-}
-
 /// What a read's use is, in kind: arithmetic (every binary operator) or
 /// a compare, else the opcode.
 fn kind_of_operation(op: LLVMOpcode) -> &'static str {
@@ -546,7 +536,7 @@ fn kind_of_operation(op: LLVMOpcode) -> &'static str {
         LLVMAdd | LLVMFAdd | LLVMSub | LLVMFSub | LLVMMul | LLVMFMul | LLVMUDiv | LLVMSDiv
         | LLVMFDiv | LLVMURem | LLVMSRem | LLVMFRem | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd
         | LLVMOr | LLVMXor => "arithmetic",
-        LLVMICmp | LLVMFCmp => "compare",
+        _ if is_compare(op) => "compare",
         _ => crate::ir::opcode_name(op),
     }
 }
